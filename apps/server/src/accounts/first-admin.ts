@@ -1,0 +1,42 @@
+import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../platform/config.ts';
+import type { Db } from '../platform/db.ts';
+import { hashPassword } from '../auth/passwords.ts';
+
+export const FIRST_ORGANIZATION_NAME = 'Platform';
+
+/**
+ * On a database with no accounts, creates the first admin (and its organisation) from
+ * ADMIN_EMAIL / ADMIN_PASSWORD, or admin@example.com with a generated password printed once.
+ */
+export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseLogger) {
+  const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  if (existing) return undefined;
+  const email = config.adminEmail ?? 'admin@example.com';
+  const generated = config.adminPassword === undefined;
+  const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
+  const passwordHash = await hashPassword(password);
+  const created = await db.transaction().execute(async (trx) => {
+    // Another process may have created it meanwhile: only one wins.
+    const again = await trx.selectFrom('accounts').select('id').limit(1).forUpdate().executeTakeFirst();
+    if (again) return false;
+    const organization = await trx
+      .insertInto('organizations')
+      .values({ name: FIRST_ORGANIZATION_NAME })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('accounts')
+      .values({ email, password_hash: passwordHash, role: 'admin', organization_id: organization.id })
+      .execute();
+    return true;
+  });
+  if (!created) return undefined;
+  if (generated) {
+    log.warn(`First admin created: ${email} with password ${password} (shown once; change it after signing in)`);
+  } else {
+    log.info(`First admin created: ${email}`);
+  }
+  return { email, password };
+}

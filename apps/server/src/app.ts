@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { authRoutes } from './auth/auth.routes.ts';
+import { requireUser } from './auth/auth.guard.ts';
+import type { AppInstance } from './platform/app-types.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import type { Config } from './platform/config.ts';
+import type { ServiceContext } from './platform/context.ts';
+import type { Db } from './platform/db.ts';
+import { apiNotFound, registerErrorHandling } from './platform/http-errors.ts';
+import { validatorCompiler } from './platform/validation.ts';
+import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Routes for any signed-in account, acting on the caller's own organisation. */
+const clientRouteModules = [vrUsersRoutes];
+/** Routes under /v1/admin, for the admin role only. */
+const adminRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [];
+
+/** Builds the HTTP application without listening, so tests can call `app.inject`. */
+export async function buildApp(options: AppOptions): Promise<AppInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ctx: ServiceContext = {
+    db: options.db,
+    clock: options.clock ?? systemClock,
+    config,
+    log: app.log,
+  };
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'script-src': ["'self'"],
+      },
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'VR Training Console API',
+        version: '1.0.0',
+        description:
+          'Console API (client and /v1/admin calls) and the headset protocol (/v1/headset). ' +
+          'Errors are { error, message }.',
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  authRoutes(app, ctx);
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', requireUser(ctx));
+    for (const routes of clientRouteModules) routes(scope, ctx);
+  });
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', requireUser(ctx, 'admin'));
+    for (const routes of adminRouteModules) routes(scope, ctx);
+  });
+
+  await serveConsole(app, config.webDistDir);
+  return app;
+}
+
+/** The built console at `/`; any non-API path falls back to index.html for client-side routes. */
+async function serveConsole(app: AppInstance, distDir: string) {
+  const indexHtml = path.join(distDir, 'index.html');
+  const hasConsole = fs.existsSync(indexHtml);
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/v1/') || request.url.startsWith('/docs');
+    if (!isApi && hasConsole && request.method === 'GET') {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send(apiNotFound(request.method, request.url));
+  });
+}

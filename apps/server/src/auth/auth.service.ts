@@ -1,0 +1,145 @@
+import type { LoginBody, LoginResponse, Me } from '@vrtc/contract';
+import type { Caller, ServiceContext } from '../platform/context.ts';
+import type { Db } from '../platform/db.ts';
+import { AppError } from '../platform/errors.ts';
+import {
+  checkRateLimit,
+  clearRateLimit,
+  recordRateLimitHit,
+  type Limit,
+} from '../platform/rate-limit.ts';
+import { verifyPassword } from './passwords.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
+
+function loginLimits(email: string, clientAddress: string): Limit[] {
+  return [
+    {
+      key: `login:account:${email.trim().toLowerCase()}`,
+      max: LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      windowMs: LOGIN_WINDOW_MS,
+    },
+    {
+      key: `login:address:${clientAddress}`,
+      max: LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowMs: LOGIN_WINDOW_MS,
+    },
+  ];
+}
+
+export async function login(
+  ctx: ServiceContext,
+  body: LoginBody,
+  clientAddress: string,
+): Promise<LoginResponse> {
+  const now = ctx.clock.now();
+  const limits = loginLimits(body.email, clientAddress);
+  await checkRateLimit(ctx.db, now, limits);
+
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .innerJoin('organizations', 'organizations.id', 'accounts.organization_id')
+    .select([
+      'accounts.id',
+      'accounts.email',
+      'accounts.password_hash',
+      'accounts.role',
+      'accounts.active',
+      'accounts.organization_id',
+      'organizations.name as organization_name',
+      'organizations.active as organization_active',
+    ])
+    .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', body.email.trim().toLowerCase()))
+    .executeTakeFirst();
+
+  const passwordMatches = await verifyPassword(account?.password_hash, body.password);
+  if (!account || !passwordMatches) {
+    await recordRateLimitHit(ctx.db, now, limits);
+    throw new AppError('invalid_credentials', 'Invalid email or password');
+  }
+  // Only someone who knows the password learns that the account is switched off.
+  if (!account.active) throw new AppError('forbidden', 'This account is deactivated');
+  if (!account.organization_active) {
+    throw new AppError('forbidden', 'This organization is deactivated');
+  }
+  await clearRateLimit(ctx.db, [limits[0]!.key]);
+
+  const { token, expiresAt } = await issueToken(ctx, account.id);
+  return {
+    token,
+    expires_at: expiresAt.toISOString(),
+    id: account.id,
+    email: account.email,
+    role: account.role,
+    organization_id: account.organization_id,
+    organization_name: account.organization_name,
+  };
+}
+
+export async function issueToken(ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>, accountId: string) {
+  const now = ctx.clock.now();
+  const { token, hash } = newToken();
+  const expiresAt = new Date(now.getTime() + ctx.config.tokenTtlMs);
+  await ctx.db
+    .insertInto('auth_tokens')
+    .values({ account_id: accountId, token_hash: hash, created_at: now, expires_at: expiresAt })
+    .execute();
+  return { token, expiresAt };
+}
+
+/**
+ * The caller behind a bearer token, or undefined. One query: the token must be unexpired and both
+ * its account and the account's organisation active, so switching either off takes effect at once.
+ */
+export async function resolveToken(db: Db, now: Date, token: string): Promise<Caller | undefined> {
+  const row = await db
+    .selectFrom('auth_tokens')
+    .innerJoin('accounts', 'accounts.id', 'auth_tokens.account_id')
+    .innerJoin('organizations', 'organizations.id', 'accounts.organization_id')
+    .select([
+      'auth_tokens.id as token_id',
+      'accounts.id as account_id',
+      'accounts.email',
+      'accounts.role',
+      'accounts.organization_id',
+      'organizations.name as organization_name',
+    ])
+    .where('auth_tokens.token_hash', '=', hashToken(token))
+    .where('auth_tokens.expires_at', '>', now)
+    .where('accounts.active', '=', true)
+    .where('organizations.active', '=', true)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    accountId: row.account_id,
+    tokenId: row.token_id,
+    email: row.email,
+    role: row.role,
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+  };
+}
+
+export function me(caller: Caller): Me {
+  return {
+    id: caller.accountId,
+    email: caller.email,
+    role: caller.role,
+    organization_id: caller.organizationId,
+    organization_name: caller.organizationName,
+  };
+}
+
+export async function logout(db: Db, caller: Caller): Promise<void> {
+  await db.deleteFrom('auth_tokens').where('id', '=', caller.tokenId).execute();
+}
+
+/** Revokes every token of an account, but the one given (the caller's own, when it changes its password). */
+export async function revokeTokens(db: Db, accountId: string, exceptTokenId?: string) {
+  let query = db.deleteFrom('auth_tokens').where('account_id', '=', accountId);
+  if (exceptTokenId) query = query.where('id', '!=', exceptTokenId);
+  await query.execute();
+}

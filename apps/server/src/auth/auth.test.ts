@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from '../../test/harness.ts';
+import { makeAccount, makeOrganization, makeTenant, TEST_PASSWORD } from '../../test/factories.ts';
+import { LOGIN_MAX_FAILURES_PER_ACCOUNT } from './auth.service.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const login = (email: string, password: string, remoteAddress = '10.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password }, remoteAddress });
+
+describe('POST /v1/auth/login', () => {
+  it('returns a token and the profile, and the token opens /v1/me', async () => {
+    const organization = await makeOrganization(t.db, { name: 'Acme Training' });
+    const account = await makeAccount(t.db, { email: 'Staff@Acme.test', organization_id: organization.id });
+
+    const response = await login('staff@acme.test', TEST_PASSWORD);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      email: 'Staff@Acme.test',
+      role: 'client',
+      organization_id: organization.id,
+      organization_name: 'Acme Training',
+    });
+    expect(body.token).toMatch(/^[\w-]{40,}$/);
+
+    const me = await t.app.inject({ url: '/v1/me', headers: bearer(body.token) });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual({
+      id: account.id,
+      email: 'Staff@Acme.test',
+      role: 'client',
+      organization_id: organization.id,
+      organization_name: 'Acme Training',
+    });
+  });
+
+  it('stores only a hash of the token', async () => {
+    const account = await makeAccount(t.db);
+    const { token } = (await login(account.email, TEST_PASSWORD)).json();
+    const stored = await t.db.selectFrom('auth_tokens').select('token_hash').execute();
+    expect(stored.some((row) => row.token_hash === token)).toBe(false);
+  });
+
+  it('answers the same for an unknown email and a wrong password', async () => {
+    const account = await makeAccount(t.db);
+    const unknown = await login('nobody@example.com', 'whatever1', '10.0.0.2');
+    const wrong = await login(account.email, 'wrong-password', '10.0.0.2');
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(wrong.json()).toEqual({ error: 'invalid_credentials', message: 'Invalid email or password' });
+  });
+
+  it('validates the body', async () => {
+    const missing = await t.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'a@b.c' } });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: 'validation_error', message: 'body.password is required' });
+    const empty = await login('', '');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toContain('body.email');
+  });
+
+  it('rate-limits failed logins per account, even from different addresses', async () => {
+    const account = await makeAccount(t.db);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ACCOUNT; i++) {
+      expect((await login(account.email, 'bad-password', `10.1.0.${i}`)).statusCode).toBe(401);
+    }
+    const limited = await login(account.email, TEST_PASSWORD, '10.1.1.1');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toBe('rate_limited');
+    expect(limited.headers['retry-after']).toBeDefined();
+
+    t.clock.advance(16 * 60 * 1000);
+    expect((await login(account.email, TEST_PASSWORD, '10.1.1.1')).statusCode).toBe(200);
+  });
+
+  it('rate-limits failed logins per client address across accounts', async () => {
+    for (let i = 0; i < 30; i++) {
+      await login(`guess-${i}@example.com`, 'bad-password', '10.9.9.9');
+    }
+    const account = await makeAccount(t.db);
+    expect((await login(account.email, TEST_PASSWORD, '10.9.9.9')).statusCode).toBe(429);
+    expect((await login(account.email, TEST_PASSWORD, '10.9.9.8')).statusCode).toBe(200);
+  });
+
+  it('refuses deactivated accounts and accounts of deactivated organisations', async () => {
+    const inactive = await makeAccount(t.db, { active: false });
+    expect((await login(inactive.email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(403);
+    const organization = await makeOrganization(t.db, { active: false });
+    const member = await makeAccount(t.db, { organization_id: organization.id });
+    expect((await login(member.email, TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(403);
+  });
+});
+
+describe('tokens', () => {
+  it('are required, and unknown ones are refused', async () => {
+    expect((await t.app.inject({ url: '/v1/me' })).statusCode).toBe(401);
+    const bad = await t.app.inject({ url: '/v1/me', headers: bearer('not-a-token') });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().error).toBe('unauthorized');
+  });
+
+  it('stop working after logout', async () => {
+    const tenant = await makeTenant(t);
+    const out = await t.app.inject({ method: 'POST', url: '/v1/auth/logout', headers: tenant.headers });
+    expect(out.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/v1/me', headers: tenant.headers })).statusCode).toBe(401);
+  });
+
+  it('expire', async () => {
+    const tenant = await makeTenant(t);
+    t.clock.advance(t.config.tokenTtlMs + 1000);
+    expect((await t.app.inject({ url: '/v1/me', headers: tenant.headers })).statusCode).toBe(401);
+  });
+
+  it('stop working at once when the account or its organisation is deactivated', async () => {
+    const a = await makeTenant(t);
+    await t.db.updateTable('accounts').set({ active: false }).where('id', '=', a.account.id).execute();
+    expect((await t.app.inject({ url: '/v1/me', headers: a.headers })).statusCode).toBe(401);
+
+    const b = await makeTenant(t);
+    await t.db
+      .updateTable('organizations')
+      .set({ active: false })
+      .where('id', '=', b.organization.id)
+      .execute();
+    expect((await t.app.inject({ url: '/v1/vr-users', headers: b.headers })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,60 @@
+import path from 'node:path';
+
+/** Runtime settings, read once from the environment (names fixed by ARCHITECTURE.md). */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  /** Secret for signing download URLs; generated and kept in DATA_DIR when not given. */
+  signingSecret: string | undefined;
+  publicUrl: string | undefined;
+  tokenTtlMs: number;
+  heartbeatIntervalMs: number;
+  offlineAfterMs: number;
+  disconnectAfterMs: number;
+  sessionTimeoutMs: number;
+  lastSeenFlushMs: number;
+  logLevel: string;
+  webDistDir: string;
+}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: intFrom(env, 'PORT', 8080),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    adminEmail: env.ADMIN_EMAIL || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    signingSecret: env.SIGNING_SECRET || undefined,
+    publicUrl: env.PUBLIC_URL || undefined,
+    tokenTtlMs: intFrom(env, 'TOKEN_TTL_MS', 7 * 24 * 3600 * 1000),
+    heartbeatIntervalMs: intFrom(env, 'HEARTBEAT_INTERVAL_MS', 5000),
+    offlineAfterMs: intFrom(env, 'OFFLINE_AFTER_MS', 15000),
+    disconnectAfterMs: intFrom(env, 'DISCONNECT_AFTER_MS', 60000),
+    sessionTimeoutMs: intFrom(env, 'SESSION_TIMEOUT_MS', 2 * 3600 * 1000),
+    lastSeenFlushMs: intFrom(env, 'LAST_SEEN_FLUSH_MS', 1000),
+    logLevel: env.LOG_LEVEL || 'info',
+    webDistDir: path.resolve(
+      env.WEB_DIST_DIR || path.join(import.meta.dirname, '../../../web/dist'),
+    ),
+  };
+}
+
+/** A config for tests and tools: defaults with overrides, never reading the environment. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({}), logLevel: 'silent', ...overrides };
+}

@@ -1,0 +1,168 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Row types of the tables in migrations/, for Kysely. Keep in step with the SQL. */
+type CreatedAt = ColumnType<Date, Date | undefined, never>;
+type Timestamp = ColumnType<Date, Date, Date>;
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export type Role = 'admin' | 'client';
+
+export interface AccountsTable {
+  id: Generated<string>;
+  email: string;
+  password_hash: string;
+  role: Role;
+  organization_id: string;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface AuthTokensTable {
+  id: Generated<string>;
+  account_id: string;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface RateLimitHitsTable {
+  key: string;
+  hit_at: Timestamp;
+}
+
+export interface VrUsersTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  notes: string | null;
+  created_at: CreatedAt;
+}
+
+export type DeviceType = 'oculus' | 'pico' | 'quest' | 'other';
+export type MovementType = 'slide' | 'teleport';
+
+export interface DevicesTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  type: DeviceType;
+  movement_type: Generated<MovementType>;
+  token_hash: string | null;
+  last_seen_at: Date | null;
+  battery_percent: number | null;
+  app_version: string | null;
+  created_at: CreatedAt;
+}
+
+export interface EnrollmentCodesTable {
+  organization_id: string;
+  code: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface ScenariosTable {
+  id: Generated<string>;
+  name: string;
+  description: Generated<string>;
+  active: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface ModulesTable {
+  id: Generated<string>;
+  scenario_id: string;
+  name: string;
+  description: Generated<string>;
+  order_index: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface LevelsTable {
+  id: Generated<string>;
+  module_id: string;
+  name: string;
+  level_number: number;
+  description: Generated<string>;
+  max_tasks: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface LevelOptionsTable {
+  id: Generated<string>;
+  level_id: string;
+  name: string;
+  description: Generated<string>;
+  order_index: Generated<number>;
+  created_at: CreatedAt;
+}
+
+export interface ScenarioAccessTable {
+  scenario_id: string;
+  organization_id: string;
+  granted_at: Timestamp;
+  granted_by: string | null;
+  expires_at: Date | null;
+}
+
+export type SessionStatus = 'active' | 'completed' | 'cancelled' | 'disconnected' | 'timeout';
+
+export interface SelectedOption {
+  id: string;
+  name: string;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  organization_id: string;
+  device_id: string | null;
+  vr_user_id: string | null;
+  scenario_id: string | null;
+  module_id: string | null;
+  level_id: string | null;
+  started_by_account_id: string | null;
+  device_name: string;
+  device_type: string;
+  vr_user_name: string;
+  scenario_name: string;
+  module_name: string;
+  level_name: string;
+  level_number: number;
+  max_tasks: number;
+  selected_options: ColumnType<SelectedOption[], string, string>;
+  started_by_email: string | null;
+  status: Generated<SessionStatus>;
+  completed_tasks: Generated<number>;
+  success: boolean | null;
+  started_at: Timestamp;
+  ended_at: Date | null;
+  duration_seconds: number | null;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  accounts: AccountsTable;
+  auth_tokens: AuthTokensTable;
+  rate_limit_hits: RateLimitHitsTable;
+  vr_users: VrUsersTable;
+  devices: DevicesTable;
+  enrollment_codes: EnrollmentCodesTable;
+  scenarios: ScenariosTable;
+  modules: ModulesTable;
+  levels: LevelsTable;
+  level_options: LevelOptionsTable;
+  scenario_access: ScenarioAccessTable;
+  sessions: SessionsTable;
+}
+
+export type Account = Selectable<AccountsTable>;
+export type Device = Selectable<DevicesTable>;
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type DeviceUpdate = Updateable<DevicesTable>;

@@ -1,0 +1,57 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../src/platform/db.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { databaseUrlFor, type TestDatabaseTemplate } from './template.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dbTemplate: TestDatabaseTemplate;
+  }
+}
+
+/**
+ * Migrates once per run: a PGlite snapshot, or a PostgreSQL template database when
+ * TEST_DB_KIND=postgres (with TEST_DATABASE_URL). Each test file then starts from a copy.
+ */
+export default async function setup(project: TestProject) {
+  if (process.env.TEST_DB_KIND === 'postgres') {
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    if (!serverUrl) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
+    const runId = `vrtc_${crypto.randomBytes(4).toString('hex')}`;
+    const template = `${runId}_template`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${template}`);
+    await admin.end();
+    const database = await openDatabase({ databaseUrl: databaseUrlFor(serverUrl, template) });
+    await migrate(database.db);
+    await database.close();
+    project.provide('dbTemplate', { kind: 'postgres', serverUrl, template, runId });
+    return async () => {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      const { rows } = await cleanup.query<{ datname: string }>(
+        `SELECT datname FROM pg_database WHERE datname LIKE $1`,
+        [`${runId}%`],
+      );
+      for (const row of rows) await cleanup.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
+      await cleanup.end();
+    };
+  }
+
+  const pglite = await PGlite.create();
+  const database = await openDatabase({ pglite });
+  await migrate(database.db);
+  const snapshot = await pglite.dumpDataDir('none');
+  const snapshotPath = path.join(os.tmpdir(), `vrtc-snapshot-${process.pid}-${Date.now()}.tar`);
+  fs.writeFileSync(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
+  await database.close();
+  project.provide('dbTemplate', { kind: 'pglite', snapshotPath });
+  return () => fs.rmSync(snapshotPath, { force: true });
+}

@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { AppInstance } from '../src/platform/app-types.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { testConfig, type Config } from '../src/platform/config.ts';
+import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/db.ts';
+import { databaseUrlFor } from './template.ts';
+
+/** A fresh, migrated database: a copy of the run's PGlite snapshot or PostgreSQL template. */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const template = inject('dbTemplate');
+  if (template.kind === 'pglite') {
+    const pglite = await PGlite.create({
+      loadDataDir: new Blob([fs.readFileSync(template.snapshotPath)]),
+    });
+    return openDatabase({ pglite });
+  }
+  const name = `${template.runId}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: template.serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template.template}`);
+  await admin.end();
+  const database = await openDatabase({
+    databaseUrl: databaseUrlFor(template.serverUrl, name),
+    poolSize: 20,
+  });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: template.serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: AppInstance;
+  db: Db;
+  clock: ManualClock;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The whole application on a fresh database and a clock that moves only when told. */
+export async function createTestApp(options: { config?: Partial<Config> } = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const clock = new ManualClock(new Date());
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-test-'));
+  const config = testConfig({ dataDir, signingSecret: 'test-signing-secret', ...options.config });
+  const app = await buildApp({ db: database.db, config, clock, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    clock,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function bearer(token: string) {
+  return { authorization: `Bearer ${token}` };
+}

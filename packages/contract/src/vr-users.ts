@@ -1,0 +1,53 @@
+import { Type, type Static } from 'typebox';
+import { Name, Nullable, Pagination, SessionStatus, Timestamp, Uuid } from './common.ts';
+
+export const VrUser = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  notes: Nullable(Type.String()),
+  session_count: Type.Integer(),
+  completed_count: Type.Integer(),
+  last_session_at: Nullable(Timestamp),
+  created_at: Timestamp,
+});
+export type VrUser = Static<typeof VrUser>;
+
+export const VrUserList = Type.Object({ vr_users: Type.Array(VrUser) });
+export type VrUserList = Static<typeof VrUserList>;
+
+export const VrUserBody = Type.Object(
+  {
+    name: Name,
+    notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+export type VrUserBody = Static<typeof VrUserBody>;
+
+export const VrUserSession = Type.Object({
+  id: Uuid,
+  device_id: Nullable(Uuid),
+  device_name: Type.String(),
+  scenario_name: Type.String(),
+  module_name: Type.String(),
+  level_name: Type.String(),
+  status: SessionStatus,
+  completed_tasks: Type.Integer(),
+  max_tasks: Type.Integer(),
+  duration_seconds: Nullable(Type.Integer()),
+  started_at: Timestamp,
+  ended_at: Nullable(Timestamp),
+  success: Nullable(Type.Boolean()),
+});
+export type VrUserSession = Static<typeof VrUserSession>;
+
+export const VrUserSessionsQuery = Pagination;
+export type VrUserSessionsQuery = Static<typeof VrUserSessionsQuery>;
+
+export const VrUserSessionList = Type.Object({
+  sessions: Type.Array(VrUserSession),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+export type VrUserSessionList = Static<typeof VrUserSessionList>;
