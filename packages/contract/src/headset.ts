@@ -1,0 +1,83 @@
+import { Type, type Static } from 'typebox';
+import { DeviceType, MovementType, Name, Nullable, Timestamp, Uuid } from './common.ts';
+
+/** The headset protocol (/v1/headset/*), as fixed in ARCHITECTURE.md. */
+
+export const EnrollmentCode = Type.Object({
+  code: Type.String({ minLength: 8, maxLength: 8 }),
+  expires_at: Timestamp,
+});
+export type EnrollmentCode = Static<typeof EnrollmentCode>;
+
+export const EnrollBody = Type.Object(
+  {
+    code: Type.String({ minLength: 1, maxLength: 32 }),
+    name: Name,
+    type: DeviceType,
+  },
+  { additionalProperties: false },
+);
+export type EnrollBody = Static<typeof EnrollBody>;
+
+export const EnrollResponse = Type.Object({
+  device_id: Uuid,
+  device_token: Type.String(),
+});
+export type EnrollResponse = Static<typeof EnrollResponse>;
+
+export const HeartbeatBody = Type.Object(
+  {
+    battery_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    app_version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+export type HeartbeatBody = Static<typeof HeartbeatBody>;
+
+/** What a headset needs to launch the session the console started on it. */
+export const SessionLaunch = Type.Object({
+  id: Uuid,
+  vr_user_name: Type.String(),
+  scenario_name: Type.String(),
+  module_name: Type.String(),
+  level_name: Type.String(),
+  level_number: Type.Integer(),
+  max_tasks: Type.Integer(),
+  selected_options: Type.Array(Type.Object({ id: Uuid, name: Type.String() })),
+  started_at: Timestamp,
+  completed_tasks: Type.Integer(),
+});
+export type SessionLaunch = Static<typeof SessionLaunch>;
+
+export const HeartbeatResponse = Type.Object({
+  device_id: Uuid,
+  movement_type: MovementType,
+  heartbeat_interval_ms: Type.Integer(),
+  session: Nullable(SessionLaunch),
+});
+export type HeartbeatResponse = Static<typeof HeartbeatResponse>;
+
+export const SessionIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+export const ProgressBody = Type.Object(
+  { completed_tasks: Type.Integer({ minimum: 0, maximum: 10000 }) },
+  { additionalProperties: false },
+);
+export type ProgressBody = Static<typeof ProgressBody>;
+
+export const FinishBody = Type.Object(
+  {
+    completed_tasks: Type.Integer({ minimum: 0, maximum: 10000 }),
+    success: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type FinishBody = Static<typeof FinishBody>;
+
+export const SessionProgressResponse = Type.Object({
+  id: Uuid,
+  status: Type.String(),
+  completed_tasks: Type.Integer(),
+  max_tasks: Type.Integer(),
+});
+export type SessionProgressResponse = Static<typeof SessionProgressResponse>;
