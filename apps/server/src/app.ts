@@ -24,6 +24,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+/** Routes that authenticate by other means (signed URLs, device tokens) or not at all. */
+const publicRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [];
 /** Routes for any signed-in account, acting on the caller's own organisation. */
 const clientRouteModules = [vrUsersRoutes];
 /** Routes under /v1/admin, for the admin role only. */
@@ -73,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   authRoutes(app, ctx);
+  for (const routes of publicRouteModules) routes(app, ctx);
   await app.register(async (scope) => {
     scope.addHook('onRequest', requireUser(ctx));
     for (const routes of clientRouteModules) routes(scope, ctx);
