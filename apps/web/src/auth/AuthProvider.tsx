@@ -1,0 +1,94 @@
+import type { LoginResponse, Me } from '@vrtc/contract';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, setUnauthorizedHandler } from '../api/client';
+import { clearStoredLogin, readStoredLogin, writeStoredLogin } from './storage';
+
+export type AuthState =
+  | { status: 'loading'; user: undefined }
+  | { status: 'signed-in'; user: Me }
+  | { status: 'signed-out'; user: undefined };
+
+interface AuthContextValue {
+  state: AuthState;
+  login(email: string, password: string): Promise<Me>;
+  logout(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthContextValue | undefined>(undefined);
+
+const signedOut: AuthState = { status: 'signed-out', user: undefined };
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<AuthState>(() =>
+    readStoredLogin() ? { status: 'loading', user: undefined } : signedOut,
+  );
+
+  const dropLogin = useCallback(() => {
+    clearStoredLogin();
+    setState(signedOut);
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(dropLogin);
+    return () => setUnauthorizedHandler(undefined);
+  }, [dropLogin]);
+
+  // On start-up, a stored login is checked against the profile; if that fails it is cleared.
+  useEffect(() => {
+    const stored = readStoredLogin();
+    if (!stored) return;
+    let cancelled = false;
+    api.get<Me>('/v1/me').then(
+      (user) => {
+        if (cancelled) return;
+        writeStoredLogin({ token: stored.token, user });
+        setState({ status: 'signed-in', user });
+      },
+      () => {
+        if (!cancelled) dropLogin();
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [dropLogin]);
+
+  const login = useCallback(async (email: string, password: string) => {
+    const response = await api.post<LoginResponse>('/v1/auth/login', { email, password });
+    const user: Me = {
+      id: response.id,
+      email: response.email,
+      role: response.role,
+      organization_id: response.organization_id,
+      organization_name: response.organization_name,
+    };
+    writeStoredLogin({ token: response.token, user });
+    setState({ status: 'signed-in', user });
+    return user;
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await api.post('/v1/auth/logout');
+    } catch {
+      // Signing out locally matters more than telling the server.
+    }
+    dropLogin();
+  }, [dropLogin]);
+
+  const value = useMemo(() => ({ state, login, logout }), [state, login, logout]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside AuthProvider');
+  return value;
+}
+
+/** The signed-in user; only for screens behind RequireAuth. */
+export function useCurrentUser(): Me {
+  const { state } = useAuth();
+  if (state.status !== 'signed-in') throw new Error('useCurrentUser needs a signed-in user');
+  return state.user;
+}

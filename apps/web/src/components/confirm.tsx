@@ -1,0 +1,24 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import i18n from '../i18n';
+
+/** A confirmation dialog; resolves true when confirmed. Focus starts on Cancel (safe default). */
+export function confirmAction(options: {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  danger?: boolean;
+}): Promise<boolean> {
+  return new Promise((resolve) => {
+    modals.openConfirmModal({
+      title: options.title,
+      children: <Text size="sm">{options.message}</Text>,
+      labels: { confirm: options.confirmLabel, cancel: i18n.t('common:cancel') },
+      confirmProps: { color: options.danger ? 'red' : undefined, 'data-autofocus': false },
+      cancelProps: { 'data-autofocus': true },
+      onConfirm: () => resolve(true),
+      onCancel: () => resolve(false),
+      onClose: () => resolve(false),
+    });
+  });
+}

@@ -1,0 +1,84 @@
+import { Alert, Box, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { useAuth } from '../../auth/AuthProvider';
+import { HOME_PATH } from '../../auth/guards';
+import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const { login } = useAuth();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [failure, setFailure] = useState<string>();
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setFailure(undefined);
+    if (!email.trim() || !password) {
+      setFailure(t('auth:loginFailed'));
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await login(email.trim(), password);
+      navigate(HOME_PATH, { replace: true });
+    } catch (error) {
+      setFailure(errorMessage(error, t('auth:loginFailed')));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <Center mih="100vh" p="md" bg="gray.0">
+      <Box w="100%" maw={420}>
+        <Group justify="flex-end" mb="sm">
+          <LanguageSwitcher />
+        </Group>
+        <Paper withBorder shadow="sm" p="xl" radius="lg">
+          <form onSubmit={submit} noValidate>
+            <Stack>
+              <div>
+                <Title order={2}>{t('common:appName')}</Title>
+                <Text c="dimmed" size="sm" mt={4}>
+                  {t('auth:subtitle')}
+                </Text>
+              </div>
+              {failure ? (
+                <Alert color="red" role="alert">
+                  {failure}
+                </Alert>
+              ) : null}
+              <TextInput
+                label={t('auth:email')}
+                type="email"
+                autoComplete="username"
+                name="email"
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+                data-autofocus
+                autoFocus
+              />
+              <PasswordInput
+                label={t('auth:password')}
+                autoComplete="current-password"
+                name="password"
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
+              />
+              <Button type="submit" loading={submitting} fullWidth mt="xs">
+                {t('auth:signIn')}
+              </Button>
+            </Stack>
+          </form>
+        </Paper>
+      </Box>
+    </Center>
+  );
+}

@@ -1,0 +1,195 @@
+import {
+  ActionIcon,
+  AppShell,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import '@mantine/notifications/styles.css';
+import { useDisclosure, useLocalStorage } from '@mantine/hooks';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout } from '@tabler/icons-react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useState } from 'react';
+import { createQueryClient } from '../../app/queryClient';
+import { useTranslation } from 'react-i18next';
+import { NavLink as RouterNavLink, Outlet, useNavigate } from 'react-router';
+import { useAuth, useCurrentUser } from '../../auth/AuthProvider';
+import { confirmAction } from '../../components/confirm';
+import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+import { FullPageSpinner } from '../../auth/guards';
+import { adminNav, clientNav, type NavItem } from './navigation';
+
+function NavGroup({ title, items, collapsed, onNavigate }: {
+  title: string;
+  items: NavItem[];
+  collapsed: boolean;
+  onNavigate: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2} component="nav" aria-label={title}>
+      {collapsed ? null : (
+        <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
+          {title}
+        </Text>
+      )}
+      {items.map((item) => {
+        const label = t(item.labelKey);
+        const link = (
+          <NavLink
+            key={item.path}
+            component={RouterNavLink}
+            to={item.path}
+            label={collapsed ? undefined : label}
+            aria-label={collapsed ? label : undefined}
+            leftSection={<item.icon size={18} stroke={1.6} />}
+            onClick={onNavigate}
+            style={{ borderRadius: 8 }}
+          />
+        );
+        return collapsed ? (
+          <Tooltip key={item.path} label={label} position="right">
+            {link}
+          </Tooltip>
+        ) : (
+          link
+        );
+      })}
+    </Stack>
+  );
+}
+
+/** The signed-in app: its own query cache (gone on sign-out), dialogs, toasts and the shell. */
+export function AppLayout() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ModalsProvider>
+        <Notifications position="top-right" />
+        <Shell />
+      </ModalsProvider>
+    </QueryClientProvider>
+  );
+}
+
+function Shell() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const { logout } = useAuth();
+  const navigate = useNavigate();
+  const [mobileOpen, { toggle: toggleMobile, close: closeMobile }] = useDisclosure(false);
+  const [collapsed, setCollapsed] = useLocalStorage({ key: 'sidebar_collapsed', defaultValue: false });
+
+  async function askLogout() {
+    const confirmed = await confirmAction({
+      title: t('layout:logout'),
+      message: t('layout:logoutConfirm'),
+      confirmLabel: t('layout:logout'),
+    });
+    if (!confirmed) return;
+    await logout();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: collapsed ? 72 : 264, breakpoint: 'sm', collapsed: { mobile: !mobileOpen } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={mobileOpen} onClick={toggleMobile} hiddenFrom="sm" size="sm" aria-label={t('layout:menu')} />
+            <Tooltip label={collapsed ? t('layout:expand') : t('layout:collapse')}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                visibleFrom="sm"
+                onClick={() => setCollapsed(!collapsed)}
+                aria-label={collapsed ? t('layout:expand') : t('layout:collapse')}
+              >
+                {collapsed ? <IconLayoutSidebarLeftExpand /> : <IconLayoutSidebarLeftCollapse />}
+              </ActionIcon>
+            </Tooltip>
+            <Title order={4} style={{ whiteSpace: 'nowrap' }}>
+              {t('common:appName')}
+            </Title>
+          </Group>
+          <Text size="sm" c="dimmed" visibleFrom="md" truncate>
+            {user.organization_name}
+          </Text>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs">
+        <AppShell.Section grow component={ScrollArea}>
+          <NavGroup
+            title={t('layout:clientFeatures')}
+            items={clientNav}
+            collapsed={collapsed}
+            onNavigate={closeMobile}
+          />
+          {user.role === 'admin' ? (
+            <NavGroup
+              title={t('layout:adminFeatures')}
+              items={adminNav}
+              collapsed={collapsed}
+              onNavigate={closeMobile}
+            />
+          ) : null}
+        </AppShell.Section>
+        <AppShell.Section pt="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+          {collapsed ? (
+            <Stack align="center" gap="xs">
+              <Tooltip label={t('layout:logout')} position="right">
+                <ActionIcon variant="subtle" color="red" onClick={askLogout} aria-label={t('layout:logout')}>
+                  <IconLogout size={18} />
+                </ActionIcon>
+              </Tooltip>
+            </Stack>
+          ) : (
+            <Stack gap={6} px="xs">
+              <LanguageSwitcher />
+              <Text size="sm" fw={600} truncate data-testid="user-email">
+                {user.email}
+              </Text>
+              <Group gap={6}>
+                <Badge size="sm" variant="light" data-testid="user-role">
+                  {user.role.toUpperCase()}
+                </Badge>
+                <Text size="xs" c="dimmed" truncate data-testid="user-organization">
+                  {user.organization_name}
+                </Text>
+              </Group>
+              <Button
+                variant="light"
+                color="red"
+                size="xs"
+                leftSection={<IconLogout size={16} />}
+                onClick={askLogout}
+              >
+                {t('layout:logout')}
+              </Button>
+            </Stack>
+          )}
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main bg="gray.0">
+        <Suspense fallback={<FullPageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,39 @@
+import {
+  IconBuilding,
+  IconChartBar,
+  IconDeviceVisionPro,
+  IconDownload,
+  IconFolders,
+  IconKey,
+  IconListDetails,
+  IconPlayerPlay,
+  IconUserCog,
+  IconUsers,
+  IconDevices,
+  type Icon,
+} from '@tabler/icons-react';
+
+export interface NavItem {
+  path: string;
+  labelKey: string;
+  icon: Icon;
+}
+
+/** Client Features: every signed-in user. */
+export const clientNav: NavItem[] = [
+  { path: '/vr-users', labelKey: 'layout:nav.vrUsers', icon: IconUsers },
+  { path: '/devices', labelKey: 'layout:nav.devices', icon: IconDeviceVisionPro },
+  { path: '/sessions', labelKey: 'layout:nav.sessions', icon: IconPlayerPlay },
+  { path: '/scenarios', labelKey: 'layout:nav.scenarios', icon: IconListDetails },
+  { path: '/download', labelKey: 'layout:nav.download', icon: IconDownload },
+];
+
+/** Admin Features: admins only. */
+export const adminNav: NavItem[] = [
+  { path: '/admin/organizations', labelKey: 'layout:nav.organizations', icon: IconBuilding },
+  { path: '/admin/users', labelKey: 'layout:nav.users', icon: IconUserCog },
+  { path: '/admin/devices', labelKey: 'layout:nav.allDevices', icon: IconDevices },
+  { path: '/admin/content', labelKey: 'layout:nav.content', icon: IconFolders },
+  { path: '/admin/scenario-access', labelKey: 'layout:nav.scenarioAccess', icon: IconKey },
+  { path: '/admin/global-stats', labelKey: 'layout:nav.globalStats', icon: IconChartBar },
+];

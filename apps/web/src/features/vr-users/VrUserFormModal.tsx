@@ -1,0 +1,64 @@
+import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { VrUser } from '@vrtc/contract';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useSaveVrUser } from './api';
+
+/** Add or edit a VR user: name required, notes optional. */
+export function VrUserFormModal({
+  opened,
+  vrUser,
+  onClose,
+}: {
+  opened: boolean;
+  vrUser?: VrUser;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const save = useSaveVrUser();
+  const form = useForm({
+    initialValues: { name: '', notes: '' },
+    validate: { name: (value) => (value.trim() ? null : t('vrUsers:nameRequired')) },
+  });
+
+  useEffect(() => {
+    if (opened) form.setValues({ name: vrUser?.name ?? '', notes: vrUser?.notes ?? '' });
+    // Reset only when the dialog opens for another user.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, vrUser?.id]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await save.mutateAsync({
+        id: vrUser?.id,
+        body: { name: values.name.trim(), notes: values.notes.trim() || null },
+      });
+      notifySuccess(vrUser ? t('vrUsers:updated') : t('vrUsers:createdToast'));
+      onClose();
+    } catch (error) {
+      notifyError(errorMessage(error, t('common:error')));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={vrUser ? t('vrUsers:editTitle') : t('vrUsers:addTitle')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput label={t('vrUsers:name')} required data-autofocus maxLength={200} {...form.getInputProps('name')} />
+          <Textarea label={t('vrUsers:notes')} autosize minRows={2} maxLength={2000} {...form.getInputProps('notes')} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {vrUser ? t('common:save') : t('common:create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,99 @@
+import { Button, Group, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import type { VrUser } from '@vrtc/contract';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../components/QueryState';
+import { StatusBadge } from '../../components/StatusBadge';
+import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
+import { SESSIONS_PAGE_SIZE, useVrUserSessions } from './api';
+
+export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const [offset, setOffset] = useState(0);
+  useEffect(() => setOffset(0), [vrUser?.id]);
+  const sessions = useVrUserSessions(vrUser?.id, offset);
+  const rows = sessions.data?.sessions ?? [];
+  const total = sessions.data?.total ?? 0;
+
+  return (
+    <Modal
+      opened={Boolean(vrUser)}
+      onClose={onClose}
+      size="90rem"
+      title={t('vrUsers:sessionsTitle', { name: vrUser?.name ?? '' })}
+    >
+      <QueryState isPending={sessions.isPending} error={sessions.error} onRetry={() => sessions.refetch()}>
+        {rows.length === 0 ? (
+          <Text c="dimmed" ta="center" py="xl">
+            {t('vrUsers:noSessions')}
+          </Text>
+        ) : (
+          <Stack>
+            <ScrollArea>
+              <Table striped miw={900} verticalSpacing="xs">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('vrUsers:col.no')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.device')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.scenario')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.module')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.level')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.status')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.progress')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.duration')}</Table.Th>
+                    <Table.Th>{t('vrUsers:col.startedAt')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((session, index) => {
+                    const percent = progressPercent(session.completed_tasks, session.max_tasks);
+                    return (
+                      <Table.Tr key={session.id}>
+                        <Table.Td>{offset + index + 1}</Table.Td>
+                        <Table.Td>{session.device_name}</Table.Td>
+                        <Table.Td>{session.scenario_name}</Table.Td>
+                        <Table.Td>{session.module_name}</Table.Td>
+                        <Table.Td>{session.level_name}</Table.Td>
+                        <Table.Td>
+                          <StatusBadge status={session.status} />
+                        </Table.Td>
+                        <Table.Td miw={140}>
+                          <Text size="xs">
+                            {session.completed_tasks}/{session.max_tasks} ({percent}%)
+                          </Text>
+                          <Progress value={percent} size="sm" mt={4} aria-label={`${percent}%`} />
+                        </Table.Td>
+                        <Table.Td>{formatDuration(t, session.duration_seconds)}</Table.Td>
+                        <Table.Td>{formatDateTime(session.started_at, i18n.language)}</Table.Td>
+                      </Table.Tr>
+                    );
+                  })}
+                </Table.Tbody>
+              </Table>
+            </ScrollArea>
+            {total > SESSIONS_PAGE_SIZE ? (
+              <Group justify="flex-end">
+                <Button
+                  variant="default"
+                  size="xs"
+                  disabled={offset === 0}
+                  onClick={() => setOffset(Math.max(0, offset - SESSIONS_PAGE_SIZE))}
+                >
+                  {t('common:previous')}
+                </Button>
+                <Button
+                  variant="default"
+                  size="xs"
+                  disabled={offset + SESSIONS_PAGE_SIZE >= total}
+                  onClick={() => setOffset(offset + SESSIONS_PAGE_SIZE)}
+                >
+                  {t('common:next')}
+                </Button>
+              </Group>
+            ) : null}
+          </Stack>
+        )}
+      </QueryState>
+    </Modal>
+  );
+}

@@ -1,0 +1,160 @@
+import { ActionIcon, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconEye, IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { VrUser } from '@vrtc/contract';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError, errorMessage } from '../../api/client';
+import { confirmAction } from '../../components/confirm';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { formatDate, formatDateTime } from '../../lib/format';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useDeleteVrUser, useVrUsers } from './api';
+import { VrUserFormModal } from './VrUserFormModal';
+import { VrUserSessionsModal } from './VrUserSessionsModal';
+
+export function VrUsersPage() {
+  const { t, i18n } = useTranslation();
+  const vrUsers = useVrUsers();
+  const deleteVrUser = useDeleteVrUser();
+  const [editing, setEditing] = useState<{ vrUser?: VrUser } | undefined>();
+  const [viewing, setViewing] = useState<VrUser | undefined>();
+
+  const cannotDeleteMessage = (vrUser: VrUser, count = vrUser.session_count) =>
+    t('vrUsers:cannotDelete', { name: vrUser.name, count });
+
+  async function remove(vrUser: VrUser) {
+    if (vrUser.session_count > 0) {
+      notifyError(cannotDeleteMessage(vrUser));
+      return;
+    }
+    const confirmed = await confirmAction({
+      title: t('vrUsers:deleteTitle'),
+      message: t('vrUsers:deleteConfirm', { name: vrUser.name }),
+      confirmLabel: t('common:delete'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    try {
+      await deleteVrUser.mutateAsync(vrUser.id);
+      notifySuccess(t('vrUsers:deleted'));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        const count = /(\d+) session/.exec(error.serverMessage ?? '')?.[1];
+        notifyError(cannotDeleteMessage(vrUser, count ? Number(count) : vrUser.session_count));
+        void vrUsers.refetch();
+      } else {
+        notifyError(errorMessage(error, t('common:error')));
+      }
+    }
+  }
+
+  const columns = useMemo<ColumnDef<VrUser, unknown>[]>(
+    () => [
+      { accessorKey: 'name', header: t('vrUsers:name'), cell: (c) => <Text fw={500}>{c.row.original.name}</Text> },
+      {
+        accessorKey: 'notes',
+        header: t('vrUsers:notes'),
+        cell: (c) => (
+          <Text size="sm" c={c.row.original.notes ? undefined : 'dimmed'} lineClamp={2} maw={280}>
+            {c.row.original.notes || t('common:none')}
+          </Text>
+        ),
+      },
+      { accessorKey: 'session_count', header: t('vrUsers:sessionCount') },
+      { accessorKey: 'completed_count', header: t('vrUsers:completedCount') },
+      {
+        accessorKey: 'last_session_at',
+        header: t('vrUsers:lastSession'),
+        sortUndefined: 'last',
+        cell: (c) => formatDateTime(c.row.original.last_session_at, i18n.language),
+      },
+      {
+        accessorKey: 'created_at',
+        header: t('vrUsers:created'),
+        cell: (c) => formatDate(c.row.original.created_at, i18n.language),
+      },
+      {
+        id: 'actions',
+        header: t('common:actions'),
+        enableSorting: false,
+        cell: ({ row: { original: vrUser } }) => (
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label={t('vrUsers:viewSessions')}>
+              <ActionIcon variant="subtle" onClick={() => setViewing(vrUser)} aria-label={t('vrUsers:viewSessions')}>
+                <IconEye size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('common:edit')}>
+              <ActionIcon variant="subtle" onClick={() => setEditing({ vrUser })} aria-label={t('common:edit')}>
+                <IconPencil size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip
+              label={
+                vrUser.session_count > 0
+                  ? t('vrUsers:deleteDisabled', { count: vrUser.session_count })
+                  : t('common:delete')
+              }
+            >
+              {/* A span keeps the tooltip working on a disabled button. */}
+              <span>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  disabled={vrUser.session_count > 0}
+                  onClick={() => remove(vrUser)}
+                  aria-label={t('common:delete')}
+                >
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </span>
+            </Tooltip>
+          </Group>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, i18n.language],
+  );
+
+  return (
+    <>
+      <PageHeader
+        title={t('vrUsers:title')}
+        subtitle={t('vrUsers:subtitle')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+            {t('vrUsers:add')}
+          </Button>
+        }
+      />
+      <Card withBorder radius="lg" p="md">
+        <QueryState isPending={vrUsers.isPending} error={vrUsers.error} onRetry={() => vrUsers.refetch()}>
+          <DataTable
+            data={vrUsers.data ?? []}
+            columns={columns}
+            getRowId={(vrUser) => vrUser.id}
+            initialSorting={[{ id: 'name', desc: false }]}
+            empty={
+              <Stack align="center" py="xl" gap="sm">
+                <IconUsers size={40} opacity={0.4} />
+                <Text fw={500}>{t('vrUsers:emptyTitle')}</Text>
+                <Text c="dimmed" size="sm">
+                  {t('vrUsers:emptyText')}
+                </Text>
+                <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+                  {t('vrUsers:add')}
+                </Button>
+              </Stack>
+            }
+          />
+        </QueryState>
+      </Card>
+      <VrUserFormModal opened={Boolean(editing)} vrUser={editing?.vrUser} onClose={() => setEditing(undefined)} />
+      <VrUserSessionsModal vrUser={viewing} onClose={() => setViewing(undefined)} />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: 5173,
+    proxy: { '/v1': apiTarget, '/docs': apiTarget },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // `npm run build` prints each chunk with its gzip size; e2e/bundle-budget.test.ts enforces
+    // the budgets of the login route.
+    reportCompressedSize: true,
+    chunkSizeWarningLimit: 700,
+  },
+});
