@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+
+export const baseUrl = () => inject('baseUrl');
+export const adminLogin = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });
+
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Debian's Chromium; playwright gives every launch a fresh temporary profile. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+export type Language = 'ru' | 'en';
+
+/** A new page whose console language is set before the app loads. */
+export async function newPage(browser: Browser, language: Language = 'ru'): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
+  }, language);
+  return context.newPage();
+}
+
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${baseUrl()}/login`);
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('button[type="submit"]').click();
+  await page.waitForURL('**/vr-users');
+}
+
+const screenshotDir = path.resolve(import.meta.dirname, 'screenshots');
+
+/** Saves a full-page screenshot under e2e/screenshots/<language>/<name>.png (gitignored). */
+export async function screenshot(page: Page, language: Language, name: string) {
+  const dir = path.join(screenshotDir, language);
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/** Calls the API directly (seeding data a flow needs); throws with the server's message. */
+export async function apiCall<T>(method: string, urlPath: string, token: string | undefined, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl()}${urlPath}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${urlPath} → ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+export async function apiLogin(email: string, password: string): Promise<string> {
+  const body = await apiCall<{ token: string }>('POST', '/v1/auth/login', undefined, { email, password });
+  return body.token;
+}
+
+let counter = 0;
+export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${(counter++).toString(36)}`;
