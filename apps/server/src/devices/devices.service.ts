@@ -1,0 +1,175 @@
+import type {
+  AdminDeviceListQuery,
+  BulkDeleteDevicesResponse,
+  Device,
+  DeviceListQuery,
+  DeviceStatus,
+  DeviceType,
+  MovementType,
+} from '@vrtc/contract';
+import { sql } from 'kysely';
+import type { Caller, ServiceContext } from '../platform/context.ts';
+import type { Db, Tx } from '../platform/db.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import { iso, isoOrNull } from '../platform/serialize.ts';
+import { currentSessionIdSql, deviceStatusSql } from './device-status.ts';
+
+export const DEVICE_IN_SESSION_MESSAGE = 'Cannot delete device during active session';
+
+/** What narrows a device list; every field is optional and they combine with AND. */
+export interface DeviceFilter {
+  organizationId?: string;
+  id?: string;
+  status?: DeviceStatus;
+  type?: DeviceType;
+  movementType?: MovementType;
+}
+
+/**
+ * The one device query behind the client list, the admin list and single-device answers. Status
+ * and the status filter use the same SQL expression, evaluated at `ctx.clock.now()`.
+ */
+export async function findDevices(
+  ctx: ServiceContext,
+  db: Db | Tx,
+  filter: DeviceFilter,
+): Promise<Device[]> {
+  const status = deviceStatusSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
+  let query = db
+    .selectFrom('devices as d')
+    .innerJoin('organizations as o', 'o.id', 'd.organization_id')
+    .select([
+      'd.id',
+      'd.name',
+      'd.type',
+      status.as('status'),
+      'd.last_seen_at',
+      currentSessionIdSql('d').as('current_session_id'),
+      'd.organization_id',
+      'o.name as organization_name',
+      'd.movement_type',
+      'd.battery_percent',
+      'd.app_version',
+      'd.created_at',
+    ]);
+  if (filter.organizationId) query = query.where('d.organization_id', '=', filter.organizationId);
+  if (filter.id) query = query.where('d.id', '=', filter.id);
+  if (filter.status) query = query.where(status, '=', filter.status);
+  if (filter.type) query = query.where('d.type', '=', filter.type);
+  if (filter.movementType) query = query.where('d.movement_type', '=', filter.movementType);
+  const rows = await query
+    .orderBy(sql`lower(d.name)`)
+    .orderBy('d.name')
+    .orderBy('d.id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    status: row.status,
+    last_seen: isoOrNull(row.last_seen_at),
+    current_session_id: row.current_session_id,
+    organization_id: row.organization_id,
+    organization_name: row.organization_name,
+    movement_type: row.movement_type,
+    battery_percent: row.battery_percent,
+    app_version: row.app_version,
+    created_at: iso(row.created_at),
+  }));
+}
+
+export function listDevices(ctx: ServiceContext, caller: Caller, query: DeviceListQuery) {
+  return findDevices(ctx, ctx.db, { organizationId: caller.organizationId, status: query.status });
+}
+
+export function listAllDevices(ctx: ServiceContext, query: AdminDeviceListQuery) {
+  return findDevices(ctx, ctx.db, {
+    organizationId: query.organization_id,
+    status: query.status,
+    type: query.device_type,
+    movementType: query.movement_type,
+  });
+}
+
+async function getDevice(ctx: ServiceContext, organizationId: string, id: string): Promise<Device> {
+  const [device] = await findDevices(ctx, ctx.db, { organizationId, id });
+  if (!device) throw notFound('Device');
+  return device;
+}
+
+export async function setMovementType(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: string,
+  movementType: MovementType,
+): Promise<Device> {
+  const result = await ctx.db
+    .updateTable('devices')
+    .set({ movement_type: movementType })
+    .where('id', '=', id)
+    .where('organization_id', '=', caller.organizationId)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw notFound('Device');
+  return getDevice(ctx, caller.organizationId, id);
+}
+
+/**
+ * Locks the given devices (in id order, so concurrent callers never deadlock) and tells which of
+ * them have an active session. A session start locks the same row first, so none can slip in
+ * between this check and the delete.
+ */
+async function lockDevices(trx: Tx, ids: string[], organizationId: string | undefined) {
+  let query = trx.selectFrom('devices').select('id').where('id', 'in', ids);
+  if (organizationId) query = query.where('organization_id', '=', organizationId);
+  const locked = await query.orderBy('id').forUpdate().execute();
+  const found = locked.map((row) => row.id);
+  const busy =
+    found.length === 0
+      ? []
+      : await trx
+          .selectFrom('sessions')
+          .select('device_id')
+          .distinct()
+          .where('device_id', 'in', found)
+          .where('status', '=', 'active')
+          .execute();
+  return { found: new Set(found), inSession: new Set(busy.map((row) => row.device_id)) };
+}
+
+/**
+ * Deletes a device unless it is in a session. Its token dies with the row; its sessions keep the
+ * device's name (the foreign key is ON DELETE SET NULL). `organizationId` undefined = any
+ * organisation (admin).
+ */
+export async function deleteDevice(
+  ctx: ServiceContext,
+  organizationId: string | undefined,
+  id: string,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { found, inSession } = await lockDevices(trx, [id], organizationId);
+    if (!found.has(id)) throw notFound('Device');
+    if (inSession.has(id)) throw new AppError('device_in_session', DEVICE_IN_SESSION_MESSAGE);
+    await trx.deleteFrom('devices').where('id', '=', id).execute();
+  });
+}
+
+/** Deletes every listed device that exists and is not in a session; the rest are reported. */
+export async function bulkDeleteDevices(
+  ctx: ServiceContext,
+  deviceIds: string[],
+): Promise<BulkDeleteDevicesResponse> {
+  const ids = [...new Set(deviceIds)];
+  return ctx.db.transaction().execute(async (trx) => {
+    const { found, inSession } = await lockDevices(trx, ids, undefined);
+    const deleted: string[] = [];
+    const skipped: BulkDeleteDevicesResponse['skipped'] = [];
+    for (const id of ids) {
+      if (!found.has(id)) skipped.push({ id, reason: 'not_found' });
+      else if (inSession.has(id)) skipped.push({ id, reason: 'device_in_session' });
+      else deleted.push(id);
+    }
+    if (deleted.length > 0) await trx.deleteFrom('devices').where('id', 'in', deleted).execute();
+    return { deleted, skipped };
+  });
+}

@@ -1,0 +1,288 @@
+import {
+  SESSION_LIST_DEFAULT_LIMIT,
+  type ActiveSession,
+  type HistorySession,
+  type SessionList,
+  type SessionListQuery,
+  type StartedSession,
+  type StartSessionBody,
+} from '@vrtc/contract';
+import { sql } from 'kysely';
+import type { Caller, ServiceContext } from '../platform/context.ts';
+import type { Tx } from '../platform/db.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import type { Session } from '../platform/schema.ts';
+import { iso, isoOrNull } from '../platform/serialize.ts';
+import { endActiveSession } from './session-end.ts';
+
+export const DEVICE_BUSY_MESSAGE = 'Device already has an active session';
+export const DEVICE_OFFLINE_MESSAGE = 'Device is offline';
+export const SESSION_NOT_ACTIVE_MESSAGE = 'Session is no longer active';
+
+export function toHistorySession(row: Session): HistorySession {
+  return {
+    id: row.id,
+    vr_user_name: row.vr_user_name,
+    device_name: row.device_name,
+    scenario_name: row.scenario_name,
+    module_name: row.module_name,
+    level_name: row.level_name,
+    status: row.status,
+    completed_tasks: row.completed_tasks,
+    total_tasks: row.max_tasks,
+    duration_seconds: row.duration_seconds,
+    started_by_email: row.started_by_email,
+    started_at: iso(row.started_at),
+    ended_at: isoOrNull(row.ended_at),
+    success: row.success,
+    device_id: row.device_id,
+    vr_user_id: row.vr_user_id,
+    level_number: row.level_number,
+    selected_options: row.selected_options,
+  };
+}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
+/**
+ * Starts a session on a waiting device, all in one transaction. The device row is locked first,
+ * so concurrent starts (and a concurrent delete) on one device run one after the other; the
+ * partial unique index sessions_one_active_per_device is the backstop, answered as device_busy.
+ */
+export async function startSession(
+  ctx: ServiceContext,
+  caller: Caller,
+  body: StartSessionBody,
+): Promise<StartedSession> {
+  const now = ctx.clock.now();
+  try {
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const device = await lockStartableDevice(ctx, trx, caller, body.device_id, now);
+      const level = await findGrantedLevel(trx, caller, body.level_id, now);
+      const options = await findOptions(trx, level.level_id, body.selected_options ?? []);
+      const vrUser = await resolveVrUser(trx, caller, body, now);
+      return trx
+        .insertInto('sessions')
+        .values({
+          organization_id: caller.organizationId,
+          device_id: device.id,
+          vr_user_id: vrUser.id,
+          scenario_id: level.scenario_id,
+          module_id: level.module_id,
+          level_id: level.level_id,
+          started_by_account_id: caller.accountId,
+          device_name: device.name,
+          device_type: device.type,
+          vr_user_name: vrUser.name,
+          scenario_name: level.scenario_name,
+          module_name: level.module_name,
+          level_name: level.level_name,
+          level_number: level.level_number,
+          max_tasks: level.max_tasks,
+          selected_options: JSON.stringify(options),
+          started_by_email: caller.email,
+          started_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return { ...toHistorySession(row), max_tasks: row.max_tasks };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError('device_busy', DEVICE_BUSY_MESSAGE);
+    throw error;
+  }
+}
+
+async function lockStartableDevice(
+  ctx: ServiceContext,
+  trx: Tx,
+  caller: Caller,
+  deviceId: string,
+  now: Date,
+) {
+  const device = await trx
+    .selectFrom('devices')
+    .select(['id', 'name', 'type', 'last_seen_at'])
+    .where('id', '=', deviceId)
+    .where('organization_id', '=', caller.organizationId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!device) throw notFound('Device');
+  const active = await trx
+    .selectFrom('sessions')
+    .select('id')
+    .where('device_id', '=', deviceId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (active) throw new AppError('device_busy', DEVICE_BUSY_MESSAGE);
+  // The same rule as deviceStatusSql: waiting = seen within OFFLINE_AFTER_MS.
+  const seenSince = now.getTime() - ctx.config.offlineAfterMs;
+  if (!device.last_seen_at || device.last_seen_at.getTime() <= seenSince) {
+    throw new AppError('device_not_waiting', DEVICE_OFFLINE_MESSAGE);
+  }
+  return device;
+}
+
+/** The level, if its scenario is active and the organisation holds a live grant for it. */
+async function findGrantedLevel(trx: Tx, caller: Caller, levelId: string, now: Date) {
+  const level = await trx
+    .selectFrom('levels as l')
+    .innerJoin('modules as m', 'm.id', 'l.module_id')
+    .innerJoin('scenarios as s', 's.id', 'm.scenario_id')
+    .innerJoin('scenario_access as a', (join) =>
+      join.onRef('a.scenario_id', '=', 's.id').on('a.organization_id', '=', caller.organizationId),
+    )
+    .select([
+      'l.id as level_id',
+      'l.name as level_name',
+      'l.level_number',
+      'l.max_tasks',
+      'm.id as module_id',
+      'm.name as module_name',
+      's.id as scenario_id',
+      's.name as scenario_name',
+    ])
+    .where('l.id', '=', levelId)
+    .where('s.active', '=', true)
+    .where((eb) => eb.or([eb('a.expires_at', 'is', null), eb('a.expires_at', '>', now)]))
+    .executeTakeFirst();
+  if (!level) throw notFound('Level');
+  return level;
+}
+
+/** The chosen options, in the level's order; any id not of this level is a 400 naming it. */
+async function findOptions(trx: Tx, levelId: string, optionIds: string[]) {
+  const ids = [...new Set(optionIds)];
+  if (ids.length === 0) return [];
+  const rows = await trx
+    .selectFrom('level_options')
+    .select(['id', 'name'])
+    .where('level_id', '=', levelId)
+    .where('id', 'in', ids)
+    .orderBy('order_index')
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  const known = new Set(rows.map((row) => row.id));
+  const foreign = ids.find((id) => !known.has(id));
+  if (foreign) {
+    throw new AppError(
+      'validation_error',
+      `body.selected_options contains ${foreign}, which is not an option of this level`,
+    );
+  }
+  return rows;
+}
+
+/**
+ * The VR user by id (within the organisation), else the one whose name matches (trimmed,
+ * case-insensitive), else a new one. A transaction-scoped advisory lock on the name keeps two
+ * concurrent starts from creating the same person twice.
+ */
+async function resolveVrUser(trx: Tx, caller: Caller, body: StartSessionBody, now: Date) {
+  if (body.vr_user_id) {
+    const byId = await trx
+      .selectFrom('vr_users')
+      .select(['id', 'name'])
+      .where('id', '=', body.vr_user_id)
+      .where('organization_id', '=', caller.organizationId)
+      .executeTakeFirst();
+    if (!byId) throw notFound('VR user');
+    return byId;
+  }
+  const name = body.vr_user_name.trim();
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${caller.organizationId}::text || ':' || lower(${name}::text), 0))`.execute(
+    trx,
+  );
+  const existing = await trx
+    .selectFrom('vr_users')
+    .select(['id', 'name'])
+    .where('organization_id', '=', caller.organizationId)
+    .where(sql<string>`lower(btrim(name))`, '=', sql<string>`lower(${name}::text)`)
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (existing) return existing;
+  return trx
+    .insertInto('vr_users')
+    .values({ organization_id: caller.organizationId, name, notes: null, created_at: now })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function listSessions(
+  ctx: ServiceContext,
+  caller: Caller,
+  query: SessionListQuery,
+): Promise<SessionList> {
+  const limit = query.limit ?? SESSION_LIST_DEFAULT_LIMIT;
+  const offset = query.offset ?? 0;
+  let base = ctx.db.selectFrom('sessions').where('organization_id', '=', caller.organizationId);
+  base = query.status
+    ? base.where('status', '=', query.status)
+    : base.where('status', '!=', 'active');
+  const [rows, total] = await Promise.all([
+    base
+      .selectAll()
+      .orderBy('started_at', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { sessions: rows.map(toHistorySession), total: total.count, limit, offset };
+}
+
+export async function listActiveSessions(
+  ctx: ServiceContext,
+  caller: Caller,
+): Promise<ActiveSession[]> {
+  const now = ctx.clock.now().getTime();
+  const rows = await ctx.db
+    .selectFrom('sessions')
+    .select([
+      'id',
+      'vr_user_name',
+      'device_name',
+      'device_id',
+      'scenario_name',
+      'module_name',
+      'level_name',
+      'completed_tasks',
+      'max_tasks',
+      'started_at',
+    ])
+    .where('organization_id', '=', caller.organizationId)
+    .where('status', '=', 'active')
+    .orderBy('started_at', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    seconds_active: Math.max(0, Math.floor((now - row.started_at.getTime()) / 1000)),
+    started_at: iso(row.started_at),
+  }));
+}
+
+export async function cancelSession(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: string,
+): Promise<HistorySession> {
+  const ended = await endActiveSession(
+    ctx.db,
+    { sessionId: id, organizationId: caller.organizationId },
+    { status: 'cancelled', now: ctx.clock.now() },
+  );
+  if (ended) return toHistorySession(ended);
+  const exists = await ctx.db
+    .selectFrom('sessions')
+    .select('id')
+    .where('id', '=', id)
+    .where('organization_id', '=', caller.organizationId)
+    .executeTakeFirst();
+  if (!exists) throw notFound('Session');
+  throw new AppError('session_not_active', SESSION_NOT_ACTIVE_MESSAGE);
+}

@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './harness.ts';
+import {
+  makeDevice,
+  makeSession,
+  makeStartableSetup,
+  makeTenant,
+  makeVrUser,
+} from './factories.ts';
+
+/**
+ * Tenant isolation: for every client route that takes an id, organisation B's tokens (client and
+ * admin alike: admins use the client routes for their own organisation) get 404 on organisation
+ * A's ids, and A's data is unchanged afterwards.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+interface Call {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** The route as OpenAPI names it, e.g. /v1/vr-users/{id}. */
+  route: string;
+  url: string;
+  payload?: Record<string, unknown>;
+}
+
+/** Client routes outside the user-token scope (headset tokens, signed URLs) or with no tenant id. */
+const notClientRoute = (path: string) =>
+  path.startsWith('/v1/admin/') ||
+  path.startsWith('/v1/headset/') ||
+  path.startsWith('/v1/vr-app/files/') ||
+  path.startsWith('/v1/auth/');
+
+async function snapshotOf(organizationId: string) {
+  const [vrUsers, devices, sessions] = await Promise.all([
+    t.db
+      .selectFrom('vr_users')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('id')
+      .execute(),
+    t.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('id')
+      .execute(),
+    t.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('organization_id', '=', organizationId)
+      .orderBy('id')
+      .execute(),
+  ]);
+  return { vrUsers, devices, sessions };
+}
+
+describe('tenant isolation', () => {
+  it("answers 404 to organisation B on every client route given organisation A's ids", async () => {
+    const a = await makeTenant(t);
+    const bClient = await makeTenant(t);
+    const bAdmin = await makeTenant(t, { role: 'admin' });
+
+    const aVrUser = await makeVrUser(t.db, a.organization.id, { name: 'A person' });
+    const aIdle = await makeStartableSetup(t, a.organization.id, { deviceName: 'A idle' });
+    const aBusy = await makeDevice(t.db, a.organization.id, {
+      name: 'A busy',
+      last_seen_at: t.clock.now(),
+    });
+    const aActive = await makeSession(t.db, {
+      organizationId: a.organization.id,
+      deviceId: aBusy.id,
+      vrUserId: aVrUser.id,
+      status: 'active',
+      startedAt: t.clock.now(),
+    });
+    const aEnded = await makeSession(t.db, {
+      organizationId: a.organization.id,
+      vrUserId: aVrUser.id,
+      status: 'completed',
+    });
+
+    const calls = (bSetup: Awaited<ReturnType<typeof makeStartableSetup>>): Call[] => [
+      {
+        method: 'PUT',
+        route: '/v1/vr-users/{id}',
+        url: `/v1/vr-users/${aVrUser.id}`,
+        payload: { name: 'Hijacked' },
+      },
+      { method: 'DELETE', route: '/v1/vr-users/{id}', url: `/v1/vr-users/${aVrUser.id}` },
+      {
+        method: 'GET',
+        route: '/v1/vr-users/{id}/sessions',
+        url: `/v1/vr-users/${aVrUser.id}/sessions`,
+      },
+      { method: 'DELETE', route: '/v1/devices/{id}', url: `/v1/devices/${aIdle.device.id}` },
+      { method: 'DELETE', route: '/v1/devices/{id}', url: `/v1/devices/${aBusy.id}` },
+      {
+        method: 'PUT',
+        route: '/v1/devices/{id}/movement-type',
+        url: `/v1/devices/${aIdle.device.id}/movement-type`,
+        payload: { movement_type: 'teleport' },
+      },
+      {
+        method: 'POST',
+        route: '/v1/sessions/{id}/cancel',
+        url: `/v1/sessions/${aActive.id}/cancel`,
+      },
+      {
+        method: 'POST',
+        route: '/v1/sessions/{id}/cancel',
+        url: `/v1/sessions/${aEnded.id}/cancel`,
+      },
+      // Ids in a body: A's device, A's VR user, a level only A holds a grant for.
+      {
+        method: 'POST',
+        route: '/v1/sessions/start',
+        url: '/v1/sessions/start',
+        payload: {
+          device_id: aIdle.device.id,
+          level_id: bSetup.level.id,
+          vr_user_name: 'B person',
+        },
+      },
+      {
+        method: 'POST',
+        route: '/v1/sessions/start',
+        url: '/v1/sessions/start',
+        payload: {
+          device_id: bSetup.device.id,
+          level_id: bSetup.level.id,
+          vr_user_name: 'A person',
+          vr_user_id: aVrUser.id,
+        },
+      },
+      {
+        method: 'POST',
+        route: '/v1/sessions/start',
+        url: '/v1/sessions/start',
+        payload: {
+          device_id: bSetup.device.id,
+          level_id: aIdle.level.id,
+          vr_user_name: 'B person',
+        },
+      },
+    ];
+
+    const before = await snapshotOf(a.organization.id);
+    const covered = new Set<string>();
+    for (const b of [bClient, bAdmin]) {
+      const bSetup = await makeStartableSetup(t, b.organization.id);
+      for (const call of calls(bSetup)) {
+        covered.add(`${call.method} ${call.route}`);
+        const response = await t.app.inject({
+          method: call.method,
+          url: call.url,
+          headers: b.headers,
+          ...(call.payload ? { payload: call.payload } : {}),
+        });
+        expect(
+          response.statusCode,
+          `${call.method} ${call.url} ${JSON.stringify(call.payload ?? {})}`,
+        ).toBe(404);
+        expect(response.json().error).toBe('not_found');
+      }
+      // B's own sessions were never started by these calls.
+      const bSessions = await t.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('organization_id', '=', b.organization.id)
+        .execute();
+      expect(bSessions).toEqual([]);
+    }
+    expect(await snapshotOf(a.organization.id)).toEqual(before);
+
+    // Every client route with a path id is in the matrix above (a new one must be added).
+    const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    const withIds = Object.entries(paths)
+      .filter(([path]) => path.includes('{') && !notClientRoute(path))
+      .flatMap(([path, methods]) =>
+        Object.keys(methods)
+          .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+          .map((method) => `${method.toUpperCase()} ${path}`),
+      );
+    expect(withIds.length).toBeGreaterThan(0);
+    expect(withIds.filter((route) => !covered.has(route))).toEqual([]);
+  });
+
+  it("never lists organisation A's data to organisation B", async () => {
+    const a = await makeTenant(t);
+    const b = await makeTenant(t);
+    const aVrUser = await makeVrUser(t.db, a.organization.id);
+    const aDevice = await makeDevice(t.db, a.organization.id, { last_seen_at: t.clock.now() });
+    await makeSession(t.db, {
+      organizationId: a.organization.id,
+      deviceId: aDevice.id,
+      status: 'active',
+    });
+    await makeSession(t.db, { organizationId: a.organization.id, vrUserId: aVrUser.id });
+
+    const lists: Array<[string, string]> = [
+      ['/v1/vr-users', 'vr_users'],
+      ['/v1/devices', 'devices'],
+      ['/v1/sessions', 'sessions'],
+      ['/v1/sessions?status=active', 'sessions'],
+      ['/v1/sessions/active', 'active_sessions'],
+    ];
+    for (const [url, key] of lists) {
+      const response = await t.app.inject({ url, headers: b.headers });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.json()[key], url).toEqual([]);
+    }
+  });
+});

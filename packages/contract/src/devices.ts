@@ -1,0 +1,69 @@
+import { Type, type Static } from 'typebox';
+import { DeviceStatus, DeviceType, MovementType, Nullable, Timestamp, Uuid } from './common.ts';
+
+/** A headset as the console shows it; status is derived on the server (ARCHITECTURE.md). */
+export const Device = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  type: DeviceType,
+  status: DeviceStatus,
+  last_seen: Nullable(Timestamp),
+  current_session_id: Nullable(Uuid),
+  organization_id: Uuid,
+  organization_name: Type.String(),
+  movement_type: MovementType,
+  battery_percent: Nullable(Type.Integer()),
+  app_version: Nullable(Type.String()),
+  created_at: Timestamp,
+});
+export type Device = Static<typeof Device>;
+
+export const DeviceList = Type.Object({ devices: Type.Array(Device) });
+export type DeviceList = Static<typeof DeviceList>;
+
+export const DeviceListQuery = Type.Object(
+  { status: Type.Optional(DeviceStatus) },
+  { additionalProperties: false },
+);
+export type DeviceListQuery = Static<typeof DeviceListQuery>;
+
+export const MovementTypeBody = Type.Object(
+  { movement_type: MovementType },
+  { additionalProperties: false },
+);
+export type MovementTypeBody = Static<typeof MovementTypeBody>;
+
+/** GET /v1/admin/devices/all: every organisation's devices, optionally filtered. */
+export const AdminDeviceListQuery = Type.Object(
+  {
+    organization_id: Type.Optional(Uuid),
+    status: Type.Optional(DeviceStatus),
+    device_type: Type.Optional(DeviceType),
+    movement_type: Type.Optional(MovementType),
+  },
+  { additionalProperties: false },
+);
+export type AdminDeviceListQuery = Static<typeof AdminDeviceListQuery>;
+
+export const BULK_DELETE_MAX_DEVICES = 500;
+
+export const BulkDeleteDevicesBody = Type.Object(
+  {
+    device_ids: Type.Array(Uuid, { minItems: 1, maxItems: BULK_DELETE_MAX_DEVICES }),
+  },
+  { additionalProperties: false },
+);
+export type BulkDeleteDevicesBody = Static<typeof BulkDeleteDevicesBody>;
+
+/** Why a device was left in place by a bulk delete. */
+export const BulkDeleteSkipReason = Type.Union([
+  Type.Literal('device_in_session'),
+  Type.Literal('not_found'),
+]);
+export type BulkDeleteSkipReason = Static<typeof BulkDeleteSkipReason>;
+
+export const BulkDeleteDevicesResponse = Type.Object({
+  deleted: Type.Array(Uuid),
+  skipped: Type.Array(Type.Object({ id: Uuid, reason: BulkDeleteSkipReason })),
+});
+export type BulkDeleteDevicesResponse = Static<typeof BulkDeleteDevicesResponse>;

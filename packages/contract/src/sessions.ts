@@ -1,0 +1,98 @@
+import { Type, type Static } from 'typebox';
+import { Name, Nullable, SessionStatus, Timestamp, Uuid } from './common.ts';
+
+export const SESSION_LIST_DEFAULT_LIMIT = 50;
+export const SESSION_LIST_MAX_LIMIT = 500;
+export const SESSION_MAX_SELECTED_OPTIONS = 100;
+
+export const SelectedOption = Type.Object({ id: Uuid, name: Type.String() });
+export type SelectedOption = Static<typeof SelectedOption>;
+
+export const StartSessionBody = Type.Object(
+  {
+    device_id: Uuid,
+    level_id: Uuid,
+    /** Matched (trimmed, case-insensitive) against the organisation's VR users; created if new. */
+    vr_user_name: Name,
+    /** When given, this VR user is used and vr_user_name is not matched. */
+    vr_user_id: Type.Optional(Uuid),
+    selected_options: Type.Optional(
+      Type.Array(Uuid, { maxItems: SESSION_MAX_SELECTED_OPTIONS, default: [] }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type StartSessionBody = Static<typeof StartSessionBody>;
+
+const historyFields = {
+  id: Uuid,
+  vr_user_name: Type.String(),
+  device_name: Type.String(),
+  scenario_name: Type.String(),
+  module_name: Type.String(),
+  level_name: Type.String(),
+  status: SessionStatus,
+  completed_tasks: Type.Integer(),
+  /** The level's max_tasks when the session started. */
+  total_tasks: Type.Integer(),
+  duration_seconds: Nullable(Type.Integer()),
+  started_by_email: Nullable(Type.String()),
+  started_at: Timestamp,
+  ended_at: Nullable(Timestamp),
+  success: Nullable(Type.Boolean()),
+  device_id: Nullable(Uuid),
+  vr_user_id: Nullable(Uuid),
+  level_number: Type.Integer(),
+  selected_options: Type.Array(SelectedOption),
+};
+
+/** A row of the History tab (and the body answered by cancel). */
+export const HistorySession = Type.Object(historyFields);
+export type HistorySession = Static<typeof HistorySession>;
+
+/** POST /v1/sessions/start answers the created session. */
+export const StartedSession = Type.Object({ ...historyFields, max_tasks: Type.Integer() });
+export type StartedSession = Static<typeof StartedSession>;
+
+export const SessionListQuery = Type.Object(
+  {
+    /** Without it, ended sessions only (the History tab). */
+    status: Type.Optional(SessionStatus),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: SESSION_LIST_MAX_LIMIT,
+        default: SESSION_LIST_DEFAULT_LIMIT,
+      }),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type SessionListQuery = Static<typeof SessionListQuery>;
+
+export const SessionList = Type.Object({
+  sessions: Type.Array(HistorySession),
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+export type SessionList = Static<typeof SessionList>;
+
+export const ActiveSession = Type.Object({
+  id: Uuid,
+  vr_user_name: Type.String(),
+  device_name: Type.String(),
+  device_id: Nullable(Uuid),
+  scenario_name: Type.String(),
+  module_name: Type.String(),
+  level_name: Type.String(),
+  seconds_active: Type.Integer(),
+  completed_tasks: Type.Integer(),
+  max_tasks: Type.Integer(),
+  started_at: Timestamp,
+});
+export type ActiveSession = Static<typeof ActiveSession>;
+
+export const ActiveSessionList = Type.Object({ active_sessions: Type.Array(ActiveSession) });
+export type ActiveSessionList = Static<typeof ActiveSessionList>;
