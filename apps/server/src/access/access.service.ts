@@ -1,0 +1,146 @@
+import type {
+  GrantAccessBody,
+  GrantAccessResponse,
+  RevokeAccessBody,
+  ScenarioAccessEntry,
+} from '@vrtc/contract';
+import { sql } from 'kysely';
+import type { Caller, ServiceContext } from '../platform/context.ts';
+import type { Tx } from '../platform/db.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import { iso, isoOrNull } from '../platform/serialize.ts';
+
+/**
+ * Time-limited scenario access per organisation. A grant is live while it has no expiry or its
+ * expiry is later than the clock's now; an expired grant stays (with its dates) until revoked or
+ * granted again.
+ */
+
+export const EXPIRY_IN_PAST = 'Expiry date cannot be in the past';
+
+async function lockScenario(trx: Tx, id: string): Promise<void> {
+  const scenario = await trx
+    .selectFrom('scenarios')
+    .select('id')
+    .where('id', '=', id)
+    .forShare()
+    .executeTakeFirst();
+  if (!scenario) throw notFound('Scenario');
+}
+
+/** Grants (or re-grants: expiry, time and granter are replaced) the scenario to organisations. */
+export async function grantAccess(
+  ctx: ServiceContext,
+  caller: Caller,
+  scenarioId: string,
+  body: GrantAccessBody,
+): Promise<GrantAccessResponse> {
+  const now = ctx.clock.now();
+  const expiresAt = new Date(body.expires_at);
+  if (Number.isNaN(expiresAt.getTime())) {
+    throw new AppError('validation_error', 'body.expires_at must be a valid date-time');
+  }
+  if (expiresAt.getTime() <= now.getTime()) throw new AppError('validation_error', EXPIRY_IN_PAST);
+  const organizationIds = [...new Set(body.organization_ids)];
+
+  await ctx.db.transaction().execute(async (trx) => {
+    // Shared locks keep the scenario and the organisations from vanishing before the insert.
+    await lockScenario(trx, scenarioId);
+    const found = await trx
+      .selectFrom('organizations')
+      .select('id')
+      .where('id', 'in', organizationIds)
+      .forShare()
+      .execute();
+    const known = new Set(found.map((o) => o.id));
+    const missing = organizationIds.find((id) => !known.has(id));
+    if (missing) throw new AppError('not_found', `Organization ${missing} not found`);
+
+    await trx
+      .insertInto('scenario_access')
+      .values(
+        organizationIds.map((organizationId) => ({
+          scenario_id: scenarioId,
+          organization_id: organizationId,
+          granted_at: now,
+          granted_by: caller.email,
+          expires_at: expiresAt,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['scenario_id', 'organization_id']).doUpdateSet((eb) => ({
+          granted_at: eb.ref('excluded.granted_at'),
+          granted_by: eb.ref('excluded.granted_by'),
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
+      )
+      .execute();
+  });
+  return { granted: organizationIds.length, expires_at: iso(expiresAt) };
+}
+
+/** Removes the grants of the named organisations; ids without a grant are ignored. */
+export async function revokeAccess(
+  ctx: ServiceContext,
+  scenarioId: string,
+  body: RevokeAccessBody,
+): Promise<{ revoked: number }> {
+  const organizationIds = [...new Set(body.organization_ids)];
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockScenario(trx, scenarioId);
+    const result = await trx
+      .deleteFrom('scenario_access')
+      .where('scenario_id', '=', scenarioId)
+      .where('organization_id', 'in', organizationIds)
+      .executeTakeFirst();
+    return { revoked: Number(result.numDeletedRows) };
+  });
+}
+
+/** Every scenario with every organisation and its grant state, in three queries. */
+export async function accessMatrix(ctx: ServiceContext): Promise<ScenarioAccessEntry[]> {
+  const now = ctx.clock.now().getTime();
+  const [scenarios, organizations, grants] = await Promise.all([
+    ctx.db
+      .selectFrom('scenarios')
+      .select(['id', 'name'])
+      .orderBy(sql`lower(name)`)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    ctx.db
+      .selectFrom('organizations')
+      .select(['id', 'name'])
+      .orderBy(sql`lower(name)`)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute(),
+    ctx.db
+      .selectFrom('scenario_access')
+      .select(['scenario_id', 'organization_id', 'granted_at', 'granted_by', 'expires_at'])
+      .execute(),
+  ]);
+  const grantOf = new Map(grants.map((g) => [`${g.scenario_id}/${g.organization_id}`, g]));
+
+  return scenarios.map((scenario) => {
+    const entries = organizations.map((organization) => {
+      const grant = grantOf.get(`${scenario.id}/${organization.id}`);
+      const live = !!grant && (grant.expires_at === null || grant.expires_at.getTime() > now);
+      return {
+        organization_id: organization.id,
+        organization_name: organization.name,
+        has_access: live,
+        granted_at: isoOrNull(grant?.granted_at),
+        granted_by: grant?.granted_by ?? null,
+        expires_at: isoOrNull(grant?.expires_at),
+      };
+    });
+    return {
+      scenario_id: scenario.id,
+      scenario_name: scenario.name,
+      total_organizations: organizations.length,
+      organizations_with_access: entries.filter((e) => e.has_access).length,
+      organizations: entries,
+    };
+  });
+}

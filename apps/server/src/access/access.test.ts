@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import {
+  grantAccess,
+  makeOrganization,
+  makeScenarioTree,
+  makeTenant,
+} from '../../test/factories.ts';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof makeTenant>>;
+let client: Record<string, string>;
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const DAY = 24 * 3600 * 1000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeTenant(t, { role: 'admin' });
+  client = (await makeTenant(t)).headers;
+});
+afterAll(() => t.close());
+
+const post = (url: string, payload: object, headers = admin.headers) =>
+  t.app.inject({ method: 'POST', url, headers, payload });
+const inDays = (days: number) => new Date(t.clock.now().getTime() + days * DAY).toISOString();
+
+async function grants(scenarioId: string) {
+  return t.db
+    .selectFrom('scenario_access')
+    .selectAll()
+    .where('scenario_id', '=', scenarioId)
+    .orderBy('organization_id')
+    .execute();
+}
+
+async function matrixEntry(scenarioId: string) {
+  const response = await t.app.inject({
+    url: '/v1/admin/scenarios/access',
+    headers: admin.headers,
+  });
+  expect(response.statusCode).toBe(200);
+  return response
+    .json()
+    .scenario_access.find((e: { scenario_id: string }) => e.scenario_id === scenarioId);
+}
+
+describe('grant and revoke', () => {
+  it('grants, re-grants as an upsert, and revokes', async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const one = await makeOrganization(t.db);
+    const two = await makeOrganization(t.db);
+    const expires = inDays(365);
+
+    const granted = await post(`/v1/admin/scenarios/${scenario.id}/grant`, {
+      organization_ids: [one.id, two.id],
+      expires_at: expires,
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toEqual({ granted: 2, expires_at: expires });
+    const first = await grants(scenario.id);
+    expect(first).toHaveLength(2);
+    for (const row of first) {
+      expect(row).toMatchObject({ granted_by: admin.account.email, expires_at: new Date(expires) });
+      expect(row.granted_at.toISOString()).toBe(t.clock.now().toISOString());
+    }
+
+    // Re-granting replaces expiry, time and granter, without duplicating rows.
+    t.clock.advance(DAY);
+    const other = await makeTenant(t, { role: 'admin' });
+    const newExpiry = '2099-12-31T23:59:59.000Z';
+    const again = await post(
+      `/v1/admin/scenarios/${scenario.id}/grant`,
+      { organization_ids: [one.id], expires_at: newExpiry },
+      other.headers,
+    );
+    expect(again.json()).toEqual({ granted: 1, expires_at: newExpiry });
+    const rows = await grants(scenario.id);
+    expect(rows).toHaveLength(2);
+    const oneRow = rows.find((r) => r.organization_id === one.id)!;
+    expect(oneRow).toMatchObject({
+      granted_by: other.account.email,
+      expires_at: new Date(newExpiry),
+    });
+    expect(oneRow.granted_at.toISOString()).toBe(t.clock.now().toISOString());
+    expect(rows.find((r) => r.organization_id === two.id)!.granted_by).toBe(admin.account.email);
+
+    const revoked = await post(`/v1/admin/scenarios/${scenario.id}/revoke`, {
+      organization_ids: [one.id, UNKNOWN],
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toEqual({ revoked: 1 });
+    expect((await grants(scenario.id)).map((r) => r.organization_id)).toEqual([two.id]);
+    const again2 = await post(`/v1/admin/scenarios/${scenario.id}/revoke`, {
+      organization_ids: [one.id],
+    });
+    expect(again2.json()).toEqual({ revoked: 0 });
+  });
+
+  it('refuses a past expiry, unknown organisations and unknown scenarios without granting anything', async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const organization = await makeOrganization(t.db);
+
+    const past = await post(`/v1/admin/scenarios/${scenario.id}/grant`, {
+      organization_ids: [organization.id],
+      expires_at: new Date(t.clock.now().getTime() - 1000).toISOString(),
+    });
+    expect(past.statusCode).toBe(400);
+    expect(past.json()).toEqual({
+      error: 'validation_error',
+      message: 'Expiry date cannot be in the past',
+    });
+
+    const unknownOrg = await post(`/v1/admin/scenarios/${scenario.id}/grant`, {
+      organization_ids: [organization.id, UNKNOWN],
+      expires_at: inDays(30),
+    });
+    expect(unknownOrg.statusCode).toBe(404);
+    expect(unknownOrg.json()).toEqual({
+      error: 'not_found',
+      message: `Organization ${UNKNOWN} not found`,
+    });
+    expect(await grants(scenario.id)).toEqual([]);
+
+    for (const [url, payload] of [
+      [
+        `/v1/admin/scenarios/${UNKNOWN}/grant`,
+        { organization_ids: [organization.id], expires_at: inDays(30) },
+      ],
+      [`/v1/admin/scenarios/${UNKNOWN}/revoke`, { organization_ids: [organization.id] }],
+    ] as const) {
+      const response = await post(url, payload);
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toEqual({ error: 'not_found', message: 'Scenario not found' });
+    }
+  });
+
+  it('validates bodies, naming the field', async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const organization = await makeOrganization(t.db);
+    const grantUrl = `/v1/admin/scenarios/${scenario.id}/grant`;
+    const revokeUrl = `/v1/admin/scenarios/${scenario.id}/revoke`;
+    const many = Array.from(
+      { length: 1001 },
+      (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    );
+    const cases: Array<[string, object, string]> = [
+      [grantUrl, { expires_at: inDays(1) }, 'body.organization_ids is required'],
+      [grantUrl, { organization_ids: [organization.id] }, 'body.expires_at is required'],
+      [
+        grantUrl,
+        { organization_ids: [], expires_at: inDays(1) },
+        'body.organization_ids must NOT have fewer than 1 items',
+      ],
+      [
+        grantUrl,
+        { organization_ids: many, expires_at: inDays(1) },
+        'body.organization_ids must NOT have more than 1000 items',
+      ],
+      [
+        grantUrl,
+        { organization_ids: ['nope'], expires_at: inDays(1) },
+        'body.organization_ids.0 must be a valid uuid',
+      ],
+      [
+        grantUrl,
+        { organization_ids: [organization.id, organization.id], expires_at: inDays(1) },
+        'body.organization_ids',
+      ],
+      [
+        grantUrl,
+        { organization_ids: [organization.id], expires_at: '2030-01-01' },
+        'body.expires_at must be a valid date-time',
+      ],
+      [
+        grantUrl,
+        { organization_ids: [organization.id], expires_at: inDays(1), note: 1 },
+        'body.note is not allowed',
+      ],
+      [revokeUrl, {}, 'body.organization_ids is required'],
+      [
+        revokeUrl,
+        { organization_ids: [] },
+        'body.organization_ids must NOT have fewer than 1 items',
+      ],
+      [
+        revokeUrl,
+        { organization_ids: many },
+        'body.organization_ids must NOT have more than 1000 items',
+      ],
+    ];
+    for (const [url, payload, message] of cases) {
+      const response = await post(url, payload);
+      expect(response.statusCode, `${url} ${JSON.stringify(payload).slice(0, 100)}`).toBe(400);
+      expect(response.json().message).toContain(message);
+    }
+    const badId = await post('/v1/admin/scenarios/x/grant', {
+      organization_ids: [organization.id],
+      expires_at: inDays(1),
+    });
+    expect(badId.statusCode).toBe(400);
+    expect(badId.json().message).toBe('params.id must be a valid uuid');
+  });
+
+  it('grants to many organisations at once and revokes them all', async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const organizations = [];
+    for (let i = 0; i < 25; i++) organizations.push(await makeOrganization(t.db));
+    const ids = organizations.map((o) => o.id);
+    const granted = await post(`/v1/admin/scenarios/${scenario.id}/grant`, {
+      organization_ids: ids,
+      expires_at: inDays(5),
+    });
+    expect(granted.json().granted).toBe(25);
+    const revoked = await post(`/v1/admin/scenarios/${scenario.id}/revoke`, {
+      organization_ids: ids,
+    });
+    expect(revoked.json()).toEqual({ revoked: 25 });
+    expect(await grants(scenario.id)).toEqual([]);
+  });
+});
+
+describe('access matrix', () => {
+  it('lists every organisation per scenario, with live, expired and absent grants', async () => {
+    const { scenario } = await makeScenarioTree(t.db, { scenarioName: 'Matrix scenario' });
+    const live = await makeOrganization(t.db, { name: 'Live org' });
+    const forever = await makeOrganization(t.db, { name: 'Forever org' });
+    const lapsed = await makeOrganization(t.db, { name: 'Lapsed org' });
+    const none = await makeOrganization(t.db, { name: 'None org' });
+    const grantedAt = new Date(t.clock.now().getTime() - 10 * DAY);
+    const liveUntil = new Date(t.clock.now().getTime() + DAY);
+    const lapsedAt = new Date(t.clock.now().getTime() - DAY);
+    await grantAccess(t.db, scenario.id, live.id, liveUntil, grantedAt);
+    await grantAccess(t.db, scenario.id, forever.id, null, grantedAt);
+    await grantAccess(t.db, scenario.id, lapsed.id, lapsedAt, grantedAt);
+
+    const entry = await matrixEntry(scenario.id);
+    const { count } = await t.db
+      .selectFrom('organizations')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({
+      scenario_id: scenario.id,
+      scenario_name: 'Matrix scenario',
+      total_organizations: Number(count),
+      organizations_with_access: 2,
+    });
+    expect(entry.organizations).toHaveLength(Number(count));
+    const byId = (id: string) =>
+      entry.organizations.find((o: { organization_id: string }) => o.organization_id === id);
+    expect(byId(live.id)).toEqual({
+      organization_id: live.id,
+      organization_name: 'Live org',
+      has_access: true,
+      granted_at: grantedAt.toISOString(),
+      granted_by: 'admin@example.com',
+      expires_at: liveUntil.toISOString(),
+    });
+    expect(byId(forever.id)).toMatchObject({ has_access: true, expires_at: null });
+    expect(byId(lapsed.id)).toMatchObject({
+      has_access: false,
+      granted_at: grantedAt.toISOString(),
+      expires_at: lapsedAt.toISOString(),
+    });
+    expect(byId(none.id)).toEqual({
+      organization_id: none.id,
+      organization_name: 'None org',
+      has_access: false,
+      granted_at: null,
+      granted_by: null,
+      expires_at: null,
+    });
+
+    // Time passing turns the live grant into an expired one.
+    t.clock.advance(DAY);
+    const later = await matrixEntry(scenario.id);
+    expect(later.organizations_with_access).toBe(1);
+    expect(
+      later.organizations.find((o: { organization_id: string }) => o.organization_id === live.id)
+        .has_access,
+    ).toBe(false);
+  });
+
+  it('refuses every access route to a client token (403)', async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const organization = await makeOrganization(t.db);
+    const routes: Array<['GET' | 'POST', string, object?]> = [
+      ['GET', '/v1/admin/scenarios/access'],
+      [
+        'POST',
+        `/v1/admin/scenarios/${scenario.id}/grant`,
+        { organization_ids: [organization.id], expires_at: inDays(3) },
+      ],
+      [
+        'POST',
+        `/v1/admin/scenarios/${scenario.id}/revoke`,
+        { organization_ids: [organization.id] },
+      ],
+    ];
+    for (const [method, url, payload] of routes) {
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: client,
+        ...(payload ? { payload } : {}),
+      });
+      expect(response.statusCode, url).toBe(403);
+    }
+    expect(await grants(scenario.id)).toEqual([]);
+  });
+});

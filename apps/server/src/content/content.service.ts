@@ -1,0 +1,408 @@
+import type {
+  ContentLevel,
+  ContentModule,
+  CreateLevelBody,
+  CreateLevelOptionBody,
+  CreateModuleBody,
+  CreateScenarioBody,
+  LevelOption,
+  ScenarioDetail,
+  ScenarioSummary,
+  UpdateLevelBody,
+  UpdateLevelOptionBody,
+  UpdateModuleBody,
+  UpdateScenarioBody,
+} from '@vrtc/contract';
+import { MAX_TASKS_DEFAULT } from '@vrtc/contract';
+import { sql } from 'kysely';
+import type { ServiceContext } from '../platform/context.ts';
+import type { Db } from '../platform/db.ts';
+import { notFound } from '../platform/errors.ts';
+import { iso } from '../platform/serialize.ts';
+import { loadModuleTrees } from './content-tree.ts';
+
+/**
+ * Scenario content for admins: scenarios → modules → levels → level options. Content is global
+ * (not per organisation); who may run a scenario is decided by access grants (access/).
+ * Children are created under a parent that must exist (else 404); deleting a parent removes its
+ * children through the foreign keys, while sessions keep their copied names.
+ */
+
+/** Trimmed free text; absent, null or blank is stored as ''. */
+const text = (value: string | null | undefined): string => value?.trim() ?? '';
+
+/** Only the fields a partial update names: absent ones stay as they are. */
+function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
+}
+
+/** A child whose parent vanished (or never existed) is the parent's 404. */
+async function underParent<T>(what: string, insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23503') throw notFound(what);
+    throw error;
+  }
+}
+
+// ---- Scenarios ----
+
+function selectScenarios(db: Db) {
+  return db
+    .selectFrom('scenarios as s')
+    .leftJoin('modules as m', 'm.scenario_id', 's.id')
+    .select([
+      's.id',
+      's.name',
+      's.description',
+      's.active',
+      's.created_at',
+      sql<number>`count(m.id)::int`.as('module_count'),
+    ])
+    .groupBy('s.id');
+}
+
+function toScenario(row: {
+  id: string;
+  name: string;
+  description: string;
+  active: boolean;
+  created_at: Date;
+  module_count: number;
+}): ScenarioSummary {
+  return { ...row, created_at: iso(row.created_at) };
+}
+
+export async function listScenarios(ctx: ServiceContext): Promise<ScenarioSummary[]> {
+  const rows = await selectScenarios(ctx.db)
+    .orderBy(sql`lower(s.name)`)
+    .orderBy('s.created_at')
+    .orderBy('s.id')
+    .execute();
+  return rows.map(toScenario);
+}
+
+async function getScenarioSummary(db: Db, id: string): Promise<ScenarioSummary> {
+  const row = await selectScenarios(db).where('s.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Scenario');
+  return toScenario(row);
+}
+
+export async function getScenario(ctx: ServiceContext, id: string): Promise<ScenarioDetail> {
+  const scenario = await getScenarioSummary(ctx.db, id);
+  const modules = (await loadModuleTrees(ctx.db, [id])).get(id) ?? [];
+  return { ...scenario, modules };
+}
+
+export async function createScenario(
+  ctx: ServiceContext,
+  body: CreateScenarioBody,
+): Promise<ScenarioSummary> {
+  const row = await ctx.db
+    .insertInto('scenarios')
+    .values({
+      name: body.name.trim(),
+      description: text(body.description),
+      created_at: ctx.clock.now(),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toScenario({ ...row, module_count: 0 });
+}
+
+export async function updateScenario(
+  ctx: ServiceContext,
+  id: string,
+  body: UpdateScenarioBody,
+): Promise<ScenarioSummary> {
+  const changes = defined({
+    name: body.name?.trim(),
+    description: body.description === undefined ? undefined : text(body.description),
+    active: body.active,
+  });
+  if (Object.keys(changes).length > 0) {
+    const result = await ctx.db
+      .updateTable('scenarios')
+      .set(changes)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw notFound('Scenario');
+  }
+  return getScenarioSummary(ctx.db, id);
+}
+
+export async function deleteScenario(ctx: ServiceContext, id: string): Promise<void> {
+  const result = await ctx.db.deleteFrom('scenarios').where('id', '=', id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound('Scenario');
+}
+
+// ---- Modules ----
+
+const toModule = (row: ContentModuleRow): ContentModule => ({
+  ...row,
+  created_at: iso(row.created_at),
+});
+type ContentModuleRow = Omit<ContentModule, 'created_at'> & { created_at: Date };
+const moduleColumns = [
+  'id',
+  'scenario_id',
+  'name',
+  'description',
+  'order_index',
+  'created_at',
+] as const;
+
+export async function listModules(
+  ctx: ServiceContext,
+  scenarioId: string,
+): Promise<ContentModule[]> {
+  await getScenarioSummary(ctx.db, scenarioId);
+  const rows = await ctx.db
+    .selectFrom('modules')
+    .select(moduleColumns)
+    .where('scenario_id', '=', scenarioId)
+    .orderBy('order_index')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toModule);
+}
+
+export async function createModule(
+  ctx: ServiceContext,
+  scenarioId: string,
+  body: CreateModuleBody,
+): Promise<ContentModule> {
+  const row = await underParent('Scenario', () =>
+    ctx.db
+      .insertInto('modules')
+      .values({
+        scenario_id: scenarioId,
+        name: body.name.trim(),
+        description: text(body.description),
+        // Next after the scenario's last module, decided in the same statement.
+        order_index:
+          body.order_index ??
+          sql<number>`(SELECT coalesce(max(order_index) + 1, 0) FROM modules WHERE scenario_id = ${scenarioId})`,
+        created_at: ctx.clock.now(),
+      })
+      .returning(moduleColumns)
+      .executeTakeFirstOrThrow(),
+  );
+  return toModule(row);
+}
+
+export async function updateModule(
+  ctx: ServiceContext,
+  id: string,
+  body: UpdateModuleBody,
+): Promise<ContentModule> {
+  const changes = defined({
+    name: body.name?.trim(),
+    description: body.description === undefined ? undefined : text(body.description),
+    order_index: body.order_index,
+  });
+  const row =
+    Object.keys(changes).length > 0
+      ? await ctx.db
+          .updateTable('modules')
+          .set(changes)
+          .where('id', '=', id)
+          .returning(moduleColumns)
+          .executeTakeFirst()
+      : await ctx.db
+          .selectFrom('modules')
+          .select(moduleColumns)
+          .where('id', '=', id)
+          .executeTakeFirst();
+  if (!row) throw notFound('Module');
+  return toModule(row);
+}
+
+export async function deleteModule(ctx: ServiceContext, id: string): Promise<void> {
+  const result = await ctx.db.deleteFrom('modules').where('id', '=', id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound('Module');
+}
+
+// ---- Levels ----
+
+type ContentLevelRow = Omit<ContentLevel, 'created_at'> & { created_at: Date };
+const toLevel = (row: ContentLevelRow): ContentLevel => ({
+  ...row,
+  created_at: iso(row.created_at),
+});
+const levelColumns = [
+  'id',
+  'module_id',
+  'name',
+  'level_number',
+  'description',
+  'max_tasks',
+  'created_at',
+] as const;
+
+export async function listLevels(ctx: ServiceContext, moduleId: string): Promise<ContentLevel[]> {
+  const parent = await ctx.db
+    .selectFrom('modules')
+    .select('id')
+    .where('id', '=', moduleId)
+    .executeTakeFirst();
+  if (!parent) throw notFound('Module');
+  const rows = await ctx.db
+    .selectFrom('levels')
+    .select(levelColumns)
+    .where('module_id', '=', moduleId)
+    .orderBy('level_number')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toLevel);
+}
+
+export async function createLevel(
+  ctx: ServiceContext,
+  moduleId: string,
+  body: CreateLevelBody,
+): Promise<ContentLevel> {
+  const row = await underParent('Module', () =>
+    ctx.db
+      .insertInto('levels')
+      .values({
+        module_id: moduleId,
+        name: body.name.trim(),
+        level_number: body.level_number,
+        description: text(body.description),
+        max_tasks: body.max_tasks ?? MAX_TASKS_DEFAULT,
+        created_at: ctx.clock.now(),
+      })
+      .returning(levelColumns)
+      .executeTakeFirstOrThrow(),
+  );
+  return toLevel(row);
+}
+
+export async function updateLevel(
+  ctx: ServiceContext,
+  id: string,
+  body: UpdateLevelBody,
+): Promise<ContentLevel> {
+  const changes = defined({
+    name: body.name?.trim(),
+    level_number: body.level_number,
+    description: body.description === undefined ? undefined : text(body.description),
+    max_tasks: body.max_tasks,
+  });
+  const row =
+    Object.keys(changes).length > 0
+      ? await ctx.db
+          .updateTable('levels')
+          .set(changes)
+          .where('id', '=', id)
+          .returning(levelColumns)
+          .executeTakeFirst()
+      : await ctx.db
+          .selectFrom('levels')
+          .select(levelColumns)
+          .where('id', '=', id)
+          .executeTakeFirst();
+  if (!row) throw notFound('Level');
+  return toLevel(row);
+}
+
+export async function deleteLevel(ctx: ServiceContext, id: string): Promise<void> {
+  const result = await ctx.db.deleteFrom('levels').where('id', '=', id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound('Level');
+}
+
+// ---- Level options ----
+
+type LevelOptionRow = Omit<LevelOption, 'created_at'> & { created_at: Date };
+const toOption = (row: LevelOptionRow): LevelOption => ({
+  ...row,
+  created_at: iso(row.created_at),
+});
+const optionColumns = [
+  'id',
+  'level_id',
+  'name',
+  'description',
+  'order_index',
+  'created_at',
+] as const;
+
+export async function listLevelOptions(
+  ctx: ServiceContext,
+  levelId: string,
+): Promise<LevelOption[]> {
+  const parent = await ctx.db
+    .selectFrom('levels')
+    .select('id')
+    .where('id', '=', levelId)
+    .executeTakeFirst();
+  if (!parent) throw notFound('Level');
+  const rows = await ctx.db
+    .selectFrom('level_options')
+    .select(optionColumns)
+    .where('level_id', '=', levelId)
+    .orderBy('order_index')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toOption);
+}
+
+export async function createLevelOption(
+  ctx: ServiceContext,
+  levelId: string,
+  body: CreateLevelOptionBody,
+): Promise<LevelOption> {
+  const row = await underParent('Level', () =>
+    ctx.db
+      .insertInto('level_options')
+      .values({
+        level_id: levelId,
+        name: body.name.trim(),
+        description: text(body.description),
+        order_index: body.order_index,
+        created_at: ctx.clock.now(),
+      })
+      .returning(optionColumns)
+      .executeTakeFirstOrThrow(),
+  );
+  return toOption(row);
+}
+
+export async function updateLevelOption(
+  ctx: ServiceContext,
+  id: string,
+  body: UpdateLevelOptionBody,
+): Promise<LevelOption> {
+  const changes = defined({
+    name: body.name?.trim(),
+    description: body.description === undefined ? undefined : text(body.description),
+    order_index: body.order_index,
+  });
+  const row =
+    Object.keys(changes).length > 0
+      ? await ctx.db
+          .updateTable('level_options')
+          .set(changes)
+          .where('id', '=', id)
+          .returning(optionColumns)
+          .executeTakeFirst()
+      : await ctx.db
+          .selectFrom('level_options')
+          .select(optionColumns)
+          .where('id', '=', id)
+          .executeTakeFirst();
+  if (!row) throw notFound('Level option');
+  return toOption(row);
+}
+
+export async function deleteLevelOption(ctx: ServiceContext, id: string): Promise<void> {
+  const result = await ctx.db.deleteFrom('level_options').where('id', '=', id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound('Level option');
+}

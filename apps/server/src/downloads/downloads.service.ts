@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  APP_BUILD_MAX_BYTES,
+  APP_PLATFORMS,
+  DOWNLOAD_LINK_TTL_SECONDS,
+  type AppBuild,
+  type AppPlatform,
+  type DownloadFileQuery,
+  type DownloadLinks,
+} from '@vrtc/contract';
+import type { Config } from '../platform/config.ts';
+import type { ServiceContext } from '../platform/context.ts';
+import { AppError } from '../platform/errors.ts';
+import { iso } from '../platform/serialize.ts';
+
+/**
+ * VR app builds: one APK per platform at `${DATA_DIR}/builds/<platform>.apk` (a file copied there
+ * by hand counts too), handed out through URLs signed with HMAC-SHA256 that expire after an hour.
+ */
+
+export const NO_DOWNLOAD_LINK = 'Download link is not available at the moment.';
+export const INVALID_DOWNLOAD_LINK = 'Download link is invalid or has expired';
+export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
+
+export const buildsDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'builds');
+const buildPath = (config: Pick<Config, 'dataDir'>, platform: AppPlatform) =>
+  path.join(buildsDir(config), `${platform}.apk`);
+export const downloadFileName = (platform: AppPlatform) => `vr-training-${platform}.apk`;
+
+async function statBuild(config: Config, platform: AppPlatform): Promise<AppBuild | null> {
+  try {
+    const stat = await fs.promises.stat(buildPath(config, platform));
+    if (!stat.isFile()) return null;
+    return { platform, size_bytes: stat.size, uploaded_at: iso(stat.mtime) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw error;
+  }
+}
+
+export async function listBuilds(ctx: ServiceContext): Promise<AppBuild[]> {
+  const builds = await Promise.all(APP_PLATFORMS.map((p) => statBuild(ctx.config, p)));
+  return builds.filter((b): b is AppBuild => b !== null);
+}
+
+/**
+ * Streams an uploaded APK to a temporary file beside the build, then renames it into place, so a
+ * download never sees a half-written build and a failed upload leaves the previous one.
+ */
+export async function saveBuild(
+  ctx: ServiceContext,
+  platform: AppPlatform,
+  body: Readable,
+  declaredLength: number | undefined,
+): Promise<AppBuild> {
+  const tooLarge = () =>
+    new AppError('payload_too_large', 'The build is larger than 2 GiB', { connection: 'close' });
+  if (declaredLength !== undefined && declaredLength > APP_BUILD_MAX_BYTES) throw tooLarge();
+
+  const dir = buildsDir(ctx.config);
+  await fs.promises.mkdir(dir, { recursive: true });
+  const temp = path.join(dir, `.${platform}.${crypto.randomBytes(6).toString('hex')}.upload`);
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      callback(size > APP_BUILD_MAX_BYTES ? tooLarge() : null, chunk);
+    },
+  });
+  // Opened before streaming, so the cleanup below never races the file's creation.
+  const out = (await fs.promises.open(temp, 'wx', 0o644)).createWriteStream();
+  try {
+    await pipeline(body, counter, out);
+    if (size === 0) throw new AppError('bad_request', 'The build file is empty');
+    const uploadedAt = ctx.clock.now();
+    await fs.promises.utimes(temp, uploadedAt, uploadedAt);
+    await fs.promises.rename(temp, buildPath(ctx.config, platform));
+    return { platform, size_bytes: size, uploaded_at: iso(uploadedAt) };
+  } catch (error) {
+    out.destroy();
+    await fs.promises.rm(temp, { force: true });
+    if (error instanceof AppError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+      throw new AppError('bad_request', 'The upload was interrupted', { connection: 'close' });
+    }
+    throw error;
+  }
+}
+
+const sign = (secret: string, platform: AppPlatform, expires: number) =>
+  crypto.createHmac('sha256', secret).update(`${platform}:${expires}`).digest('hex');
+
+/** Signed links to the current builds; `baseUrl` is PUBLIC_URL or the request's own origin. */
+export async function downloadLinks(
+  ctx: ServiceContext,
+  secret: string,
+  baseUrl: string,
+): Promise<DownloadLinks> {
+  const now = ctx.clock.now();
+  const expires = Math.floor(now.getTime() / 1000) + DOWNLOAD_LINK_TTL_SECONDS;
+  const base = baseUrl.replace(/\/+$/, '');
+  const [oculus, pico] = await Promise.all(APP_PLATFORMS.map((p) => statBuild(ctx.config, p)));
+  if (!oculus && !pico) throw new AppError('not_found', NO_DOWNLOAD_LINK);
+  const url = (platform: AppPlatform) =>
+    `${base}/v1/vr-app/files/${platform}?expires=${expires}&signature=${sign(secret, platform, expires)}`;
+  return {
+    oculus_url: oculus ? url('oculus') : null,
+    pico_url: pico ? url('pico') : null,
+    generated_at: iso(now),
+    expires_in_seconds: DOWNLOAD_LINK_TTL_SECONDS,
+  };
+}
+
+export interface OpenedBuild {
+  stream: Readable;
+  size: number;
+  fileName: string;
+}
+
+/** Checks a signed link and opens the build it points at (403 when invalid or expired). */
+export async function openSignedBuild(
+  ctx: ServiceContext,
+  secret: string,
+  platform: AppPlatform,
+  query: DownloadFileQuery,
+): Promise<OpenedBuild> {
+  const expected = Buffer.from(sign(secret, platform, query.expires));
+  const given = Buffer.from(query.signature);
+  const valid = given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  if (!valid || query.expires * 1000 <= ctx.clock.now().getTime()) {
+    throw new AppError('download_link_invalid', INVALID_DOWNLOAD_LINK);
+  }
+  let handle: fs.promises.FileHandle;
+  try {
+    // The open file survives a new upload renamed over it mid-download.
+    handle = await fs.promises.open(buildPath(ctx.config, platform), 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new AppError('not_found', NO_DOWNLOAD_LINK);
+    throw error;
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new AppError('not_found', NO_DOWNLOAD_LINK);
+    return {
+      stream: handle.createReadStream(),
+      size: stat.size,
+      fileName: downloadFileName(platform),
+    };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

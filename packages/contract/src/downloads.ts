@@ -1,0 +1,50 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, Timestamp } from './common.ts';
+
+/** VR app builds (APK per headset platform) and their signed, expiring download links. */
+
+export const DOWNLOAD_LINK_TTL_SECONDS = 3600;
+export const APP_BUILD_MAX_BYTES = 2 * 1024 * 1024 * 1024;
+export const APP_BUILD_CONTENT_TYPES = [
+  'application/vnd.android.package-archive',
+  'application/octet-stream',
+] as const;
+
+export const AppPlatform = Type.Union([Type.Literal('oculus'), Type.Literal('pico')]);
+export type AppPlatform = Static<typeof AppPlatform>;
+export const APP_PLATFORMS = ['oculus', 'pico'] as const satisfies readonly AppPlatform[];
+
+export const AppPlatformParams = Type.Object(
+  { platform: AppPlatform },
+  { additionalProperties: false },
+);
+export type AppPlatformParams = Static<typeof AppPlatformParams>;
+
+export const AppBuild = Type.Object({
+  platform: AppPlatform,
+  size_bytes: Type.Integer(),
+  uploaded_at: Timestamp,
+});
+export type AppBuild = Static<typeof AppBuild>;
+
+export const AppBuildList = Type.Object({ builds: Type.Array(AppBuild) });
+export type AppBuildList = Static<typeof AppBuildList>;
+
+/** A platform without a build has a null URL. */
+export const DownloadLinks = Type.Object({
+  oculus_url: Nullable(Type.String()),
+  pico_url: Nullable(Type.String()),
+  generated_at: Timestamp,
+  expires_in_seconds: Type.Integer(),
+});
+export type DownloadLinks = Static<typeof DownloadLinks>;
+
+/** The query of a signed file URL: unix-seconds expiry and hex HMAC-SHA256 of "platform:expires". */
+export const DownloadFileQuery = Type.Object(
+  {
+    expires: Type.Integer({ minimum: 0, maximum: 99_999_999_999 }),
+    signature: Type.String({ minLength: 1, maxLength: 128 }),
+  },
+  { additionalProperties: false },
+);
+export type DownloadFileQuery = Static<typeof DownloadFileQuery>;
