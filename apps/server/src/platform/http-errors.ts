@@ -23,11 +23,16 @@ export function describeValidationError(context: string, errors: AjvError[]): st
       return `${field} must be a valid ${String(first.params.format)}`;
     case 'pattern':
       return `${field} must not be blank`;
+    // A union of literals fails each branch's `const` first, then the `anyOf` itself.
+    case 'const':
     case 'anyOf':
     case 'enum': {
-      const literals = errors
-        .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
-        .map((e) => String(e.params.allowedValue));
+      const literals = [
+        ...errors
+          .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+          .map((e) => String(e.params.allowedValue)),
+        ...((first.params.allowedValues as unknown[] | undefined) ?? []).map(String),
+      ];
       return literals.length > 0
         ? `${field} must be one of: ${literals.join(', ')}`
         : `${field} ${first.message ?? 'is invalid'}`;
