@@ -1,0 +1,213 @@
+import type {
+  Account,
+  AccountCreateBody,
+  AccountListQuery,
+  AccountPasswordBody,
+  AccountUpdateBody,
+} from '@vrtc/contract';
+import { sql } from 'kysely';
+import { revokeTokens } from '../auth/auth.service.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Caller, ServiceContext } from '../platform/context.ts';
+import type { Db, Tx } from '../platform/db.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import { iso } from '../platform/serialize.ts';
+
+interface AccountRow {
+  id: string;
+  email: string;
+  role: Account['role'];
+  organization_id: string;
+  organization_name: string;
+  active: boolean;
+  created_at: Date;
+}
+
+const toAccount = (row: AccountRow): Account => ({ ...row, created_at: iso(row.created_at) });
+
+function selectAccounts(db: Db | Tx) {
+  return db
+    .selectFrom('accounts as a')
+    .innerJoin('organizations as o', 'o.id', 'a.organization_id')
+    .select([
+      'a.id',
+      'a.email',
+      'a.role',
+      'a.organization_id',
+      'o.name as organization_name',
+      'a.active',
+      'a.created_at',
+    ]);
+}
+
+const emailTaken = () => new AppError('email_taken', 'An account with this email already exists');
+
+/** The unique index on lower(email) decides in the end, whatever the checks before it saw. */
+async function uniqueEmail<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '23505') throw emailTaken();
+    throw error;
+  }
+}
+
+async function assertEmailFree(db: Db | Tx, email: string, exceptId?: string) {
+  let query = db
+    .selectFrom('accounts')
+    .select('id')
+    .where(sql<boolean>`lower(email) = ${email.toLowerCase()}`);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw emailTaken();
+}
+
+async function findOrganization(db: Db | Tx, id: string) {
+  const organization = await db
+    .selectFrom('organizations')
+    .select(['id', 'active'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!organization) {
+    throw new AppError('validation_error', 'body.organization_id does not match any organization');
+  }
+  return organization;
+}
+
+export async function listAccounts(
+  ctx: ServiceContext,
+  query: AccountListQuery,
+): Promise<Account[]> {
+  let select = selectAccounts(ctx.db);
+  if (query.organization_id) select = select.where('a.organization_id', '=', query.organization_id);
+  if (query.role) select = select.where('a.role', '=', query.role);
+  const search = query.search?.trim();
+  // No email holds NUL (and PostgreSQL text cannot): nothing matches.
+  if (search?.includes('\u0000')) return [];
+  if (search) {
+    // strpos, not LIKE: the search text is matched literally, % and _ included.
+    select = select.where(sql<boolean>`strpos(lower(a.email), ${search.toLowerCase()}) > 0`);
+  }
+  const rows = await select.orderBy(sql`lower(a.email)`).execute();
+  return rows.map(toAccount);
+}
+
+export async function getAccount(ctx: ServiceContext, id: string): Promise<Account> {
+  const row = await selectAccounts(ctx.db).where('a.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('User');
+  return toAccount(row);
+}
+
+export async function createAccount(
+  ctx: ServiceContext,
+  body: AccountCreateBody,
+): Promise<Account> {
+  await findOrganization(ctx.db, body.organization_id);
+  await assertEmailFree(ctx.db, body.email);
+  const passwordHash = await hashPassword(body.password);
+  const row = await uniqueEmail(() =>
+    ctx.db
+      .insertInto('accounts')
+      .values({
+        email: body.email,
+        password_hash: passwordHash,
+        role: body.role,
+        organization_id: body.organization_id,
+        created_at: ctx.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  );
+  return getAccount(ctx, row.id);
+}
+
+/**
+ * Changes email, role, organisation or active. Deactivating ends the account's sign-ins at once
+ * (its tokens are removed, so reactivating does not revive them). An admin cannot deactivate or
+ * demote their own account, nor move it into an inactive organisation: each would lock them out.
+ */
+export async function updateAccount(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: string,
+  body: AccountUpdateBody,
+): Promise<Account> {
+  const self = id === caller.accountId;
+  if (self && body.active === false) {
+    throw new AppError('cannot_modify_self', 'You cannot deactivate your own account.');
+  }
+  if (self && body.role !== undefined && body.role !== caller.role) {
+    throw new AppError(
+      'cannot_modify_self',
+      'You cannot remove the admin role from your own account.',
+    );
+  }
+  await uniqueEmail(() =>
+    ctx.db.transaction().execute(async (trx) => {
+      const current = await trx
+        .selectFrom('accounts')
+        .select(['id', 'active', 'organization_id'])
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!current) throw notFound('User');
+      if (body.organization_id !== undefined && body.organization_id !== current.organization_id) {
+        const organization = await findOrganization(trx, body.organization_id);
+        if (self && !organization.active) {
+          throw new AppError(
+            'cannot_modify_self',
+            'You cannot move your own account into an inactive organization.',
+          );
+        }
+      }
+      if (body.email !== undefined) await assertEmailFree(trx, body.email, id);
+      const changes = {
+        ...(body.email !== undefined ? { email: body.email } : {}),
+        ...(body.role !== undefined ? { role: body.role } : {}),
+        ...(body.organization_id !== undefined ? { organization_id: body.organization_id } : {}),
+        ...(body.active !== undefined ? { active: body.active } : {}),
+      };
+      if (Object.keys(changes).length > 0) {
+        await trx.updateTable('accounts').set(changes).where('id', '=', id).execute();
+      }
+      if (current.active && body.active === false) await revokeTokens(trx, id);
+    }),
+  );
+  return getAccount(ctx, id);
+}
+
+/** Removes the account and its tokens; sessions it started keep started_by_email. */
+export async function deleteAccount(ctx: ServiceContext, caller: Caller, id: string) {
+  if (id === caller.accountId) {
+    throw new AppError('cannot_delete_self', 'You cannot delete your own account.');
+  }
+  const result = await ctx.db.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
+  if (result.numDeletedRows === 0n) throw notFound('User');
+}
+
+/**
+ * Sets a new password and signs the account out everywhere else: all its tokens are revoked but
+ * the caller's current one when admins change their own password.
+ */
+export async function changePassword(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: string,
+  body: AccountPasswordBody,
+) {
+  const exists = await ctx.db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!exists) throw notFound('User');
+  const passwordHash = await hashPassword(body.new_password);
+  await ctx.db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('accounts')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw notFound('User');
+    await revokeTokens(trx, id, id === caller.accountId ? caller.tokenId : undefined);
+  });
+}

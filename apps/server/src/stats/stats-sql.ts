@@ -1,0 +1,83 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * Aggregate expressions over a sessions alias, shared by the statistics and the organisation
+ * figures so both count the same way. Every aggregate is cast: pg hands bigint and numeric back
+ * as strings.
+ *
+ * - Ended: any status but active.
+ * - success_rate: successes (success = true, only ever set on completed sessions) over ended
+ *   sessions, percent, one decimal; 0 when none ended.
+ * - average_completion: mean of completed_tasks / max_tasks over ended sessions (max_tasks
+ *   treated as at least 1, the ratio capped at 1), percent, one decimal; 0 when none ended.
+ * - average_duration_seconds: mean duration of ended sessions that have one, whole seconds.
+ */
+export function successRateSql(sessionAlias: string): RawBuilder<number> {
+  const success = sql.ref(`${sessionAlias}.success`);
+  const status = sql.ref(`${sessionAlias}.status`);
+  return sql<number>`coalesce(round(
+    100.0 * (count(*) FILTER (WHERE ${success}))
+      / nullif(count(*) FILTER (WHERE ${status} <> 'active'), 0),
+    1), 0)::float8`;
+}
+
+export function averageCompletionSql(sessionAlias: string): RawBuilder<number> {
+  const completed = sql.ref(`${sessionAlias}.completed_tasks`);
+  const max = sql.ref(`${sessionAlias}.max_tasks`);
+  const status = sql.ref(`${sessionAlias}.status`);
+  return sql<number>`coalesce(round(
+    100 * avg(least(${completed}::numeric / greatest(${max}, 1), 1)) FILTER (WHERE ${status} <> 'active'),
+    1), 0)::float8`;
+}
+
+export function averageDurationSql(sessionAlias: string): RawBuilder<number> {
+  const duration = sql.ref(`${sessionAlias}.duration_seconds`);
+  const status = sql.ref(`${sessionAlias}.status`);
+  return sql<number>`coalesce(round(
+    avg(${duration}) FILTER (WHERE ${status} <> 'active' AND ${duration} IS NOT NULL)), 0)::int`;
+}
+
+export function countWhereSql(condition: RawBuilder<unknown>): RawBuilder<number> {
+  return sql<number>`(count(*) FILTER (WHERE ${condition}))::int`;
+}
+
+export const countSql = (): RawBuilder<number> => sql<number>`count(*)::int`;
+
+/**
+ * Rows are grouped by what a session ran on (its scenario, VR user or device) while that still
+ * exists, and by the name recorded with the session once it was deleted (the id is then null).
+ * `currentName` is the column of the joined live row; while the id is set, that row exists (the
+ * foreign keys null the id on delete), so its current name wins over older recorded names.
+ */
+export function groupedNameSql(currentName: string, recordedName: string): RawBuilder<string> {
+  return sql<string>`coalesce(max(${sql.ref(currentName)}), max(${sql.ref(recordedName)}))`;
+}
+
+/** The grouping key `(id, recorded name when the id is null)`, see groupedNameSql. */
+export function groupKeySql(id: string, recorded: string): RawBuilder<unknown>[] {
+  return [sql`${sql.ref(id)}`, sql`CASE WHEN ${sql.ref(id)} IS NULL THEN ${sql.ref(recorded)} END`];
+}
+
+/** Which sessions a figure covers: one organisation, and/or started in [startedFrom, startedBefore). */
+export interface SessionFilter {
+  organizationId?: string;
+  startedFrom?: Date;
+  startedBefore?: Date;
+}
+
+/** The filter as one SQL condition on the sessions alias (true when it filters nothing). */
+export function sessionFilterSql(sessionAlias: string, filter: SessionFilter): RawBuilder<boolean> {
+  const conditions: RawBuilder<unknown>[] = [];
+  if (filter.organizationId !== undefined) {
+    conditions.push(sql`${sql.ref(`${sessionAlias}.organization_id`)} = ${filter.organizationId}`);
+  }
+  if (filter.startedFrom !== undefined) {
+    conditions.push(sql`${sql.ref(`${sessionAlias}.started_at`)} >= ${filter.startedFrom}`);
+  }
+  if (filter.startedBefore !== undefined) {
+    conditions.push(sql`${sql.ref(`${sessionAlias}.started_at`)} < ${filter.startedBefore}`);
+  }
+  return conditions.length === 0
+    ? sql<boolean>`true`
+    : sql<boolean>`(${sql.join(conditions, sql` AND `)})`;
+}

@@ -1,0 +1,302 @@
+import {
+  STATS_EXPORT_DEFAULT_DAYS,
+  STATS_RANGE_MAX_DAYS,
+  STATS_TOP_ORGANIZATIONS,
+  CSV_BOM,
+  neutralizeCsvRows,
+  type DailyStat,
+  type DeviceTypeStat,
+  type GlobalStats,
+  type ScenarioStat,
+  type StatsExportQuery,
+  type StatsRange,
+  type StatsRangeQuery,
+  type TopOrganization,
+} from '@vrtc/contract';
+import { sql } from 'kysely';
+import Papa from 'papaparse';
+import type { ServiceContext } from '../platform/context.ts';
+import type { Db } from '../platform/db.ts';
+import { AppError } from '../platform/errors.ts';
+import {
+  averageCompletionSql,
+  averageDurationSql,
+  countSql,
+  countWhereSql,
+  groupKeySql,
+  groupedNameSql,
+  sessionFilterSql,
+  successRateSql,
+  type SessionFilter,
+} from './stats-sql.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const DEVICE_TYPES = ['oculus', 'pico', 'quest', 'other'];
+/** Dates outside these bounds are refused: nobody needs them, and they keep timestamps sane. */
+const MIN_DATE = '1970-01-01';
+const MAX_DATE = '2999-12-31';
+
+const startOfUtcDay = (at: Date) =>
+  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
+const isoDate = (at: Date) => at.toISOString().slice(0, 10);
+const parseIsoDate = (date: string) => new Date(`${date}T00:00:00.000Z`);
+
+/** The current UTC day, week (Monday first) and month around `now`, as [start, end). */
+function periods(now: Date) {
+  const today = startOfUtcDay(now);
+  const weekStart = addDays(today, -((today.getUTCDay() + 6) % 7));
+  const monthStart = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
+  return {
+    today: [today, addDays(today, 1)],
+    week: [weekStart, addDays(weekStart, 7)],
+    month: [monthStart, new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1))],
+  } as const;
+}
+
+/** Figures by scenario, most-run first. */
+export async function scenarioStats(db: Db, filter: SessionFilter): Promise<ScenarioStat[]> {
+  return db
+    .selectFrom('sessions as s')
+    .leftJoin('scenarios as sc', 'sc.id', 's.scenario_id')
+    .select([
+      groupedNameSql('sc.name', 's.scenario_name').as('scenario_name'),
+      countSql().as('total_sessions'),
+      countWhereSql(sql`s.status = 'completed'`).as('completed_sessions'),
+      successRateSql('s').as('success_rate'),
+      averageCompletionSql('s').as('average_completion'),
+    ])
+    .where(sessionFilterSql('s', filter))
+    .groupBy(groupKeySql('s.scenario_id', 's.scenario_name'))
+    .orderBy('total_sessions', 'desc')
+    .orderBy('scenario_name')
+    .execute();
+}
+
+async function figures(db: Db, now: Date, filter: SessionFilter): Promise<GlobalStats> {
+  const { today, week, month } = periods(now);
+  const startedIn = ([start, end]: readonly [Date, Date]) =>
+    countWhereSql(sql`s.started_at >= ${start} AND s.started_at < ${end}`);
+  const [row, scenarios] = await Promise.all([
+    db
+      .selectFrom('sessions as s')
+      .select([
+        countSql().as('total_sessions'),
+        countWhereSql(sql`s.status = 'active'`).as('active_sessions'),
+        countWhereSql(sql`s.status = 'completed'`).as('completed_sessions'),
+        countWhereSql(sql`s.status = 'cancelled'`).as('cancelled_sessions'),
+        countWhereSql(sql`s.status = 'disconnected'`).as('disconnected_sessions'),
+        countWhereSql(sql`s.status = 'timeout'`).as('timeout_sessions'),
+        startedIn(today).as('sessions_today'),
+        startedIn(week).as('sessions_this_week'),
+        startedIn(month).as('sessions_this_month'),
+        averageDurationSql('s').as('average_duration_seconds'),
+        successRateSql('s').as('success_rate'),
+        averageCompletionSql('s').as('average_completion'),
+      ])
+      .where(sessionFilterSql('s', filter))
+      .executeTakeFirstOrThrow(),
+    scenarioStats(db, filter),
+  ]);
+  return { ...row, scenario_stats: scenarios };
+}
+
+/** All-time figures over every session. */
+export function globalStats(ctx: ServiceContext): Promise<GlobalStats> {
+  return figures(ctx.db, ctx.clock.now(), {});
+}
+
+interface DayRange {
+  startDate: string;
+  endDate: string;
+  /** Midnight UTC of the first day. */
+  from: Date;
+  /** Midnight UTC after the last day (exclusive). */
+  to: Date;
+}
+
+function dayRange(startDate: string, endDate: string): DayRange {
+  for (const [field, value] of [
+    ['start_date', startDate],
+    ['end_date', endDate],
+  ] as const) {
+    if (value < MIN_DATE || value > MAX_DATE) {
+      throw new AppError(
+        'validation_error',
+        `querystring.${field} must be between ${MIN_DATE} and ${MAX_DATE}`,
+      );
+    }
+  }
+  const from = parseIsoDate(startDate);
+  const to = addDays(parseIsoDate(endDate), 1);
+  if (from >= to) {
+    throw new AppError('validation_error', 'querystring.start_date must not be after end_date');
+  }
+  const days = Math.round((to.getTime() - from.getTime()) / DAY_MS);
+  if (days > STATS_RANGE_MAX_DAYS) {
+    throw new AppError(
+      'validation_error',
+      `querystring.end_date: the range may cover at most ${STATS_RANGE_MAX_DAYS} days (it covers ${days})`,
+    );
+  }
+  return { startDate, endDate, from, to };
+}
+
+async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
+  const day = sql<string>`to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+  const rows = await db
+    .selectFrom('sessions as s')
+    .select([
+      day.as('date'),
+      countSql().as('sessions'),
+      countWhereSql(sql`s.status = 'completed'`).as('completed'),
+    ])
+    .where(sessionFilterSql('s', { startedFrom: range.from, startedBefore: range.to }))
+    .groupBy(day)
+    .execute();
+  const byDate = new Map(rows.map((row) => [row.date, row]));
+  const series: DailyStat[] = [];
+  for (let at = range.from; at < range.to; at = addDays(at, 1)) {
+    const date = isoDate(at);
+    const row = byDate.get(date);
+    series.push({ date, sessions: row?.sessions ?? 0, completed: row?.completed ?? 0 });
+  }
+  return series;
+}
+
+async function deviceTypes(db: Db, filter: SessionFilter): Promise<DeviceTypeStat[]> {
+  const [sessions, devices] = await Promise.all([
+    db
+      .selectFrom('sessions as s')
+      .select(['s.device_type', countSql().as('count')])
+      .where(sessionFilterSql('s', filter))
+      .groupBy('s.device_type')
+      .execute(),
+    db
+      .selectFrom('devices')
+      .select(['type', countSql().as('count')])
+      .groupBy('type')
+      .execute(),
+  ]);
+  const sessionsByType = new Map(sessions.map((row) => [row.device_type, row.count]));
+  const devicesByType = new Map<string, number>(devices.map((row) => [row.type, row.count]));
+  const types = [...new Set([...DEVICE_TYPES, ...sessionsByType.keys(), ...devicesByType.keys()])];
+  const order = (type: string) => {
+    const index = DEVICE_TYPES.indexOf(type);
+    return index === -1 ? DEVICE_TYPES.length : index;
+  };
+  return types
+    .map((type) => ({
+      device_type: type,
+      sessions: sessionsByType.get(type) ?? 0,
+      devices: devicesByType.get(type) ?? 0,
+    }))
+    .sort(
+      (a, b) =>
+        b.sessions - a.sessions ||
+        b.devices - a.devices ||
+        order(a.device_type) - order(b.device_type) ||
+        a.device_type.localeCompare(b.device_type),
+    );
+}
+
+function topOrganizations(db: Db, filter: SessionFilter): Promise<TopOrganization[]> {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .select([
+      's.organization_id',
+      'o.name as organization_name',
+      countSql().as('total_sessions'),
+      successRateSql('s').as('success_rate'),
+    ])
+    .where(sessionFilterSql('s', filter))
+    .groupBy(['s.organization_id', 'o.name'])
+    .orderBy('total_sessions', 'desc')
+    .orderBy('o.name')
+    .orderBy('s.organization_id')
+    .limit(STATS_TOP_ORGANIZATIONS)
+    .execute();
+}
+
+async function statsForRange(ctx: ServiceContext, range: DayRange): Promise<StatsRange> {
+  const filter: SessionFilter = { startedFrom: range.from, startedBefore: range.to };
+  const [base, daily, types, organizations] = await Promise.all([
+    figures(ctx.db, ctx.clock.now(), filter),
+    dailySeries(ctx.db, range),
+    deviceTypes(ctx.db, filter),
+    topOrganizations(ctx.db, filter),
+  ]);
+  return {
+    ...base,
+    start_date: range.startDate,
+    end_date: range.endDate,
+    daily,
+    device_types: types,
+    top_organizations: organizations,
+  };
+}
+
+/** The figures over sessions started within the UTC days start_date..end_date (inclusive). */
+export function rangeStats(ctx: ServiceContext, query: StatsRangeQuery): Promise<StatsRange> {
+  return statsForRange(ctx, dayRange(query.start_date, query.end_date));
+}
+
+export interface CsvFile {
+  filename: string;
+  /** The file's text, byte-order mark first; sent as UTF-8. */
+  body: string;
+}
+
+/**
+ * The range figures as a CSV file (UTF-8 with a byte-order mark): a summary section, the daily
+ * rows, then scenarios, top organisations and device types. Text cells are neutralised against
+ * formula injection. Dates default to the last 30 days ending today (UTC).
+ */
+export async function exportStats(ctx: ServiceContext, query: StatsExportQuery): Promise<CsvFile> {
+  const today = isoDate(ctx.clock.now());
+  const endDate =
+    query.end_date ?? (query.start_date && query.start_date > today ? query.start_date : today);
+  const startDate =
+    query.start_date ?? isoDate(addDays(parseIsoDate(endDate), -(STATS_EXPORT_DEFAULT_DAYS - 1)));
+  const stats = await statsForRange(ctx, dayRange(startDate, endDate));
+
+  const rows: unknown[][] = [
+    ['Global statistics'],
+    ['Metric', 'Value'],
+    ['Start date', stats.start_date],
+    ['End date', stats.end_date],
+    ['Total sessions', stats.total_sessions],
+    ['Active sessions', stats.active_sessions],
+    ['Completed sessions', stats.completed_sessions],
+    ['Cancelled sessions', stats.cancelled_sessions],
+    ['Disconnected sessions', stats.disconnected_sessions],
+    ['Timeout sessions', stats.timeout_sessions],
+    ['Average duration (seconds)', stats.average_duration_seconds],
+    ['Success rate %', stats.success_rate],
+    ['Average completion %', stats.average_completion],
+    [],
+    ['Date', 'Sessions', 'Completed'],
+    ...stats.daily.map((day) => [day.date, day.sessions, day.completed]),
+    [],
+    ['Scenario', 'Sessions', 'Completed', 'Success rate %', 'Average completion %'],
+    ...stats.scenario_stats.map((s) => [
+      s.scenario_name,
+      s.total_sessions,
+      s.completed_sessions,
+      s.success_rate,
+      s.average_completion,
+    ]),
+    [],
+    ['Organization', 'Sessions', 'Success rate %'],
+    ...stats.top_organizations.map((o) => [o.organization_name, o.total_sessions, o.success_rate]),
+    [],
+    ['Device type', 'Sessions', 'Devices'],
+    ...stats.device_types.map((d) => [d.device_type, d.sessions, d.devices]),
+  ];
+  const csv = Papa.unparse(neutralizeCsvRows(rows), { newline: '\r\n' });
+  return {
+    filename: `global-stats_${stats.start_date}_${stats.end_date}.csv`,
+    body: CSV_BOM + csv + '\r\n',
+  };
+}

@@ -1,0 +1,57 @@
+import { Type, type Static } from 'typebox';
+import { Email, Password, Role, Timestamp, Uuid } from './common.ts';
+
+/** Admin user accounts (/v1/admin/users). The specification calls them users; the server, accounts. */
+
+export const Account = Type.Object({
+  id: Uuid,
+  email: Type.String(),
+  role: Role,
+  organization_id: Uuid,
+  organization_name: Type.String(),
+  active: Type.Boolean(),
+  created_at: Timestamp,
+});
+export type Account = Static<typeof Account>;
+
+export const AccountList = Type.Object({ users: Type.Array(Account) });
+export type AccountList = Static<typeof AccountList>;
+
+export const AccountListQuery = Type.Object(
+  {
+    organization_id: Type.Optional(Uuid),
+    role: Type.Optional(Role),
+    /** Case-insensitive substring of the email. */
+    search: Type.Optional(Type.String({ maxLength: 254 })),
+  },
+  { additionalProperties: false },
+);
+export type AccountListQuery = Static<typeof AccountListQuery>;
+
+export const AccountCreateBody = Type.Object(
+  {
+    email: Email,
+    password: Password,
+    role: Role,
+    organization_id: Uuid,
+  },
+  { additionalProperties: false },
+);
+export type AccountCreateBody = Static<typeof AccountCreateBody>;
+
+export const AccountUpdateBody = Type.Object(
+  {
+    email: Type.Optional(Email),
+    role: Type.Optional(Role),
+    organization_id: Type.Optional(Uuid),
+    active: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type AccountUpdateBody = Static<typeof AccountUpdateBody>;
+
+export const AccountPasswordBody = Type.Object(
+  { new_password: Password },
+  { additionalProperties: false },
+);
+export type AccountPasswordBody = Static<typeof AccountPasswordBody>;
