@@ -36,6 +36,10 @@ describe('error bodies', () => {
     expect(malformed.statusCode).toBe(400);
     expect(Object.keys(malformed.json()).sort()).toEqual(['error', 'message']);
 
+    const nul = await t.app.inject({ method: 'POST', url: '/v1/vr-users', headers, payload: { name: 'a\u0000b' } });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().error).toBe('bad_request');
+
     const unknown = await t.app.inject({ url: '/v1/nothing-here', headers });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toBe('not_found');

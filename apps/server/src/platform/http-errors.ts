@@ -49,6 +49,8 @@ const PG_CONSTRAINT_ERRORS: Record<string, { code: ErrorCode; message: string }>
   '22P02': { code: 'bad_request', message: 'A value has an invalid format' },
   '22001': { code: 'bad_request', message: 'A value is too long' },
   '22003': { code: 'bad_request', message: 'A number is out of range' },
+  '22021': { code: 'bad_request', message: 'Text contains characters that cannot be stored' },
+  '54000': { code: 'bad_request', message: 'A value is too large to store' },
 };
 
 function send(reply: import('fastify').FastifyReply, code: ErrorCode, message: string) {
