@@ -16,20 +16,64 @@ import type { Db } from './platform/db.ts';
 import { apiNotFound, registerErrorHandling } from './platform/http-errors.ts';
 import { validatorCompiler } from './platform/validation.ts';
 import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
+import { organizationsRoutes } from './organizations/organizations.routes.ts';
+import { accountsRoutes } from './accounts/accounts.routes.ts';
+import { statsRoutes } from './stats/stats.routes.ts';
+import {
+  enrollmentCodeRoutes,
+  headsetRoutes,
+  startHeadsetBackgroundJobs,
+} from './headset/headset.routes.ts';
+import { contentRoutes } from './content/content.routes.ts';
+import { scenarioTreeRoutes } from './content/scenario-tree.routes.ts';
+import { accessRoutes } from './access/access.routes.ts';
+import {
+  downloadFileRoutes,
+  downloadsAdminRoutes,
+  downloadsClientRoutes,
+} from './downloads/downloads.routes.ts';
+import { devicesRoutes } from './devices/devices.routes.ts';
+import { adminDevicesRoutes } from './devices/devices.admin.routes.ts';
+import { sessionsRoutes } from './sessions/sessions.routes.ts';
 
 export interface AppOptions {
   db: Db;
   config: Config;
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** Run the session sweeper and the last-seen flusher (main.ts does; tests drive them by hand). */
+  backgroundJobs?: boolean;
+  /**
+   * Runs after every other onClose hook (Fastify runs them last-registered first), e.g. closing
+   * the database once background jobs have flushed.
+   */
+  onClosed?: () => Promise<void>;
 }
 
 /** Routes that authenticate by other means (signed URLs, device tokens) or not at all. */
-const publicRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [];
+const publicRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [
+  headsetRoutes,
+  downloadFileRoutes,
+];
 /** Routes for any signed-in account, acting on the caller's own organisation. */
-const clientRouteModules = [vrUsersRoutes];
+const clientRouteModules = [
+  vrUsersRoutes,
+  enrollmentCodeRoutes,
+  devicesRoutes,
+  sessionsRoutes,
+  scenarioTreeRoutes,
+  downloadsClientRoutes,
+];
 /** Routes under /v1/admin, for the admin role only. */
-const adminRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [];
+const adminRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [
+  adminDevicesRoutes,
+  contentRoutes,
+  accessRoutes,
+  downloadsAdminRoutes,
+  organizationsRoutes,
+  accountsRoutes,
+  statsRoutes,
+];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
 export async function buildApp(options: AppOptions): Promise<AppInstance> {
@@ -38,6 +82,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  const { onClosed } = options;
+  if (onClosed) app.addHook('onClose', () => onClosed());
 
   const ctx: ServiceContext = {
     db: options.db,
@@ -85,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     for (const routes of adminRouteModules) routes(scope, ctx);
   });
 
+  if (options.backgroundJobs) startHeadsetBackgroundJobs(app, ctx);
   await serveConsole(app, config.webDistDir);
   return app;
 }

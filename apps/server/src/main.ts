@@ -1,22 +1,34 @@
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './accounts/first-admin.ts';
 import { loadConfig } from './platform/config.ts';
-import { openDatabase } from './platform/db.ts';
+import { openDatabase, type Db } from './platform/db.ts';
 import { migrate } from './platform/migrate.ts';
 
+export interface StartServerOptions {
+  /**
+   * Runs on the migrated database before the app is built and the first admin is ensured (the
+   * demo seeds its data here, so no generated admin appears).
+   */
+  beforeStart?: (db: Db) => Promise<void>;
+}
+
 /** Starts the server: database, migrations, first admin, HTTP; closes cleanly on SIGINT/SIGTERM. */
-export async function startServer(config = loadConfig()) {
+export async function startServer(config = loadConfig(), options: StartServerOptions = {}) {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.dataDir,
   });
   try {
     await migrate(database.db);
-    const app = await buildApp({ db: database.db, config });
-    await ensureFirstAdmin(database.db, config, app.log);
-    app.addHook('onClose', async () => {
-      await database.close();
+    await options.beforeStart?.(database.db);
+    // The database closes after every other onClose hook (background jobs flush first).
+    const app = await buildApp({
+      db: database.db,
+      config,
+      backgroundJobs: true,
+      onClosed: () => database.close(),
     });
+    await ensureFirstAdmin(database.db, config, app.log);
     await app.listen({ port: config.port, host: config.host });
     return app;
   } catch (error) {

@@ -225,3 +225,38 @@ export async function makeSession(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * What starting a session needs, in `organizationId`: a device seen at the test clock's now
+ * (waiting) and a level with options of an active scenario the organisation holds a grant for.
+ */
+export async function makeStartableSetup(
+  t: TestApp,
+  organizationId: string,
+  overrides: { deviceName?: string; scenarioName?: string; optionNames?: string[] } = {},
+) {
+  const device = await makeDevice(t.db, organizationId, {
+    name: overrides.deviceName,
+    last_seen_at: t.clock.now(),
+  });
+  const tree = await makeScenarioTree(t.db, {
+    scenarioName: overrides.scenarioName,
+    optionNames: overrides.optionNames,
+  });
+  await grantAccess(t.db, tree.scenario.id, organizationId, null, t.clock.now());
+  return { device, ...tree };
+}
+
+/** An enrolled headset: a device holding a token, as POST /v1/headset/enroll leaves it. */
+export async function makeEnrolledDevice(
+  db: Db,
+  organizationId: string,
+  overrides: { name?: string; type?: DeviceType; last_seen_at?: Date | null } = {},
+) {
+  const token = crypto.randomBytes(32).toString('base64url');
+  const device = await makeDevice(db, organizationId, {
+    ...overrides,
+    token_hash: crypto.createHash('sha256').update(token).digest('hex'),
+  });
+  return { device, token, headers: bearer(token) };
+}

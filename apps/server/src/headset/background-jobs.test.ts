@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeEnrolledDevice, makeOrganization, makeSession } from '../../test/factories.ts';
+import { createTestDatabase } from '../../test/harness.ts';
+import { buildApp } from '../app.ts';
+import type { AppInstance } from '../platform/app-types.ts';
+import { ManualClock } from '../platform/clock.ts';
+import { testConfig } from '../platform/config.ts';
+import type { DatabaseHandle } from '../platform/db.ts';
+
+/** Polls `check` until it holds or the deadline passes (no fixed sleeps). */
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+let database: DatabaseHandle;
+let app: AppInstance;
+let closed = false;
+const clock = new ManualClock(new Date());
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-jobs-'));
+/** What the database held when the app handed it over for closing. */
+let lastSeenAtClose: Date | null | undefined;
+let closingDeviceId: string | undefined;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await buildApp({
+    db: database.db,
+    config: testConfig({
+      dataDir,
+      lastSeenFlushMs: 20,
+      offlineAfterMs: 400,
+      disconnectAfterMs: 1000,
+      sessionTimeoutMs: 60_000,
+    }),
+    clock,
+    logger: false,
+    backgroundJobs: true,
+    onClosed: async () => {
+      if (closingDeviceId) {
+        const row = await database.db
+          .selectFrom('devices')
+          .select('last_seen_at')
+          .where('id', '=', closingDeviceId)
+          .executeTakeFirst();
+        lastSeenAtClose = row?.last_seen_at;
+      }
+      await database.close();
+    },
+  });
+  await app.ready();
+});
+afterAll(async () => {
+  if (!closed) await app.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+function heartbeat(headers: Record<string, string>) {
+  return app.inject({ method: 'POST', url: '/v1/headset/heartbeat', headers, payload: {} });
+}
+
+describe('background jobs', () => {
+  it('flush last-seen times and sweep silent devices on their own', async () => {
+    const organization = await makeOrganization(database.db);
+    const silent = await makeEnrolledDevice(database.db, organization.id, {
+      last_seen_at: clock.now(),
+    });
+    const session = await makeSession(database.db, {
+      organizationId: organization.id,
+      deviceId: silent.device.id,
+      status: 'active',
+      startedAt: clock.now(),
+    });
+    const alive = await makeEnrolledDevice(database.db, organization.id, {
+      last_seen_at: clock.now(),
+    });
+
+    clock.advance(5000);
+    expect((await heartbeat(alive.headers)).statusCode).toBe(200);
+    const seen = clock.now();
+    await eventually(async () => {
+      const row = await database.db
+        .selectFrom('devices')
+        .select('last_seen_at')
+        .where('id', '=', alive.device.id)
+        .executeTakeFirstOrThrow();
+      return row.last_seen_at?.getTime() === seen.getTime() ? true : undefined;
+    });
+
+    const ended = await eventually(async () => {
+      const row = await database.db
+        .selectFrom('sessions')
+        .select(['status', 'ended_at'])
+        .where('id', '=', session.id)
+        .executeTakeFirstOrThrow();
+      return row.status === 'active' ? undefined : row;
+    });
+    expect(ended).toEqual({ status: 'disconnected', ended_at: expect.any(Date) });
+  });
+
+  it('flush once more on close, before the database is closed', async () => {
+    const organization = await makeOrganization(database.db);
+    const headset = await makeEnrolledDevice(database.db, organization.id, { last_seen_at: null });
+    closingDeviceId = headset.device.id;
+    clock.advance(1000);
+    expect((await heartbeat(headset.headers)).statusCode).toBe(200);
+    const seen = clock.now();
+    closed = true;
+    await app.close();
+    expect(lastSeenAtClose).toEqual(seen);
+  });
+});

@@ -1,0 +1,182 @@
+import {
+  EnrollBody,
+  EnrollmentCode,
+  EnrollResponse,
+  ErrorBody,
+  FinishBody,
+  HeartbeatBody,
+  HeartbeatResponse,
+  ProgressBody,
+  SessionIdParams,
+  SessionProgressResponse,
+} from '@vrtc/contract';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { onRequestHookHandler } from 'fastify';
+import { bearerToken } from '../auth/tokens.ts';
+import type { AppInstance } from '../platform/app-types.ts';
+import { callerOf, type ServiceContext } from '../platform/context.ts';
+import { AppError } from '../platform/errors.ts';
+import { startHeadsetJobs } from './background-jobs.ts';
+import * as headset from './headset.service.ts';
+import { LastSeenBuffer } from './last-seen.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Last-seen times waiting to be written; `app.lastSeen.flush()` writes them now. */
+    lastSeen: LastSeenBuffer;
+  }
+  interface FastifyRequest {
+    device?: headset.AuthenticatedDevice;
+  }
+}
+
+const tags = ['headset'];
+const security = [{ bearer: [] }];
+
+/** POST /v1/devices/enrollment-code, for any signed-in account ("Add headset" in the console). */
+export function enrollmentCodeRoutes(app: AppInstance, ctx: ServiceContext) {
+  app.post(
+    '/v1/devices/enrollment-code',
+    {
+      schema: {
+        tags: ['devices'],
+        description:
+          "The organisation's current enrolment code for new headsets: 8 characters, valid 24 h, " +
+          'the same code until it expires, then a new one.',
+        response: { 200: EnrollmentCode },
+      },
+    },
+    (request) => headset.currentEnrollmentCode(ctx, callerOf(request)),
+  );
+}
+
+function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
+  if (!request.device) throw new AppError('unauthorized', 'Device token required');
+  return request.device;
+}
+
+/** onRequest hook of the headset scope: a device token, and only a device token, gets in. */
+function requireDevice(ctx: ServiceContext, lastSeen: LastSeenBuffer): onRequestHookHandler {
+  return async (request) => {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw new AppError('unauthorized', 'Device token required');
+    const device = await headset.resolveDevice(ctx.db, token);
+    // Any authenticated call shows the headset is alive.
+    lastSeen.record(device.id, ctx.clock.now());
+    request.device = device;
+  };
+}
+
+/**
+ * The headset protocol (/v1/headset/*, ARCHITECTURE.md). Enrolment is open (the code is the
+ * credential, failures are rate-limited per address); everything else takes a device token, which
+ * works nowhere else, as user tokens do not work here.
+ */
+export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
+  const lastSeen = new LastSeenBuffer(ctx.db);
+  app.decorate('lastSeen', lastSeen);
+  app.addHook('onClose', async () => {
+    await lastSeen.flush().catch((error: unknown) => {
+      ctx.log.error({ err: error }, 'final flush of last-seen times failed');
+    });
+  });
+
+  app.post(
+    '/v1/headset/enroll',
+    {
+      schema: {
+        tags,
+        security: [],
+        description:
+          'Joins the organisation of a valid enrolment code (case-insensitive). 400 ' +
+          'enrollment_code_invalid for a wrong or expired code; 429 after 20 failures from one ' +
+          'address within 15 minutes.',
+        body: EnrollBody,
+        response: { 201: EnrollResponse, 400: ErrorBody, 429: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      reply.status(201);
+      return headset.enroll(ctx, request.body, request.ip);
+    },
+  );
+
+  app.register(async (plugin) => {
+    const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    scope.addHook('onRequest', requireDevice(ctx, lastSeen));
+
+    scope.post(
+      '/v1/headset/heartbeat',
+      {
+        schema: {
+          tags,
+          security,
+          description:
+            'Every heartbeat_interval_ms. Answers the session the console started on this ' +
+            'device, or null.',
+          body: HeartbeatBody,
+          response: { 200: HeartbeatResponse, 401: ErrorBody },
+        },
+        // Every field is optional, so a heartbeat may come without a body at all.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
+    );
+
+    scope.post(
+      '/v1/headset/sessions/:id/progress',
+      {
+        schema: {
+          tags,
+          security,
+          description:
+            'Tasks completed so far (0..max_tasks). 404 if the session is not this device’s; ' +
+            '409 session_not_active once it has ended (e.g. cancelled): stop playing.',
+          params: SessionIdParams,
+          body: ProgressBody,
+          response: {
+            200: SessionProgressResponse,
+            400: ErrorBody,
+            404: ErrorBody,
+            409: ErrorBody,
+          },
+        },
+      },
+      (request) =>
+        headset.reportProgress(
+          ctx,
+          deviceOf(request),
+          request.params.id,
+          request.body.completed_tasks,
+        ),
+    );
+
+    scope.post(
+      '/v1/headset/sessions/:id/finish',
+      {
+        schema: {
+          tags,
+          security,
+          description:
+            'Ends the session as completed, with success true or false. 404 / 409 as for progress.',
+          params: SessionIdParams,
+          body: FinishBody,
+          response: {
+            200: SessionProgressResponse,
+            400: ErrorBody,
+            404: ErrorBody,
+            409: ErrorBody,
+          },
+        },
+      },
+      (request) => headset.finishSession(ctx, deviceOf(request), request.params.id, request.body),
+    );
+  });
+}
+
+/** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */
+export function startHeadsetBackgroundJobs(app: AppInstance, ctx: ServiceContext) {
+  startHeadsetJobs(app, ctx, app.lastSeen);
+}

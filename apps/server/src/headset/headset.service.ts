@@ -1,0 +1,335 @@
+import crypto from 'node:crypto';
+import type {
+  EnrollBody,
+  EnrollmentCode,
+  EnrollResponse,
+  FinishBody,
+  HeartbeatBody,
+  HeartbeatResponse,
+  SessionLaunch,
+  SessionProgressResponse,
+} from '@vrtc/contract';
+import { hashToken, newToken } from '../auth/tokens.ts';
+import type { Caller, ServiceContext } from '../platform/context.ts';
+import type { Db } from '../platform/db.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import { checkRateLimit, recordRateLimitHit, type Limit } from '../platform/rate-limit.ts';
+import type { MovementType, SessionStatus } from '../platform/schema.ts';
+import { iso } from '../platform/serialize.ts';
+import { endActiveSession } from '../sessions/session-end.ts';
+import type { LastSeenBuffer } from './last-seen.ts';
+
+/** No look-alikes (0/O, 1/I): a code is read off a screen and typed on a headset. */
+export const ENROLLMENT_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export const ENROLLMENT_CODE_LENGTH = 8;
+export const ENROLLMENT_CODE_TTL_MS = 24 * 3600 * 1000;
+export const ENROLL_MAX_FAILURES_PER_ADDRESS = 20;
+export const ENROLL_WINDOW_MS = 15 * 60 * 1000;
+export const INVALID_CODE_MESSAGE = 'Enrollment code is invalid or has expired';
+export const INVALID_DEVICE_TOKEN_MESSAGE = 'Device token is invalid or the device was removed';
+
+export function newEnrollmentCode(): string {
+  let code = '';
+  for (let i = 0; i < ENROLLMENT_CODE_LENGTH; i++) {
+    code += ENROLLMENT_CODE_ALPHABET[crypto.randomInt(ENROLLMENT_CODE_ALPHABET.length)];
+  }
+  return code;
+}
+
+/** As typed on a headset: case, surrounding blanks and separators do not matter. */
+export function normalizeEnrollmentCode(input: string): string {
+  return input.trim().toUpperCase().replace(/[\s-]/g, '');
+}
+
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+
+/**
+ * The organisation's current enrolment code: the stored one while it is valid, else a fresh one
+ * replacing it. Concurrent callers agree: the upsert only replaces an expired row, and a caller
+ * that loses the race reads the winner's code.
+ */
+export async function currentEnrollmentCode(
+  ctx: ServiceContext,
+  caller: Caller,
+): Promise<EnrollmentCode> {
+  const now = ctx.clock.now();
+  const toBody = (row: { code: string; expires_at: Date }) => ({
+    code: row.code,
+    expires_at: iso(row.expires_at),
+  });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const current = await ctx.db
+      .selectFrom('enrollment_codes')
+      .select(['code', 'expires_at'])
+      .where('organization_id', '=', caller.organizationId)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (current) return toBody(current);
+    try {
+      const renewed = await ctx.db
+        .insertInto('enrollment_codes')
+        .values({
+          organization_id: caller.organizationId,
+          code: newEnrollmentCode(),
+          created_at: now,
+          expires_at: new Date(now.getTime() + ENROLLMENT_CODE_TTL_MS),
+        })
+        .onConflict((conflict) =>
+          conflict
+            .column('organization_id')
+            .doUpdateSet((eb) => ({
+              code: eb.ref('excluded.code'),
+              created_at: eb.ref('excluded.created_at'),
+              expires_at: eb.ref('excluded.expires_at'),
+            }))
+            .where('enrollment_codes.expires_at', '<=', now),
+        )
+        .returning(['code', 'expires_at'])
+        .executeTakeFirst();
+      if (renewed) return toBody(renewed);
+      // Another request renewed it first: the next round reads its code.
+    } catch (error) {
+      // The drawn code is held by another organisation (about one chance in 10^12): draw again.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new AppError('conflict', 'Could not issue an enrollment code. Please try again.');
+}
+
+function enrollLimits(clientAddress: string): Limit[] {
+  return [
+    {
+      key: `enroll:address:${clientAddress}`,
+      max: ENROLL_MAX_FAILURES_PER_ADDRESS,
+      windowMs: ENROLL_WINDOW_MS,
+    },
+  ];
+}
+
+/**
+ * A headset joins the organisation whose valid code it presents and receives its own token,
+ * shown once and stored only as a hash. Wrong codes count against the client address.
+ */
+export async function enroll(
+  ctx: ServiceContext,
+  body: EnrollBody,
+  clientAddress: string,
+): Promise<EnrollResponse> {
+  const now = ctx.clock.now();
+  const limits = enrollLimits(clientAddress);
+  await checkRateLimit(ctx.db, now, limits);
+  const code = normalizeEnrollmentCode(body.code);
+  const owner = await ctx.db
+    .selectFrom('enrollment_codes as e')
+    .innerJoin('organizations as o', 'o.id', 'e.organization_id')
+    .select('e.organization_id')
+    .where('e.code', '=', code)
+    .where('e.expires_at', '>', now)
+    .where('o.active', '=', true)
+    .executeTakeFirst();
+  if (!owner) {
+    await recordRateLimitHit(ctx.db, now, limits);
+    throw new AppError('enrollment_code_invalid', INVALID_CODE_MESSAGE);
+  }
+  const { token, hash } = newToken();
+  const device = await ctx.db
+    .insertInto('devices')
+    .values({
+      organization_id: owner.organization_id,
+      name: body.name.trim(),
+      type: body.type,
+      movement_type: 'slide',
+      token_hash: hash,
+      last_seen_at: now,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { device_id: device.id, device_token: token };
+}
+
+/** The device behind a token, with its active session: what every headset call starts from. */
+export interface AuthenticatedDevice {
+  id: string;
+  organizationId: string;
+  movementType: MovementType;
+  batteryPercent: number | null;
+  appVersion: string | null;
+  session: SessionLaunch | null;
+}
+
+/**
+ * One statement: the device by token hash, its organisation's state and its active session (at
+ * most one, by the partial unique index). A deleted device's token finds no row.
+ */
+export async function resolveDevice(db: Db, token: string): Promise<AuthenticatedDevice> {
+  const row = await db
+    .selectFrom('devices as d')
+    .innerJoin('organizations as o', 'o.id', 'd.organization_id')
+    .leftJoin('sessions as s', (join) =>
+      join.onRef('s.device_id', '=', 'd.id').on('s.status', '=', 'active'),
+    )
+    .select([
+      'd.id',
+      'd.organization_id',
+      'd.movement_type',
+      'd.battery_percent',
+      'd.app_version',
+      'o.active as organization_active',
+      's.id as session_id',
+      's.vr_user_name',
+      's.scenario_name',
+      's.module_name',
+      's.level_name',
+      's.level_number',
+      's.max_tasks',
+      's.selected_options',
+      's.started_at',
+      's.completed_tasks',
+    ])
+    .where('d.token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row) throw new AppError('unauthorized', INVALID_DEVICE_TOKEN_MESSAGE);
+  if (!row.organization_active) {
+    throw new AppError('unauthorized', 'This organization is deactivated');
+  }
+  const session: SessionLaunch | null =
+    row.session_id && row.started_at
+      ? {
+          id: row.session_id,
+          vr_user_name: row.vr_user_name ?? '',
+          scenario_name: row.scenario_name ?? '',
+          module_name: row.module_name ?? '',
+          level_name: row.level_name ?? '',
+          level_number: row.level_number ?? 1,
+          max_tasks: row.max_tasks ?? 0,
+          selected_options: row.selected_options ?? [],
+          started_at: iso(row.started_at),
+          completed_tasks: row.completed_tasks ?? 0,
+        }
+      : null;
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    movementType: row.movement_type,
+    batteryPercent: row.battery_percent,
+    appVersion: row.app_version,
+    session,
+  };
+}
+
+/**
+ * Costs no query of its own: the device and its session were read with the token, and last-seen
+ * (plus battery/app version when they changed) goes to the in-memory buffer.
+ */
+export function heartbeat(
+  ctx: ServiceContext,
+  lastSeen: LastSeenBuffer,
+  device: AuthenticatedDevice,
+  body: HeartbeatBody,
+): HeartbeatResponse {
+  lastSeen.record(device.id, ctx.clock.now(), {
+    batteryPercent:
+      body.battery_percent !== undefined && body.battery_percent !== device.batteryPercent
+        ? body.battery_percent
+        : undefined,
+    appVersion:
+      body.app_version !== undefined && body.app_version !== device.appVersion
+        ? body.app_version
+        : undefined,
+  });
+  return {
+    device_id: device.id,
+    movement_type: device.movementType,
+    heartbeat_interval_ms: ctx.config.heartbeatIntervalMs,
+    session: device.session,
+  };
+}
+
+const notActive = (status: SessionStatus) =>
+  new AppError('session_not_active', `Session is no longer active (${status})`);
+
+/** The session as this device may report on it: 404 if it is not the device's, 409 once ended. */
+async function reportableSession(
+  ctx: ServiceContext,
+  device: AuthenticatedDevice,
+  sessionId: string,
+): Promise<{ maxTasks: number }> {
+  if (device.session?.id === sessionId) return { maxTasks: device.session.max_tasks };
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .select(['status', 'max_tasks'])
+    .where('id', '=', sessionId)
+    .where('device_id', '=', device.id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Session');
+  if (row.status !== 'active') throw notActive(row.status);
+  return { maxTasks: row.max_tasks };
+}
+
+function checkTaskCount(completedTasks: number, maxTasks: number) {
+  if (completedTasks > maxTasks) {
+    throw new AppError(
+      'validation_error',
+      `body.completed_tasks must be between 0 and ${maxTasks} (the level's task count)`,
+    );
+  }
+}
+
+/** The session ended between our read and our write: tell the headset how. */
+async function endedMeanwhile(ctx: ServiceContext, sessionId: string): Promise<never> {
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .select('status')
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  throw row ? notActive(row.status) : notFound('Session');
+}
+
+export async function reportProgress(
+  ctx: ServiceContext,
+  device: AuthenticatedDevice,
+  sessionId: string,
+  completedTasks: number,
+): Promise<SessionProgressResponse> {
+  const { maxTasks } = await reportableSession(ctx, device, sessionId);
+  checkTaskCount(completedTasks, maxTasks);
+  const row = await ctx.db
+    .updateTable('sessions')
+    .set({ completed_tasks: completedTasks })
+    .where('id', '=', sessionId)
+    .where('device_id', '=', device.id)
+    .where('status', '=', 'active')
+    .returning(['id', 'status', 'completed_tasks', 'max_tasks'])
+    .executeTakeFirst();
+  return row ?? endedMeanwhile(ctx, sessionId);
+}
+
+/** Ends the session as completed; success=false is still completed, with success false. */
+export async function finishSession(
+  ctx: ServiceContext,
+  device: AuthenticatedDevice,
+  sessionId: string,
+  body: FinishBody,
+): Promise<SessionProgressResponse> {
+  const { maxTasks } = await reportableSession(ctx, device, sessionId);
+  checkTaskCount(body.completed_tasks, maxTasks);
+  const ended = await endActiveSession(
+    ctx.db,
+    { sessionId, deviceId: device.id },
+    {
+      status: 'completed',
+      now: ctx.clock.now(),
+      completedTasks: body.completed_tasks,
+      success: body.success,
+    },
+  );
+  if (!ended) return endedMeanwhile(ctx, sessionId);
+  return {
+    id: ended.id,
+    status: ended.status,
+    completed_tasks: ended.completed_tasks,
+    max_tasks: ended.max_tasks,
+  };
+}

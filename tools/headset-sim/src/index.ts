@@ -1,0 +1,529 @@
+import { EventEmitter } from 'node:events';
+import type {
+  DeviceType,
+  EnrollResponse,
+  ErrorBody,
+  FinishBody,
+  HeartbeatBody,
+  HeartbeatResponse,
+  ProgressBody,
+  SessionLaunch,
+  SessionProgressResponse,
+} from '@vrtc/contract';
+
+/**
+ * A simulated headset speaking the headset protocol (ARCHITECTURE.md, "Headset protocol"):
+ * enrols with a code (or reuses saved credentials), heartbeats at the server's interval, plays the
+ * sessions the console starts on it task by task, and stops a session at once when the server
+ * says it has ended. Every step is reported as an event with a readable line.
+ */
+
+export interface HeadsetCredentials {
+  device_id: string;
+  device_token: string;
+}
+
+export interface SimulatedHeadsetOptions {
+  /** Base URL of the server, e.g. http://127.0.0.1:8080. */
+  server: string;
+  /** Device name shown in the console; also the prefix of every event line. */
+  name: string;
+  type?: DeviceType;
+  /** Enrolment code from the console; needed unless `credentials` are given (and still valid). */
+  code?: string;
+  /** A token saved from an earlier enrolment. When refused and a code is given, enrols again. */
+  credentials?: HeadsetCredentials;
+  /** Milliseconds per task while playing a session. Default 2000. */
+  paceMs?: number;
+  /** Share of sessions finished with success, 0..1. Default 0.8. */
+  successRate?: number;
+  /** Overrides the server's heartbeat_interval_ms. */
+  heartbeatIntervalMs?: number;
+  /** Battery level reported at start; drains by one point every 60 heartbeats. Default 100. */
+  batteryPercent?: number;
+  appVersion?: string;
+  /** Random source in [0, 1) deciding outcomes; pass a fixed one for deterministic runs. */
+  random?: () => number;
+  /** Per-request time limit. Default 10000 ms. */
+  requestTimeoutMs?: number;
+}
+
+interface EventBase {
+  /** The headset's name. */
+  headset: string;
+  at: Date;
+  /** One readable line, e.g. "[Quest-1] task 2/3". */
+  line: string;
+}
+
+export type HeadsetEvent = EventBase &
+  (
+    | { type: 'enrolled'; credentials: HeadsetCredentials }
+    | { type: 'connected'; deviceId: string; heartbeatIntervalMs: number }
+    | { type: 'heartbeat'; sessionId: string | null; batteryPercent: number }
+    | { type: 'session_started'; session: SessionLaunch }
+    | { type: 'task'; sessionId: string; completedTasks: number; maxTasks: number }
+    | {
+        type: 'finished';
+        sessionId: string;
+        success: boolean;
+        completedTasks: number;
+        maxTasks: number;
+      }
+    | { type: 'session_ended'; sessionId: string; reason: string }
+    | { type: 'connection_dropped'; forMs: number | null }
+    | { type: 'connection_restored' }
+    | { type: 'token_refused'; message: string }
+    | { type: 'error'; message: string }
+    | { type: 'stopped' }
+  );
+
+export type HeadsetEventType = HeadsetEvent['type'];
+
+type Distribute<U> = U extends unknown ? Omit<U, keyof EventBase> : never;
+type EventDetails = Distribute<HeadsetEvent>;
+
+/** A non-2xx answer of the server, with its `{ error, message }` body. */
+export class ServerError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServerError';
+  }
+}
+
+const shortId = (id: string) => `${id.slice(0, 8)}…`;
+
+function describe(name: string, event: EventDetails): string {
+  const prefix = `[${name}]`;
+  switch (event.type) {
+    case 'enrolled':
+      return `${prefix} enrolled as device ${shortId(event.credentials.device_id)}`;
+    case 'connected':
+      return `${prefix} connected, heartbeat every ${event.heartbeatIntervalMs} ms`;
+    case 'heartbeat':
+      return `${prefix} heartbeat (battery ${event.batteryPercent}%${event.sessionId ? `, session ${shortId(event.sessionId)}` : ''})`;
+    case 'session_started': {
+      const s = event.session;
+      const options = s.selected_options.map((o) => o.name).join(', ');
+      return (
+        `${prefix} session ${shortId(s.id)} started: ${s.scenario_name} / ${s.module_name} / ` +
+        `${s.level_name} (${s.max_tasks} tasks) for ${s.vr_user_name}` +
+        (options ? `, options: ${options}` : '') +
+        (s.completed_tasks > 0 ? `, resuming after task ${s.completed_tasks}` : '')
+      );
+    }
+    case 'task':
+      return `${prefix} task ${event.completedTasks}/${event.maxTasks}`;
+    case 'finished':
+      return event.success
+        ? `${prefix} finished: success`
+        : `${prefix} finished: failure (${event.completedTasks}/${event.maxTasks} tasks)`;
+    case 'session_ended':
+      return `${prefix} session ${shortId(event.sessionId)} stopped: ${event.reason}`;
+    case 'connection_dropped':
+      return event.forMs === null
+        ? `${prefix} connection dropped`
+        : `${prefix} connection dropped for ${event.forMs} ms`;
+    case 'connection_restored':
+      return `${prefix} connection restored`;
+    case 'token_refused':
+      return `${prefix} device token refused: ${event.message}`;
+    case 'error':
+      return `${prefix} error: ${event.message}`;
+    case 'stopped':
+      return `${prefix} stopped`;
+  }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+const errorMessage = (error: unknown) => {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  }
+  return String(error);
+};
+
+interface Play {
+  session: SessionLaunch;
+  controller: AbortController;
+  /** Set once the finish report is on its way: the end is then ours, not the server's. */
+  finishing: boolean;
+  done: Promise<void>;
+}
+
+const BATTERY_DRAIN_EVERY = 60;
+
+export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
+  readonly name: string;
+  private readonly options: SimulatedHeadsetOptions;
+  private readonly base: string;
+  private readonly random: () => number;
+  private credentials: HeadsetCredentials | undefined;
+  private heartbeatIntervalMs: number;
+  private batteryPercent: number;
+  private heartbeats = 0;
+  private running = false;
+  private stopping: Promise<void> | undefined;
+  private lifetime = new AbortController();
+  private loop: Promise<void> | undefined;
+  private play: Play | undefined;
+  /** Sessions this headset has finished or seen ended: never played again. */
+  private readonly over = new Set<string>();
+  private dropped = false;
+  private restoreTimer: NodeJS.Timeout | undefined;
+  private readonly restoredWaiters = new Set<() => void>();
+
+  constructor(options: SimulatedHeadsetOptions) {
+    super();
+    const successRate = options.successRate ?? 0.8;
+    if (!(successRate >= 0 && successRate <= 1)) throw new Error('successRate must be within 0..1');
+    if ((options.paceMs ?? 0) < 0) throw new Error('paceMs must not be negative');
+    this.options = options;
+    this.name = options.name;
+    this.base = options.server.replace(/\/+$/, '');
+    this.random = options.random ?? Math.random;
+    this.credentials = options.credentials;
+    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 5000;
+    this.batteryPercent = options.batteryPercent ?? 100;
+  }
+
+  get deviceId(): string | undefined {
+    return this.credentials?.device_id;
+  }
+
+  /** The session being played, if any. */
+  get currentSessionId(): string | undefined {
+    return this.play?.session.id;
+  }
+
+  get isConnected(): boolean {
+    return !this.dropped;
+  }
+
+  private emitEvent(details: EventDetails): void {
+    const event = {
+      ...details,
+      headset: this.name,
+      at: new Date(),
+      line: describe(this.name, details),
+    };
+    this.emit('event', event as HeadsetEvent);
+  }
+
+  private async request<T>(path: string, body: object, token?: string): Promise<T> {
+    const signal = AbortSignal.any([
+      this.lifetime.signal,
+      AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000),
+    ]);
+    const response = await fetch(`${this.base}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+      signal,
+    });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: reported below with the status
+    }
+    if (!response.ok) {
+      const error = parsed as Partial<ErrorBody> | undefined;
+      throw new ServerError(
+        response.status,
+        error?.error ?? 'http_error',
+        error?.message ?? `HTTP ${response.status}`,
+      );
+    }
+    return parsed as T;
+  }
+
+  /** Enrols with the configured code; the new credentials are also announced as an event. */
+  async enroll(): Promise<HeadsetCredentials> {
+    if (!this.options.code) throw new Error(`${this.name}: an enrolment code is needed to enrol`);
+    const response = await this.request<EnrollResponse>('/v1/headset/enroll', {
+      code: this.options.code,
+      name: this.name,
+      type: this.options.type ?? 'quest',
+    });
+    this.credentials = { device_id: response.device_id, device_token: response.device_token };
+    this.emitEvent({ type: 'enrolled', credentials: this.credentials });
+    return this.credentials;
+  }
+
+  /**
+   * Enrols if needed (or when a saved token is refused and a code is at hand), sends the first
+   * heartbeat, then keeps heartbeating in the background until `stop()`. Rejects when the headset
+   * cannot get in (wrong code, refused token without a code, server unreachable).
+   */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.lifetime = new AbortController();
+    try {
+      if (!this.credentials) await this.enroll();
+      try {
+        await this.heartbeat();
+      } catch (error) {
+        if (!(error instanceof ServerError && error.status === 401 && this.options.code))
+          throw error;
+        this.emitEvent({ type: 'token_refused', message: `${error.message}; enrolling again` });
+        await this.enroll();
+        await this.heartbeat();
+      }
+    } catch (error) {
+      this.running = false;
+      throw error;
+    }
+    this.emitEvent({
+      type: 'connected',
+      deviceId: this.credentials!.device_id,
+      heartbeatIntervalMs: this.heartbeatIntervalMs,
+    });
+    this.loop = this.heartbeatLoop();
+  }
+
+  /** Stops heartbeats and any session being played (the server will see the device go silent). */
+  stop(): Promise<void> {
+    if (!this.running) return this.stopping ?? Promise.resolve();
+    this.running = false;
+    this.lifetime.abort(new Error('stopped'));
+    clearTimeout(this.restoreTimer);
+    for (const wake of this.restoredWaiters) wake();
+    this.stopping = (async () => {
+      await Promise.allSettled([this.loop, this.play?.done]);
+      this.emitEvent({ type: 'stopped' });
+    })();
+    return this.stopping;
+  }
+
+  /**
+   * Simulates losing the network: no heartbeat and no report leaves the headset, for `forMs`
+   * milliseconds or, without it, until `restoreConnection()` (or for good). A session in progress
+   * pauses and resumes when the connection is back, unless the server ended it meanwhile.
+   */
+  dropConnection(forMs?: number): void {
+    clearTimeout(this.restoreTimer);
+    this.dropped = true;
+    this.emitEvent({ type: 'connection_dropped', forMs: forMs ?? null });
+    if (forMs !== undefined) {
+      this.restoreTimer = setTimeout(() => this.restoreConnection(), forMs);
+    }
+  }
+
+  restoreConnection(): void {
+    clearTimeout(this.restoreTimer);
+    if (!this.dropped) return;
+    this.dropped = false;
+    this.emitEvent({ type: 'connection_restored' });
+    for (const wake of this.restoredWaiters) wake();
+    this.restoredWaiters.clear();
+  }
+
+  private async online(signal: AbortSignal): Promise<void> {
+    while (this.dropped && !signal.aborted) {
+      await new Promise<void>((resolve) => {
+        this.restoredWaiters.add(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    if (signal.aborted) throw signal.reason;
+  }
+
+  private async heartbeatLoop(): Promise<void> {
+    const signal = this.lifetime.signal;
+    while (this.running) {
+      try {
+        await sleep(this.heartbeatIntervalMs, signal);
+      } catch {
+        return;
+      }
+      if (this.dropped) continue;
+      try {
+        await this.heartbeat();
+      } catch (error) {
+        if (!this.running) return;
+        if (error instanceof ServerError && error.status === 401) {
+          this.emitEvent({ type: 'token_refused', message: error.message });
+          void this.stop();
+          return;
+        }
+        this.emitEvent({ type: 'error', message: `heartbeat failed: ${errorMessage(error)}` });
+      }
+    }
+  }
+
+  private async heartbeat(): Promise<void> {
+    if (!this.credentials) throw new Error('not enrolled');
+    this.heartbeats += 1;
+    if (this.heartbeats % BATTERY_DRAIN_EVERY === 0 && this.batteryPercent > 5) {
+      this.batteryPercent -= 1;
+    }
+    const body: HeartbeatBody = {
+      battery_percent: this.batteryPercent,
+      app_version: this.options.appVersion ?? 'sim-1.0.0',
+    };
+    const response = await this.request<HeartbeatResponse>(
+      '/v1/headset/heartbeat',
+      body,
+      this.credentials.device_token,
+    );
+    this.heartbeatIntervalMs = this.options.heartbeatIntervalMs ?? response.heartbeat_interval_ms;
+    this.emitEvent({
+      type: 'heartbeat',
+      sessionId: response.session?.id ?? null,
+      batteryPercent: this.batteryPercent,
+    });
+    this.onSessionState(response.session);
+  }
+
+  /** Follows what the server says the device should be doing. */
+  private onSessionState(session: SessionLaunch | null): void {
+    const play = this.play;
+    if (play && !play.finishing && play.session.id !== session?.id) {
+      this.endPlay(play, 'the server no longer lists it as active');
+    }
+    if (
+      session &&
+      !this.over.has(session.id) &&
+      this.play?.session.id !== session.id &&
+      this.running
+    ) {
+      this.startPlay(session);
+    }
+  }
+
+  private endPlay(play: Play, reason: string): void {
+    this.over.add(play.session.id);
+    if (this.play === play) this.play = undefined;
+    play.controller.abort(new Error(reason));
+    this.emitEvent({ type: 'session_ended', sessionId: play.session.id, reason });
+  }
+
+  private startPlay(session: SessionLaunch): void {
+    const controller = new AbortController();
+    const play: Play = { session, controller, finishing: false, done: Promise.resolve() };
+    this.play = play;
+    this.emitEvent({ type: 'session_started', session });
+    play.done = this.playSession(play).catch((error: unknown) => {
+      if (controller.signal.aborted || !this.running) return; // ended or stopped: already told
+      this.emitEvent({
+        type: 'error',
+        message: `session ${shortId(session.id)}: ${errorMessage(error)}`,
+      });
+    });
+  }
+
+  private async playSession(play: Play): Promise<void> {
+    const { session } = play;
+    const signal = AbortSignal.any([play.controller.signal, this.lifetime.signal]);
+    const total = session.max_tasks;
+    const pace = this.options.paceMs ?? 2000;
+    const success = this.random() < (this.options.successRate ?? 0.8);
+    // A failed run stops somewhere before the last task.
+    const reached = success ? total : Math.floor(this.random() * total);
+    let completed = Math.min(session.completed_tasks, total);
+    while (completed < reached) {
+      await sleep(pace, signal);
+      completed += 1;
+      await this.report(play, signal, 'progress', {
+        completed_tasks: completed,
+      } satisfies ProgressBody);
+      this.emitEvent({
+        type: 'task',
+        sessionId: session.id,
+        completedTasks: completed,
+        maxTasks: total,
+      });
+    }
+    if (!success) await sleep(pace, signal); // the failing task takes its time too
+    play.finishing = true;
+    await this.report(play, signal, 'finish', {
+      completed_tasks: completed,
+      success,
+    } satisfies FinishBody);
+    this.over.add(session.id);
+    if (this.play === play) this.play = undefined;
+    this.emitEvent({
+      type: 'finished',
+      sessionId: session.id,
+      success,
+      completedTasks: completed,
+      maxTasks: total,
+    });
+  }
+
+  /**
+   * Sends one report, retrying network failures (after the connection is back) until it gets
+   * through; a 404 or 409 means the session is over for this headset, which ends the play.
+   */
+  private async report(
+    play: Play,
+    signal: AbortSignal,
+    what: 'progress' | 'finish',
+    body: ProgressBody | FinishBody,
+  ): Promise<SessionProgressResponse> {
+    for (;;) {
+      await this.online(signal);
+      try {
+        return await this.request<SessionProgressResponse>(
+          `/v1/headset/sessions/${play.session.id}/${what}`,
+          body,
+          this.credentials!.device_token,
+        );
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (error instanceof ServerError && (error.status === 409 || error.status === 404)) {
+          this.endPlay(play, error.message);
+          throw error;
+        }
+        if (error instanceof ServerError && error.status === 401) {
+          this.emitEvent({ type: 'token_refused', message: error.message });
+          void this.stop();
+          throw error;
+        }
+        this.emitEvent({
+          type: 'error',
+          message: `${what} report failed: ${errorMessage(error)}; retrying`,
+        });
+        await sleep(Math.max(250, this.options.paceMs ?? 2000), signal);
+      }
+    }
+  }
+}
+
+/** A random source from a seed (mulberry32), for reproducible simulated outcomes. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
