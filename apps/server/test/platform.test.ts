@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { openDatabase } from '../src/platform/db.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { databaseUrlFor } from './template.ts';
+
+const serverEntry = path.resolve(import.meta.dirname, '../src/main.ts');
+const tempDirs: string[] = [];
+const processes: ChildProcess[] = [];
+
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-platform-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+afterEach(() => {
+  for (const child of processes.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface RunningServer {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Starts the real server process (PGlite in dataDir) and resolves once it listens. */
+function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', WEB_DIST_DIR: '/nonexistent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  processes.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) resolve({ child, url: match[1]!, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(Object.assign(new Error(output), { exitCode: code })));
+  });
+}
+
+const exited = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+
+async function login(url: string, email: string, password: string) {
+  return fetch(`${url}/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
+  it('keeps data across a restart of the data directory', async () => {
+    const dir = tempDir();
+    const first = await openDatabase({ pgliteDir: dir });
+    await migrate(first.db);
+    await first.db.insertInto('organizations').values({ name: 'Survivor' }).execute();
+    await first.close();
+
+    const second = await openDatabase({ pgliteDir: dir });
+    expect(await migrate(second.db)).toEqual([]);
+    const rows = await second.db.selectFrom('organizations').select('name').execute();
+    expect(rows.map((row) => row.name)).toEqual(['Survivor']);
+    await second.close();
+  });
+
+  it('refuses a second opener of the same data directory with a clear message', async () => {
+    const dir = tempDir();
+    const first = await openDatabase({ pgliteDir: dir });
+    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/in use by another server process/);
+    await first.close();
+    const again = await openDatabase({ pgliteDir: dir });
+    await again.close();
+  });
+
+  it('takes over a lock left behind by a process that died', async () => {
+    const dir = tempDir();
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'server.lock'), '999999999');
+    const database = await openDatabase({ pgliteDir: dir });
+    await database.close();
+  });
+});
+
+// Each of these starts real server processes: minutes, not seconds, on a loaded two-core machine.
+describe('the server process', { timeout: 180_000 }, () => {
+  it('creates the first admin, closes cleanly on SIGTERM, and keeps its data for the next start', async () => {
+    const dir = tempDir();
+    const env = { DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-password' };
+    const first = await startServer(env);
+    expect((await login(first.url, 'boss@example.com', 'boss-password')).status).toBe(200);
+
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
+
+    const second = await startServer({ ...env, ADMIN_PASSWORD: 'ignored-now' });
+    expect((await login(second.url, 'boss@example.com', 'boss-password')).status).toBe(200);
+    second.child.kill('SIGINT');
+    expect(await exited(second.child)).toBe(0);
+  });
+
+  it('refuses to start a second server on the same DATA_DIR', async () => {
+    const dir = tempDir();
+    const first = await startServer({ DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' });
+    const second = startServer({ DATA_DIR: dir });
+    const failure = await second.then(
+      () => undefined,
+      (error: Error & { exitCode: number }) => error,
+    );
+    expect(failure?.exitCode).toBe(1);
+    expect(failure?.message).toMatch(/in use by another server process/);
+    // The first server is unharmed.
+    expect((await fetch(`${first.url}/v1/me`)).status).toBe(401);
+    first.child.kill('SIGTERM');
+    await exited(first.child);
+  });
+
+  it('prints a generated password once when no admin credentials are given', async () => {
+    const dir = tempDir();
+    const server = await startServer({ DATA_DIR: dir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
+    const match = /First admin created: admin@example\.com with password (\S+)/.exec(server.output());
+    expect(match).not.toBeNull();
+    expect((await login(server.url, 'admin@example.com', match![1]!)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    await exited(server.child);
+  });
+});
+
+describe.runIf(inject('dbTemplate').kind === 'postgres')('migrations on PostgreSQL', () => {
+  it('two processes migrating an empty database at once apply each file exactly once', async () => {
+    const template = inject('dbTemplate');
+    if (template.kind !== 'postgres') return;
+    const name = `${template.runId}_empty_${crypto.randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: template.serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = databaseUrlFor(template.serverUrl, name);
+    const a = await openDatabase({ databaseUrl: url });
+    const b = await openDatabase({ databaseUrl: url });
+    try {
+      const [appliedByA, appliedByB] = await Promise.all([migrate(a.db), migrate(b.db)]);
+      expect([...appliedByA, ...appliedByB].sort()).toEqual(
+        fs
+          .readdirSync(path.resolve(import.meta.dirname, '../src/platform/migrations'))
+          .filter((file) => file.endsWith('.sql'))
+          .map((file) => file.replace(/\.sql$/, ''))
+          .sort(),
+      );
+      const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM schema_migrations`.execute(a.db);
+      expect(rows[0]!.count).toBe(appliedByA.length + appliedByB.length);
+    } finally {
+      await a.close();
+      await b.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
