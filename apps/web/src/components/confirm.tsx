@@ -7,13 +7,15 @@ export function confirmAction(options: {
   title: string;
   message: string;
   confirmLabel: string;
+  /** The dismiss button's text; 'Cancel' unless that would be ambiguous (e.g. cancelling a session). */
+  cancelLabel?: string;
   danger?: boolean;
 }): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: options.title,
       children: <Text size="sm">{options.message}</Text>,
-      labels: { confirm: options.confirmLabel, cancel: i18n.t('common:cancel') },
+      labels: { confirm: options.confirmLabel, cancel: options.cancelLabel ?? i18n.t('common:cancel') },
       confirmProps: { color: options.danger ? 'red' : undefined, 'data-autofocus': false },
       cancelProps: { 'data-autofocus': true },
       onConfirm: () => resolve(true),

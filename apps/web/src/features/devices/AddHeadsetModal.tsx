@@ -1,0 +1,152 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  CopyButton,
+  Group,
+  List,
+  Loader,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { QRCodeSVG } from 'qrcode.react';
+import { useEffect } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { errorMessage } from '../../api/client';
+import { formatDateTime } from '../../lib/format';
+import { useEnrollmentCode } from './api';
+
+/** What the QR code carries: the console's address with the code, e.g. https://host/enroll?code=AB12CD34. */
+export function enrollmentUrl(origin: string, code: string): string {
+  return `${origin}/enroll?code=${encodeURIComponent(code)}`;
+}
+
+/** "Add headset": the organisation's enrolment code as text and QR code, with instructions. */
+export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const enrollment = useEnrollmentCode();
+  const { mutate, reset } = enrollment;
+  const origin = window.location.origin;
+
+  useEffect(() => {
+    if (opened) mutate();
+    else reset();
+  }, [opened, mutate, reset]);
+
+  const code = enrollment.data?.code;
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('devices:addTitle')} size="lg">
+      {enrollment.isPending || enrollment.isIdle ? (
+        <Center py="xl">
+          <Loader aria-label={t('common:loading')} />
+        </Center>
+      ) : enrollment.isError || !code ? (
+        <Alert color="red" icon={<IconAlertTriangle />} role="alert">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{errorMessage(enrollment.error, t('devices:codeFailed'))}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => mutate()}>
+              {t('common:retry')}
+            </Button>
+          </Stack>
+        </Alert>
+      ) : (
+        <Stack gap="lg">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="lg">
+            <Paper withBorder radius="md" p="md">
+              <Stack gap="xs" align="center" justify="center" h="100%">
+                <Text size="sm" c="dimmed">
+                  {t('devices:codeLabel')}
+                </Text>
+                <Group gap="xs" wrap="nowrap">
+                  <Text
+                    data-testid="enrollment-code"
+                    ff="monospace"
+                    fw={700}
+                    fz={34}
+                    lh={1.1}
+                    style={{ letterSpacing: '0.12em' }}
+                  >
+                    {code}
+                  </Text>
+                  <CopyButton value={code} timeout={2000}>
+                    {({ copied, copy }) => (
+                      <Tooltip label={copied ? t('devices:copied') : t('devices:copy')} withArrow>
+                        <ActionIcon
+                          variant="subtle"
+                          color={copied ? 'teal' : 'gray'}
+                          onClick={copy}
+                          aria-label={t('devices:copyCode')}
+                        >
+                          {copied ? <IconCheck size={18} /> : <IconCopy size={18} />}
+                        </ActionIcon>
+                      </Tooltip>
+                    )}
+                  </CopyButton>
+                </Group>
+                <Text size="xs" c="dimmed" ta="center">
+                  {t('devices:codeExpires', {
+                    date: formatDateTime(enrollment.data.expires_at, i18n.language),
+                  })}
+                </Text>
+              </Stack>
+            </Paper>
+            <Paper withBorder radius="md" p="md">
+              <Center h="100%">
+                <QRCodeSVG
+                  value={enrollmentUrl(origin, code)}
+                  size={168}
+                  marginSize={2}
+                  role="img"
+                  aria-label={t('devices:qrLabel')}
+                  title={t('devices:qrLabel')}
+                />
+              </Center>
+            </Paper>
+          </SimpleGrid>
+
+          <Stack gap="xs">
+            <Text fw={600} size="sm">
+              {t('devices:howTo')}
+            </Text>
+            <List type="ordered" size="sm" spacing={6}>
+              <List.Item>
+                <Trans
+                  t={t}
+                  i18nKey="devices:step1"
+                  components={{
+                    page: <Anchor component={Link} to="/download" size="sm" onClick={onClose} />,
+                  }}
+                />
+              </List.Item>
+              <List.Item>{t('devices:step2')}</List.Item>
+              <List.Item>
+                <Trans
+                  t={t}
+                  i18nKey="devices:step3"
+                  values={{ server: origin }}
+                  components={{ b: <Text span fw={600} ff="monospace" size="sm" /> }}
+                />
+              </List.Item>
+              <List.Item>{t('devices:step4')}</List.Item>
+            </List>
+          </Stack>
+
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:close')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,112 @@
+import { Badge, Button, Card, EmptyState, Group, Select, SimpleGrid, Text } from '@mantine/core';
+import { IconDeviceVisionPro, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { useNow } from '../../lib/useNow';
+import { AddHeadsetModal } from './AddHeadsetModal';
+import { DEVICE_STATUS_FILTERS, useDevices, type DeviceStatusFilter } from './api';
+import { DeviceCard } from './DeviceCard';
+
+export function DevicesPage() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<DeviceStatusFilter>('all');
+  const [adding, setAdding] = useState(false);
+  const devices = useDevices(status);
+  // Relative "last seen" times move on between refreshes.
+  const now = useNow(15_000);
+  const list = devices.data ?? [];
+  const filtered = status !== 'all';
+
+  return (
+    <>
+      <PageHeader
+        title={t('devices:title')}
+        subtitle={t('devices:subtitle')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+            {t('devices:add')}
+          </Button>
+        }
+      />
+
+      <Card withBorder radius="lg" p="md" mb="lg">
+        <Group justify="space-between" align="flex-end" gap="sm">
+          <Group align="flex-end" gap="sm">
+            <Select
+              label={t('devices:statusFilter')}
+              value={status}
+              onChange={(value) => setStatus((value as DeviceStatusFilter | null) ?? 'all')}
+              allowDeselect={false}
+              w={200}
+              data={DEVICE_STATUS_FILTERS.map((value) => ({
+                value,
+                label: value === 'all' ? t('devices:allStatuses') : t(`common:status.${value}`),
+              }))}
+            />
+            <Button
+              variant="default"
+              leftSection={<IconRefresh size={16} />}
+              loading={devices.isFetching && !devices.isPending}
+              onClick={() => devices.refetch()}
+            >
+              {t('common:refresh')}
+            </Button>
+          </Group>
+          <Group gap="sm">
+            <Text size="xs" c="dimmed">
+              {t('common:autoRefreshNote')}
+            </Text>
+            <Badge variant="light" size="lg" data-testid="device-total">
+              {t('devices:total', { count: list.length })}
+            </Badge>
+          </Group>
+        </Group>
+      </Card>
+
+      {/* A failed background refresh keeps the last list; only a failed first load shows the error. */}
+      <QueryState
+        isPending={devices.isPending}
+        error={devices.data ? null : devices.error}
+        onRetry={() => devices.refetch()}
+        errorText={t('devices:loadError')}
+      >
+        {list.length === 0 ? (
+          <Card withBorder radius="lg" py="xl">
+            <EmptyState
+              icon={<IconDeviceVisionPro size={28} />}
+              withIndicatorBackground
+              title={filtered ? t('devices:emptyFilteredTitle') : t('devices:emptyTitle')}
+              description={filtered ? t('devices:emptyFilteredText') : t('devices:emptyText')}
+            >
+              <EmptyState.Actions>
+                {filtered ? (
+                  <Button variant="light" onClick={() => setStatus('all')}>
+                    {t('devices:showAll')}
+                  </Button>
+                ) : (
+                  <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+                    {t('devices:add')}
+                  </Button>
+                )}
+              </EmptyState.Actions>
+            </EmptyState>
+          </Card>
+        ) : (
+          <SimpleGrid
+            type="container"
+            cols={{ base: 1, '520px': 2, '860px': 3, '1240px': 4 }}
+            spacing="lg"
+          >
+            {list.map((device) => (
+              <DeviceCard key={device.id} device={device} now={now} />
+            ))}
+          </SimpleGrid>
+        )}
+      </QueryState>
+
+      <AddHeadsetModal opened={adding} onClose={() => setAdding(false)} />
+    </>
+  );
+}

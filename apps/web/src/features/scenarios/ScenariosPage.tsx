@@ -1,0 +1,208 @@
+import {
+  Accordion,
+  Badge,
+  Card,
+  EmptyState,
+  Group,
+  List,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+} from '@mantine/core';
+import { IconAdjustments, IconListDetails } from '@tabler/icons-react';
+import type { ScenarioTree, ScenarioTreeLevel, ScenarioTreeModule } from '@vrtc/contract';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { useNow } from '../../lib/useNow';
+import { useScenarioTree } from './api';
+import { ExpiryBadge } from './ExpiryBadge';
+
+function LevelCard({ level }: { level: ScenarioTreeLevel }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="level">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+          <ThemeIcon variant="light" radius="xl" size="md" aria-hidden>
+            <Text size="xs" fw={700}>
+              {level.level_number}
+            </Text>
+          </ThemeIcon>
+          <Text fw={600} size="sm">
+            {t('scenarios:levelTitle', { number: level.level_number, name: level.name })}
+          </Text>
+        </Group>
+        <Badge variant="outline" color="gray" tt="none">
+          {t('scenarios:maxTasks', { count: level.max_tasks })}
+        </Badge>
+      </Group>
+      {level.description ? (
+        <Text size="sm" c="dimmed" mt="xs">
+          {level.description}
+        </Text>
+      ) : null}
+      <Stack gap={6} mt="sm">
+        <Group gap={6}>
+          <IconAdjustments size={14} />
+          <Text size="xs" fw={600} tt="uppercase" c="dimmed">
+            {t('scenarios:options')}
+          </Text>
+        </Group>
+        {level.options.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('scenarios:noOptions')}
+          </Text>
+        ) : (
+          <List size="sm" spacing={4} withPadding>
+            {level.options.map((option) => (
+              <List.Item key={option.id}>
+                <Text span size="sm" fw={500}>
+                  {option.name}
+                </Text>
+                {option.description ? (
+                  <Text span size="sm" c="dimmed">
+                    {' — '}
+                    {option.description}
+                  </Text>
+                ) : null}
+              </List.Item>
+            ))}
+          </List>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function ModuleList({ modules }: { modules: ScenarioTreeModule[] }) {
+  const { t } = useTranslation();
+  if (modules.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        {t('scenarios:noModules')}
+      </Text>
+    );
+  }
+  return (
+    <Accordion variant="contained" radius="md" multiple chevronPosition="left">
+      {modules.map((module) => (
+        <Accordion.Item key={module.id} value={module.id}>
+          <Accordion.Control>
+            <Group justify="space-between" gap="sm" wrap="nowrap">
+              <Stack gap={0} style={{ minWidth: 0 }}>
+                <Text fw={500} size="sm">
+                  {module.name}
+                </Text>
+                {module.description ? (
+                  <Text size="xs" c="dimmed" lineClamp={1}>
+                    {module.description}
+                  </Text>
+                ) : null}
+              </Stack>
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                {t('scenarios:levelCount', { count: module.levels.length })}
+              </Text>
+            </Group>
+          </Accordion.Control>
+          <Accordion.Panel>
+            {module.levels.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('scenarios:noLevels')}
+              </Text>
+            ) : (
+              <Stack gap="sm">
+                {module.levels.map((level) => (
+                  <LevelCard key={level.id} level={level} />
+                ))}
+              </Stack>
+            )}
+          </Accordion.Panel>
+        </Accordion.Item>
+      ))}
+    </Accordion>
+  );
+}
+
+function ScenarioItem({ scenario, now }: { scenario: ScenarioTree; now: Date }) {
+  const { t } = useTranslation();
+  return (
+    <Accordion.Item value={scenario.id} data-testid="scenario">
+      <Accordion.Control>
+        <Group justify="space-between" gap="md" wrap="wrap">
+          <Stack gap={2} style={{ minWidth: 0, flex: '1 1 240px' }}>
+            <Text fw={600}>{scenario.name}</Text>
+            <Text size="xs" c="dimmed">
+              {t('scenarios:moduleCount', { count: scenario.modules.length })}
+            </Text>
+          </Stack>
+          <ExpiryBadge expiresAt={scenario.access_expires_at} now={now} />
+        </Group>
+      </Accordion.Control>
+      <Accordion.Panel>
+        <Stack gap="md">
+          {scenario.description ? <Text size="sm">{scenario.description}</Text> : null}
+          <ModuleList modules={scenario.modules} />
+        </Stack>
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+}
+
+export function ScenariosPage() {
+  const { t } = useTranslation();
+  const scenarios = useScenarioTree();
+  const now = useNow(60_000);
+  const list = scenarios.data ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title={t('scenarios:title')}
+        subtitle={t('scenarios:subtitle')}
+        actions={
+          scenarios.data ? (
+            <Badge variant="light" size="lg">
+              {t('scenarios:total', { count: list.length })}
+            </Badge>
+          ) : null
+        }
+      />
+      <QueryState
+        isPending={scenarios.isPending}
+        error={scenarios.error}
+        onRetry={() => scenarios.refetch()}
+        errorText={t('scenarios:loadError')}
+      >
+        {list.length === 0 ? (
+          <Card withBorder radius="lg" py="xl">
+            <EmptyState
+              icon={<IconListDetails size={28} />}
+              withIndicatorBackground
+              title={t('scenarios:emptyTitle')}
+              description={t('scenarios:emptyText')}
+            />
+          </Card>
+        ) : (
+          <Accordion
+            variant="separated"
+            radius="lg"
+            multiple
+            chevronPosition="right"
+            styles={{
+              item: {
+                backgroundColor: 'var(--mantine-color-body)',
+                border: '1px solid var(--mantine-color-gray-3)',
+              },
+            }}
+          >
+            {list.map((scenario) => (
+              <ScenarioItem key={scenario.id} scenario={scenario} now={now} />
+            ))}
+          </Accordion>
+        )}
+      </QueryState>
+    </>
+  );
+}

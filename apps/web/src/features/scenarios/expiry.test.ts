@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { accessExpiryState, daysUntil, EXPIRING_SOON_DAYS } from './expiry';
+
+const now = new Date('2026-05-10T12:00:00.000Z');
+const DAY = 24 * 60 * 60 * 1000;
+const at = (offsetMs: number) => new Date(now.getTime() + offsetMs).toISOString();
+
+describe('access expiry state', () => {
+  it('is never without an expiry date', () => {
+    expect(accessExpiryState(null, now)).toBe('never');
+    expect(accessExpiryState(undefined, now)).toBe('never');
+  });
+
+  it('is expired once the date is past, including the very instant', () => {
+    expect(accessExpiryState(at(-DAY), now)).toBe('expired');
+    expect(accessExpiryState(at(-1), now)).toBe('expired');
+    expect(accessExpiryState(at(0), now)).toBe('expired');
+  });
+
+  it('is expiring from just after now up to and including 30 days', () => {
+    expect(EXPIRING_SOON_DAYS).toBe(30);
+    expect(accessExpiryState(at(1), now)).toBe('expiring');
+    expect(accessExpiryState(at(29 * DAY), now)).toBe('expiring');
+    expect(accessExpiryState(at(30 * DAY), now)).toBe('expiring');
+  });
+
+  it('is active beyond 30 days', () => {
+    expect(accessExpiryState(at(30 * DAY + 1), now)).toBe('active');
+    expect(accessExpiryState(at(365 * DAY), now)).toBe('active');
+  });
+
+  it('accepts Date objects too', () => {
+    expect(accessExpiryState(new Date(now.getTime() + 31 * DAY), now)).toBe('active');
+  });
+
+  it('counts whole days left, rounding up', () => {
+    expect(daysUntil(at(DAY / 2), now)).toBe(1);
+    expect(daysUntil(at(30 * DAY), now)).toBe(30);
+    expect(daysUntil(at(-DAY), now)).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+import { Tabs } from '@mantine/core';
+import { IconHistory, IconPlayerPlay, IconActivity } from '@tabler/icons-react';
+import { useReducer } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/PageHeader';
+import { ActiveSessions } from './ActiveSessions';
+import { SessionHistory } from './SessionHistory';
+import { StartSessionWizard } from './StartSessionWizard';
+import { initialWizardState, wizardReducer } from './wizard';
+
+export const SESSION_TABS = ['start', 'active', 'history'] as const;
+export type SessionTab = (typeof SESSION_TABS)[number];
+
+function parseTab(value: string | null): SessionTab {
+  return SESSION_TABS.includes(value as SessionTab) ? (value as SessionTab) : 'start';
+}
+
+/** Start, Active and History tabs; the chosen tab lives in the URL (?tab=). */
+export function SessionsPage() {
+  const { t } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = parseTab(searchParams.get('tab'));
+  // Held here so the choices survive a look at another tab.
+  const [wizard, dispatch] = useReducer(wizardReducer, initialWizardState);
+
+  const openTab = (next: SessionTab) =>
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        params.set('tab', next);
+        return params;
+      },
+      { replace: false },
+    );
+
+  return (
+    <>
+      <PageHeader title={t('sessions:title')} subtitle={t('sessions:subtitle')} />
+      <Tabs
+        value={tab}
+        onChange={(value) => openTab(parseTab(value))}
+        keepMounted={false}
+        variant="outline"
+        radius="md"
+      >
+        <Tabs.List mb="lg">
+          <Tabs.Tab value="start" leftSection={<IconPlayerPlay size={16} />}>
+            {t('sessions:tabs.start')}
+          </Tabs.Tab>
+          <Tabs.Tab value="active" leftSection={<IconActivity size={16} />}>
+            {t('sessions:tabs.active')}
+          </Tabs.Tab>
+          <Tabs.Tab value="history" leftSection={<IconHistory size={16} />}>
+            {t('sessions:tabs.history')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="start">
+          <StartSessionWizard
+            state={wizard}
+            dispatch={dispatch}
+            onStarted={() => openTab('active')}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="active">
+          <ActiveSessions onStartNew={() => openTab('start')} />
+        </Tabs.Panel>
+        <Tabs.Panel value="history">
+          <SessionHistory />
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
+}
