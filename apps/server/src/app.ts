@@ -141,7 +141,9 @@ async function serveConsole(app: AppInstance, distDir: string) {
   const indexHtml = path.join(distDir, 'index.html');
   const hasConsole = fs.existsSync(indexHtml);
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+    // wildcard: files are looked up on each request, so a rebuilt console is served without a
+    // restart; a missing file falls through to the not-found handler below.
+    await app.register(fastifyStatic, { root: distDir, wildcard: true, index: 'index.html' });
   }
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url.startsWith('/v1/') || request.url.startsWith('/docs');
