@@ -1,13 +1,48 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
+import i18n from '../i18n';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner, HOME_PATH, PublicOnly, RequireAdmin, RequireAuth } from '../auth/guards';
 
-// Every screen is its own chunk: the login page loads only what it needs.
-const LoginPage = lazy(() => import('../features/auth/LoginPage').then((m) => ({ default: m.LoginPage })));
-const AppLayout = lazy(() => import('../features/layout/AppLayout').then((m) => ({ default: m.AppLayout })));
-const VrUsersPage = lazy(() =>
-  import('../features/vr-users/VrUsersPage').then((m) => ({ default: m.VrUsersPage })),
+/**
+ * A screen loaded on first visit: its code and its dictionary (i18n namespace) in parallel, so the
+ * login page carries neither.
+ */
+function screen<K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+  namespace?: string,
+) {
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]);
+    return { default: module[name] };
+  });
+}
+
+const LoginPage = screen(() => import('../features/auth/LoginPage'), 'LoginPage');
+const AppLayout = screen(() => import('../features/layout/AppLayout'), 'AppLayout');
+const VrUsersPage = screen(() => import('../features/vr-users/VrUsersPage'), 'VrUsersPage', 'vrUsers');
+const DevicesPage = screen(() => import('../features/devices/DevicesPage'), 'DevicesPage', 'devices');
+const SessionsPage = screen(() => import('../features/sessions/SessionsPage'), 'SessionsPage', 'sessions');
+const ScenariosPage = screen(() => import('../features/scenarios/ScenariosPage'), 'ScenariosPage', 'scenarios');
+const DownloadPage = screen(() => import('../features/download/DownloadPage'), 'DownloadPage', 'download');
+const OrganizationsPage = screen(
+  () => import('../features/admin-organizations/OrganizationsPage'),
+  'OrganizationsPage',
+  'adminOrganizations',
 );
+const UsersPage = screen(() => import('../features/admin-users/UsersPage'), 'UsersPage', 'adminUsers');
+const AdminDevicesPage = screen(
+  () => import('../features/admin-devices/AdminDevicesPage'),
+  'AdminDevicesPage',
+  'adminDevices',
+);
+const ContentPage = screen(() => import('../features/admin-content/ContentPage'), 'ContentPage', 'adminContent');
+const ScenarioAccessPage = screen(
+  () => import('../features/admin-access/ScenarioAccessPage'),
+  'ScenarioAccessPage',
+  'adminAccess',
+);
+const GlobalStatsPage = screen(() => import('../features/admin-stats/GlobalStatsPage'), 'GlobalStatsPage', 'adminStats');
 
 export function AppRoutes() {
   return (
@@ -31,7 +66,18 @@ export function AppRoutes() {
         >
           <Route index element={<Navigate to={HOME_PATH} replace />} />
           <Route path="vr-users" element={<VrUsersPage />} />
-          <Route path="admin" element={<RequireAdmin />}></Route>
+          <Route path="devices" element={<DevicesPage />} />
+          <Route path="sessions" element={<SessionsPage />} />
+          <Route path="scenarios" element={<ScenariosPage />} />
+          <Route path="download" element={<DownloadPage />} />
+          <Route path="admin" element={<RequireAdmin />}>
+            <Route path="organizations" element={<OrganizationsPage />} />
+            <Route path="users" element={<UsersPage />} />
+            <Route path="devices" element={<AdminDevicesPage />} />
+            <Route path="content" element={<ContentPage />} />
+            <Route path="scenario-access" element={<ScenarioAccessPage />} />
+            <Route path="global-stats" element={<GlobalStatsPage />} />
+          </Route>
           <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
         </Route>
       </Routes>

@@ -56,7 +56,7 @@ export function DataTable<T>({
     enableSorting: false,
     header: ({ table }) => (
       <Checkbox
-        aria-label="Select all"
+        aria-label={t('common:selectAll')}
         checked={table.getIsAllPageRowsSelected()}
         indeterminate={table.getIsSomePageRowsSelected()}
         onChange={table.getToggleAllPageRowsSelectedHandler()}
@@ -64,7 +64,7 @@ export function DataTable<T>({
     ),
     cell: ({ row }) => (
       <Checkbox
-        aria-label="Select row"
+        aria-label={t('common:selectRow')}
         checked={row.getIsSelected()}
         disabled={!row.getCanSelect()}
         onClick={(event) => event.stopPropagation()}

@@ -1,4 +1,4 @@
-import i18n from 'i18next';
+import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
 export const LANGUAGES = ['ru', 'en'] as const;
@@ -8,12 +8,21 @@ export const LANGUAGE_KEY = 'language';
 
 type Dictionary = Record<string, unknown>;
 
-// Every feature keeps its strings in locales/<language>/<namespace>.json; all are bundled.
-const files = import.meta.glob<Dictionary>('./locales/*/*.json', { eager: true, import: 'default' });
+// Every feature keeps its strings in locales/<language>/<namespace>.json. Only what the login page
+// and the layout need is bundled; each screen's namespace loads with the screen (see
+// app/routes.tsx), so adding strings to a screen never grows the login page.
+const files = import.meta.glob<Dictionary>('./locales/*/{common,auth,layout}.json', {
+  eager: true,
+  import: 'default',
+});
+const lazyFiles = import.meta.glob<Dictionary>(
+  ['./locales/*/*.json', '!./locales/*/{common,auth,layout}.json'],
+  { import: 'default' },
+);
 
-export function dictionaries(): Record<Language, Record<string, Dictionary>> {
+function byLanguage(entries: Array<[string, Dictionary]>): Record<Language, Record<string, Dictionary>> {
   const result: Record<Language, Record<string, Dictionary>> = { ru: {}, en: {} };
-  for (const [path, dictionary] of Object.entries(files)) {
+  for (const [path, dictionary] of entries) {
     const match = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(path);
     if (!match) continue;
     const [, language, namespace] = match;
@@ -21,6 +30,41 @@ export function dictionaries(): Record<Language, Record<string, Dictionary>> {
   }
   return result;
 }
+
+/** The bundled dictionaries (login page and layout). */
+export function dictionaries(): Record<Language, Record<string, Dictionary>> {
+  return byLanguage(Object.entries(files));
+}
+
+/** Every dictionary, the lazily loaded ones included (for the key-parity test). */
+export async function allDictionaries(): Promise<Record<Language, Record<string, Dictionary>>> {
+  const lazy = await Promise.all(
+    Object.entries(lazyFiles).map(async ([path, load]) => [path, await load()] as [string, Dictionary]),
+  );
+  return byLanguage([...Object.entries(files), ...lazy]);
+}
+
+/** Names of the lazily loaded namespaces, e.g. for preloading them in tests. */
+export const LAZY_NAMESPACES = [
+  ...new Set(Object.keys(lazyFiles).map((path) => /([\w-]+)\.json$/.exec(path)![1]!)),
+];
+
+/** i18next backend for the lazily loaded namespaces; the bundled ones are already in the store. */
+const lazyBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = lazyFiles[`./locales/${language}/${namespace}.json`];
+    if (!load) {
+      callback(null, {});
+      return;
+    }
+    load().then(
+      (dictionary) => callback(null, dictionary),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
 
 export function storedLanguage(): Language {
   try {
@@ -43,8 +87,10 @@ export function dateLocale(language: string): string {
 }
 
 const resources = dictionaries();
-void i18n.use(initReactI18next).init({
+void i18n.use(lazyBackend).use(initReactI18next).init({
   resources,
+  // Namespaces missing from `resources` (the screens' own) come from lazyBackend on first use.
+  partialBundledLanguages: true,
   lng: storedLanguage(),
   fallbackLng: 'en',
   supportedLngs: LANGUAGES,

@@ -44,3 +44,11 @@ export function progressPercent(completed: number | null | undefined, max: numbe
   const denominator = max && max > 0 ? max : 1;
   return Math.round(((completed ?? 0) / denominator) * 100);
 }
+
+/** A percent figure (0..100) with at most one decimal, in the language's number format. */
+export function formatPercent(value: number | null | undefined, language: string): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return new Intl.NumberFormat(dateLocale(language), { style: 'percent', maximumFractionDigits: 1 }).format(
+    value / 100,
+  );
+}

@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import i18n, { LAZY_NAMESPACES } from '../i18n';
+
+// Screens' dictionaries normally load with their route; components under test get them all.
+beforeAll(async () => {
+  await i18n.loadNamespaces(LAZY_NAMESPACES);
+});
 
 afterEach(() => {
   cleanup();

@@ -1,0 +1,260 @@
+import '@mantine/dates/styles.css';
+import 'dayjs/locale/ru';
+import {
+  Accordion,
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Progress,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
+import { IconKey, IconKeyOff, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { ScenarioAccessEntry, ScenarioAccessOrganization } from '@vrtc/contract';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client';
+import { confirmAction } from '../../components/confirm';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { formatDateTime } from '../../lib/format';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { ACCESS_EXPIRY_COLORS, accessExpiryState, daysUntil } from '../scenarios/expiry';
+import { useRevokeAccess, useScenarioAccess } from './api';
+import { formatExpiryDay } from './format';
+import { GrantAccessModal } from './GrantAccessModal';
+
+/** Organisations listed under a scenario: those holding a grant, expired ones included. */
+const hasGrant = (organization: ScenarioAccessOrganization) =>
+  organization.has_access || organization.granted_at !== null || organization.expires_at !== null;
+
+function ExpiryBadge({ expiresAt }: { expiresAt: string | null }) {
+  const { t } = useTranslation('adminAccess');
+  const state = accessExpiryState(expiresAt);
+  const label =
+    state === 'expiring' && expiresAt
+      ? t('state.expiringIn', { count: daysUntil(expiresAt) })
+      : t(`state.${state}`);
+  return (
+    <Badge color={ACCESS_EXPIRY_COLORS[state]} variant="light" data-state={state}>
+      {label}
+    </Badge>
+  );
+}
+
+export function ScenarioAccessPage() {
+  const { t, i18n } = useTranslation('adminAccess');
+  const access = useScenarioAccess();
+  const revoke = useRevokeAccess();
+  const [search, setSearch] = useState('');
+  const [opened, setOpened] = useState<string[]>([]);
+  const [grantFor, setGrantFor] = useState<string | undefined>();
+
+  const all = useMemo(() => access.data ?? [], [access.data]);
+  const visible = useMemo(() => {
+    const needle = search.trim().toLocaleLowerCase();
+    return needle
+      ? all.filter((entry) => entry.scenario_name.toLocaleLowerCase().includes(needle))
+      : all;
+  }, [all, search]);
+  // The dialog follows the latest data of its scenario.
+  const grantEntry = all.find((entry) => entry.scenario_id === grantFor);
+
+  async function revokeFrom(
+    entry: ScenarioAccessEntry,
+    organizations: ScenarioAccessOrganization[],
+    all: boolean,
+  ) {
+    const confirmed = await confirmAction({
+      title: all ? t('revokeAllTitle') : t('revokeTitle'),
+      message: all
+        ? t('revokeAllConfirm', { count: organizations.length, scenario: entry.scenario_name })
+        : t('revokeConfirm', {
+            organization: organizations[0]?.organization_name,
+            scenario: entry.scenario_name,
+          }),
+      confirmLabel: all ? t('revokeAll') : t('revoke'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    try {
+      await revoke.mutateAsync({
+        scenarioId: entry.scenario_id,
+        body: { organization_ids: organizations.map((o) => o.organization_id) },
+      });
+      notifySuccess(t('revoked'));
+    } catch (error) {
+      notifyError(errorMessage(error, t('revokeFailed')));
+    }
+  }
+
+  function columns(entry: ScenarioAccessEntry): ColumnDef<ScenarioAccessOrganization, unknown>[] {
+    return [
+      {
+        accessorKey: 'organization_name',
+        header: t('col.organization'),
+        cell: (c) => (
+          <Text fw={500} size="sm">
+            {c.row.original.organization_name}
+          </Text>
+        ),
+      },
+      {
+        accessorKey: 'granted_at',
+        header: t('col.grantedAt'),
+        cell: (c) => formatDateTime(c.row.original.granted_at, i18n.language),
+      },
+      {
+        accessorKey: 'granted_by',
+        header: t('col.grantedBy'),
+        cell: (c) => c.row.original.granted_by ?? t('common:none'),
+      },
+      {
+        id: 'expires_at',
+        accessorFn: (o) => (o.expires_at ? Date.parse(o.expires_at) : Number.POSITIVE_INFINITY),
+        header: t('col.expiresAt'),
+        cell: ({ row: { original: o } }) => (
+          <Group gap="xs" wrap="nowrap">
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {o.expires_at ? formatExpiryDay(o.expires_at, i18n.language) : t('common:none')}
+            </Text>
+            <ExpiryBadge expiresAt={o.expires_at} />
+          </Group>
+        ),
+      },
+      {
+        id: 'actions',
+        header: t('common:actions'),
+        enableSorting: false,
+        cell: ({ row: { original: o } }) => (
+          <Tooltip label={t('revoke')}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={() => revokeFrom(entry, [o], false)}
+              aria-label={`${t('revoke')}: ${o.organization_name}`}
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        ),
+      },
+    ];
+  }
+
+  return (
+    <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Card withBorder radius="lg" p="md">
+        <QueryState
+          isPending={access.isPending}
+          error={access.data ? null : access.error}
+          errorText={t('loadFailed')}
+          onRetry={() => access.refetch()}
+        >
+          <TextInput
+            aria-label={t('search')}
+            placeholder={t('searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            w={{ base: '100%', sm: 320 }}
+            mb="md"
+          />
+          {visible.length === 0 ? (
+            <Stack align="center" py="xl" gap="xs">
+              <IconKey size={40} opacity={0.4} />
+              <Text fw={500}>{all.length === 0 ? t('emptyTitle') : t('noMatches')}</Text>
+              {all.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  {t('emptyText')}
+                </Text>
+              ) : null}
+            </Stack>
+          ) : (
+            <Accordion multiple value={opened} onChange={setOpened} variant="separated" radius="md">
+              {visible.map((entry) => {
+                const granted = entry.organizations.filter(hasGrant);
+                const withAccess = entry.organizations.filter((o) => o.has_access);
+                const share = entry.total_organizations
+                  ? (entry.organizations_with_access / entry.total_organizations) * 100
+                  : 0;
+                return (
+                  <Accordion.Item key={entry.scenario_id} value={entry.scenario_id}>
+                    <Accordion.Control>
+                      <Group justify="space-between" wrap="wrap" gap="xs" pr="sm">
+                        <Text fw={600}>{entry.scenario_name}</Text>
+                        <Group gap="sm" wrap="nowrap">
+                          <Progress
+                            value={share}
+                            w={90}
+                            size="sm"
+                            radius="xl"
+                            aria-hidden
+                            visibleFrom="xs"
+                          />
+                          <Badge
+                            variant="light"
+                            size="lg"
+                            tt="none"
+                            color={entry.organizations_with_access > 0 ? 'blue' : 'gray'}
+                            data-testid="access-count"
+                          >
+                            {t('withAccessCount', {
+                              with: entry.organizations_with_access,
+                              total: entry.total_organizations,
+                            })}
+                          </Badge>
+                        </Group>
+                      </Group>
+                    </Accordion.Control>
+                    <Accordion.Panel>
+                      <Group justify="flex-end" gap="xs" mb="sm">
+                        <Button
+                          size="xs"
+                          leftSection={<IconPlus size={14} />}
+                          onClick={() => setGrantFor(entry.scenario_id)}
+                        >
+                          {t('grantAccess')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          leftSection={<IconKeyOff size={14} />}
+                          disabled={withAccess.length === 0}
+                          onClick={() => revokeFrom(entry, withAccess, true)}
+                        >
+                          {t('revokeAll')}
+                        </Button>
+                      </Group>
+                      <DataTable
+                        data={granted}
+                        columns={columns(entry)}
+                        getRowId={(o) => o.organization_id}
+                        initialSorting={[{ id: 'organization_name', desc: false }]}
+                        empty={
+                          <Text size="sm" c="dimmed" ta="center" py="md">
+                            {t('noAccess')}
+                          </Text>
+                        }
+                      />
+                    </Accordion.Panel>
+                  </Accordion.Item>
+                );
+              })}
+            </Accordion>
+          )}
+        </QueryState>
+      </Card>
+      <GrantAccessModal entry={grantEntry} onClose={() => setGrantFor(undefined)} />
+    </DatesProvider>
+  );
+}

@@ -1,0 +1,79 @@
+import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Organization } from '@vrtc/contract';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useSaveOrganization } from './api';
+
+/** Create an organisation (name), or edit one (name and active). */
+export function OrganizationFormModal({
+  opened,
+  organization,
+  onClose,
+}: {
+  opened: boolean;
+  organization?: Organization;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('adminOrganizations');
+  const save = useSaveOrganization();
+  const form = useForm({
+    initialValues: { name: '', active: true },
+    validate: { name: (value) => (value.trim() ? null : t('nameRequired')) },
+  });
+
+  useEffect(() => {
+    if (opened)
+      form.setValues({ name: organization?.name ?? '', active: organization?.active ?? true });
+    form.clearErrors();
+    // Reset only when the dialog opens, or opens for another organisation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, organization?.id]);
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await save.mutateAsync({
+        id: organization?.id,
+        name: values.name.trim(),
+        active: values.active,
+      });
+      notifySuccess(organization ? t('updated') : t('createdToast'));
+      onClose();
+    } catch (error) {
+      notifyError(errorMessage(error, organization ? t('updateFailed') : t('createFailed')));
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={organization ? t('editTitle') : t('addTitle')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label={t('name')}
+            required
+            data-autofocus
+            maxLength={200}
+            {...form.getInputProps('name')}
+          />
+          {organization ? (
+            <Switch
+              label={t('activeLabel')}
+              description={t('activeHint')}
+              {...form.getInputProps('active', { type: 'checkbox' })}
+            />
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {organization ? t('common:save') : t('common:create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

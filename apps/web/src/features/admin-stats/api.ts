@@ -1,0 +1,47 @@
+import type { GlobalStats, StatsRange, StatsRangeQuery } from '@vrtc/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api } from '../../api/client';
+
+export const statsKeys = {
+  all: ['admin', 'stats'] as const,
+  global: ['admin', 'stats', 'global'] as const,
+  range: (range: StatsRangeQuery) => ['admin', 'stats', 'range', range] as const,
+};
+
+/** Figures, daily series, device types and top organisations over the range. */
+export function useStatsRange(range: StatsRangeQuery) {
+  return useQuery({
+    queryKey: statsKeys.range(range),
+    queryFn: ({ signal }) =>
+      api.get<StatsRange>('/v1/admin/stats/range', { query: { ...range }, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** All-time figures: sessions today, this week and this month come from here. */
+export function useGlobalStats() {
+  return useQuery({
+    queryKey: statsKeys.global,
+    queryFn: ({ signal }) => api.get<GlobalStats>('/v1/admin/stats', { signal }),
+  });
+}
+
+/** The range as the server's CSV file, with the file name the server gave it. */
+export async function exportStatsCsv(range: StatsRangeQuery) {
+  const { blob, filename } = await api.blob('/v1/admin/stats/export', {
+    query: { format: 'csv', ...range },
+  });
+  return { blob, filename: filename ?? `statistics_${range.start_date}_${range.end_date}.csv` };
+}
+
+/** Hands a file to the browser's download. */
+export function saveFile(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,15 @@
+/** The periods the statistics screen offers, in days (specification section 9). */
+export const STATS_PERIODS = [7, 30, 90, 365] as const;
+export type StatsPeriod = (typeof STATS_PERIODS)[number];
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The last `days` UTC days ending today, both ends inclusive, as the range API wants them. */
+export function periodRange(
+  days: number,
+  now: Date = new Date(),
+): { start_date: string; end_date: string } {
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const start = new Date(end.getTime() - (days - 1) * DAY_MS);
+  return { start_date: start.toISOString().slice(0, 10), end_date: end.toISOString().slice(0, 10) };
+}

@@ -1,0 +1,80 @@
+import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { Account } from '@vrtc/contract';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useChangePassword } from './api';
+import { MIN_PASSWORD_LENGTH } from './validation';
+
+/** A new password for an account, typed twice. */
+export function ChangePasswordModal({
+  account,
+  onClose,
+}: {
+  account?: Account;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const change = useChangePassword();
+  const form = useForm({
+    initialValues: { password: '', confirm: '' },
+    validate: {
+      password: (value) => (value.length < MIN_PASSWORD_LENGTH ? t('passwordTooShort') : null),
+      confirm: (value, values) => (value !== values.password ? t('passwordMismatch') : null),
+    },
+  });
+
+  useEffect(() => {
+    if (account) form.reset();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [account?.id]);
+
+  const submit = form.onSubmit(async (values) => {
+    if (!account) return;
+    try {
+      await change.mutateAsync({ id: account.id, body: { new_password: values.password } });
+      notifySuccess(t('passwordChanged'));
+      onClose();
+    } catch (error) {
+      notifyError(errorMessage(error, t('passwordFailed')));
+    }
+  });
+
+  return (
+    <Modal opened={Boolean(account)} onClose={onClose} title={t('passwordTitle')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t('passwordFor', { email: account?.email ?? '' })}
+          </Text>
+          <PasswordInput
+            label={t('newPassword')}
+            description={t('passwordHint', { count: MIN_PASSWORD_LENGTH })}
+            required
+            data-autofocus
+            autoComplete="new-password"
+            maxLength={200}
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label={t('confirmPassword')}
+            required
+            autoComplete="new-password"
+            maxLength={200}
+            {...form.getInputProps('confirm')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={change.isPending}>
+              {t('changePassword')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,193 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import type { Account, Role } from '@vrtc/contract';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client';
+import { useCurrentUser } from '../../auth/AuthProvider';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useCreateAccount, useOrganizationOptions, useUpdateAccount } from './api';
+import { isEmail, MIN_PASSWORD_LENGTH } from './validation';
+
+interface Values {
+  email: string;
+  password: string;
+  role: Role;
+  organization_id: string | null;
+  active: boolean;
+}
+
+/**
+ * Create an account (email, password, role, organisation) or edit one (email, role,
+ * organisation, active). A missing required field shows 'Please fill in all required fields'.
+ */
+export function UserFormModal({
+  opened,
+  account,
+  defaultOrganizationId,
+  onClose,
+}: {
+  opened: boolean;
+  account?: Account;
+  defaultOrganizationId?: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('adminUsers');
+  const me = useCurrentUser();
+  const organizations = useOrganizationOptions();
+  const create = useCreateAccount();
+  const update = useUpdateAccount();
+  const [missingFields, setMissingFields] = useState(false);
+  const isSelf = account?.id === me.id;
+
+  const form = useForm<Values>({
+    initialValues: { email: '', password: '', role: 'client', organization_id: null, active: true },
+    validate: (values) => {
+      const errors: Record<string, boolean | string> = {};
+      if (!values.email.trim()) errors.email = true;
+      else if (!isEmail(values.email)) errors.email = t('emailInvalid');
+      if (!account) {
+        if (!values.password) errors.password = true;
+        else if (values.password.length < MIN_PASSWORD_LENGTH)
+          errors.password = t('passwordTooShort');
+      }
+      if (!values.organization_id) errors.organization_id = true;
+      return errors;
+    },
+  });
+
+  useEffect(() => {
+    if (!opened) return;
+    setMissingFields(false);
+    form.setValues({
+      email: account?.email ?? '',
+      password: '',
+      role: account?.role ?? 'client',
+      organization_id: account?.organization_id ?? defaultOrganizationId ?? null,
+      active: account?.active ?? true,
+    });
+    form.clearErrors();
+    // Reset only when the dialog opens, or opens for another account.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [opened, account?.id]);
+
+  // The summary goes away once every required field is filled.
+  const showMissing = missingFields && Object.values(form.errors).some((error) => error === true);
+
+  const submit = form.onSubmit(
+    async (values) => {
+      setMissingFields(false);
+      const email = values.email.trim();
+      const organizationId = values.organization_id!;
+      try {
+        if (account) {
+          await update.mutateAsync({
+            id: account.id,
+            body: {
+              email,
+              role: values.role,
+              organization_id: organizationId,
+              active: values.active,
+            },
+          });
+          notifySuccess(t('updated'));
+        } else {
+          await create.mutateAsync({
+            email,
+            password: values.password,
+            role: values.role,
+            organization_id: organizationId,
+          });
+          notifySuccess(t('createdToast'));
+        }
+        onClose();
+      } catch (error) {
+        notifyError(errorMessage(error, account ? t('updateFailed') : t('createFailed')));
+      }
+    },
+    (errors) => setMissingFields(Object.values(errors).some((error) => error === true)),
+  );
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={account ? t('editTitle') : t('addTitle')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {showMissing ? (
+            <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
+              {t('requiredFields')}
+            </Alert>
+          ) : null}
+          <TextInput
+            type="email"
+            label={t('email')}
+            placeholder="name@example.com"
+            required
+            data-autofocus
+            autoComplete="off"
+            maxLength={254}
+            {...form.getInputProps('email')}
+          />
+          {account ? null : (
+            <PasswordInput
+              label={t('password')}
+              description={t('passwordHint', { count: MIN_PASSWORD_LENGTH })}
+              required
+              autoComplete="new-password"
+              maxLength={200}
+              {...form.getInputProps('password')}
+            />
+          )}
+          <Select
+            label={t('role')}
+            required
+            allowDeselect={false}
+            disabled={isSelf}
+            description={isSelf ? t('selfRoleHint') : undefined}
+            data={[
+              { value: 'client', label: t('common:role.client') },
+              { value: 'admin', label: t('common:role.admin') },
+            ]}
+            {...form.getInputProps('role')}
+          />
+          <Select
+            label={t('organization')}
+            placeholder={t('organizationPlaceholder')}
+            required
+            searchable
+            nothingFoundMessage={t('nothingFound')}
+            data={organizations.data ?? []}
+            disabled={organizations.isPending}
+            {...form.getInputProps('organization_id')}
+          />
+          {account ? (
+            <Switch
+              label={t('activeLabel')}
+              description={isSelf ? t('selfActiveHint') : t('activeHint')}
+              disabled={isSelf}
+              {...form.getInputProps('active', { type: 'checkbox' })}
+            />
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={create.isPending || update.isPending}>
+              {account ? t('common:save') : t('common:create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,264 @@
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconKey,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+  IconUserCog,
+} from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { Account, Role } from '@vrtc/contract';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client';
+import { useCurrentUser } from '../../auth/AuthProvider';
+import { confirmAction } from '../../components/confirm';
+import { DataTable } from '../../components/DataTable';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { formatDate } from '../../lib/format';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useAccounts, useDeleteAccount, useOrganizationOptions } from './api';
+import { ChangePasswordModal } from './ChangePasswordModal';
+import { UserFormModal } from './UserFormModal';
+
+/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
+const FULL_LABEL = { label: { overflow: 'visible' } } as const;
+
+export function UsersPage() {
+  const { t, i18n } = useTranslation('adminUsers');
+  const me = useCurrentUser();
+  const [search, setSearch] = useState('');
+  const [organizationId, setOrganizationId] = useState<string | null>(null);
+  const [role, setRole] = useState<Role | null>(null);
+  const accounts = useAccounts({
+    organization_id: organizationId ?? undefined,
+    role: role ?? undefined,
+  });
+  const organizations = useOrganizationOptions();
+  const deleteAccount = useDeleteAccount();
+  const [editing, setEditing] = useState<{ account?: Account } | undefined>();
+  const [passwordFor, setPasswordFor] = useState<Account | undefined>();
+
+  const all = useMemo(() => accounts.data ?? [], [accounts.data]);
+  const visible = useMemo(() => {
+    const needle = search.trim().toLocaleLowerCase();
+    return needle
+      ? all.filter((account) => account.email.toLocaleLowerCase().includes(needle))
+      : all;
+  }, [all, search]);
+  const filtered = Boolean(search.trim() || organizationId || role);
+
+  async function remove(account: Account) {
+    const confirmed = await confirmAction({
+      title: t('deleteTitle'),
+      message: t('deleteConfirm', { email: account.email }),
+      confirmLabel: t('common:delete'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    try {
+      await deleteAccount.mutateAsync(account.id);
+      notifySuccess(t('deleted'));
+    } catch (error) {
+      notifyError(errorMessage(error, t('deleteFailed')));
+    }
+  }
+
+  const columns = useMemo<ColumnDef<Account, unknown>[]>(
+    () => [
+      {
+        accessorKey: 'email',
+        header: t('email'),
+        cell: ({ row: { original: account } }) => (
+          <Group gap={6} wrap="nowrap">
+            <Text fw={500} size="sm">
+              {account.email}
+            </Text>
+            {account.id === me.id ? (
+              <Badge size="xs" variant="outline">
+                {t('you')}
+              </Badge>
+            ) : null}
+          </Group>
+        ),
+      },
+      {
+        accessorKey: 'role',
+        header: t('role'),
+        cell: (c) => (
+          <Badge
+            color={c.row.original.role === 'admin' ? 'grape' : 'blue'}
+            variant="light"
+            styles={FULL_LABEL}
+          >
+            {t(`common:role.${c.row.original.role}`)}
+          </Badge>
+        ),
+      },
+      { accessorKey: 'organization_name', header: t('organization') },
+      {
+        accessorKey: 'active',
+        header: t('status'),
+        cell: (c) =>
+          c.row.original.active ? (
+            <Badge color="green" variant="light" styles={FULL_LABEL}>
+              {t('active')}
+            </Badge>
+          ) : (
+            <Badge color="gray" variant="light" styles={FULL_LABEL}>
+              {t('inactive')}
+            </Badge>
+          ),
+      },
+      {
+        accessorKey: 'created_at',
+        header: t('created'),
+        cell: (c) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDate(c.row.original.created_at, i18n.language)}
+          </Text>
+        ),
+      },
+      {
+        id: 'actions',
+        header: t('common:actions'),
+        enableSorting: false,
+        cell: ({ row: { original: account } }) => (
+          <Group gap={4} wrap="nowrap">
+            <Tooltip label={t('common:edit')}>
+              <ActionIcon
+                variant="subtle"
+                onClick={() => setEditing({ account })}
+                aria-label={t('common:edit')}
+              >
+                <IconPencil size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('changePassword')}>
+              <ActionIcon
+                variant="subtle"
+                color="orange"
+                onClick={() => setPasswordFor(account)}
+                aria-label={t('changePassword')}
+              >
+                <IconKey size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={account.id === me.id ? t('cannotDeleteSelf') : t('common:delete')}>
+              <span>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  disabled={account.id === me.id}
+                  onClick={() => remove(account)}
+                  aria-label={t('common:delete')}
+                >
+                  <IconTrash size={18} />
+                </ActionIcon>
+              </span>
+            </Tooltip>
+          </Group>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, i18n.language, me.id],
+  );
+
+  const hasData = Boolean(accounts.data);
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+            {t('add')}
+          </Button>
+        }
+      />
+      <Card withBorder radius="lg" p="md">
+        <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md" spacing="sm">
+          <TextInput
+            aria-label={t('search')}
+            placeholder={t('searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+          />
+          <Select
+            aria-label={t('organization')}
+            placeholder={t('allOrganizations')}
+            data={organizations.data ?? []}
+            value={organizationId}
+            onChange={setOrganizationId}
+            searchable
+            clearable
+            nothingFoundMessage={t('nothingFound')}
+          />
+          <Select
+            aria-label={t('role')}
+            placeholder={t('allRoles')}
+            data={[
+              { value: 'admin', label: t('common:role.admin') },
+              { value: 'client', label: t('common:role.client') },
+            ]}
+            value={role}
+            onChange={(value) => setRole(value as Role | null)}
+            clearable
+          />
+        </SimpleGrid>
+        <QueryState
+          isPending={accounts.isPending}
+          error={hasData ? null : accounts.error}
+          errorText={t('loadFailed')}
+          onRetry={() => accounts.refetch()}
+        >
+          <DataTable
+            data={visible}
+            columns={columns}
+            getRowId={(account) => account.id}
+            initialSorting={[{ id: 'email', desc: false }]}
+            empty={
+              filtered ? (
+                <Text c="dimmed" ta="center" py="xl">
+                  {t('noMatches')}
+                </Text>
+              ) : (
+                <Stack align="center" py="xl" gap="sm">
+                  <IconUserCog size={40} opacity={0.4} />
+                  <Text fw={500}>{t('emptyTitle')}</Text>
+                  <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+                    {t('add')}
+                  </Button>
+                </Stack>
+              )
+            }
+          />
+        </QueryState>
+      </Card>
+      <UserFormModal
+        opened={Boolean(editing)}
+        account={editing?.account}
+        defaultOrganizationId={organizationId ?? undefined}
+        onClose={() => setEditing(undefined)}
+      />
+      <ChangePasswordModal account={passwordFor} onClose={() => setPasswordFor(undefined)} />
+    </>
+  );
+}
