@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', '**/screenshots/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/dist-e2e/**', 'data/**', '**/screenshots/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
