@@ -117,6 +117,9 @@ export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
           body: HeartbeatBody,
           response: { 200: HeartbeatResponse, 401: ErrorBody },
         },
+        // Every headset calls this every few seconds: info-level request lines would be most of
+        // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show.
+        logLevel: 'warn',
         // Every field is optional, so a heartbeat may come without a body at all.
         preValidation: async (request) => {
           request.body ??= {};

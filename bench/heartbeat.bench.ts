@@ -1,0 +1,263 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { LoadRequest, LoadResult } from './load-runner.ts';
+import {
+  createScratchDatabase,
+  makeDeviceTokens,
+  startBareRoute,
+  startHeartbeatServer,
+  type FlushRecord,
+  type HeartbeatTarget,
+  type Target,
+} from './targets.ts';
+
+/**
+ * `npm run bench`: the heartbeat route (POST /v1/headset/heartbeat) of the real app, background
+ * jobs on, with 1,000 enrolled devices, under 50 connections for ~10 s, beside a bare Fastify
+ * route under the same load; on PGlite, and again on PostgreSQL when DATABASE_URL is set (in a
+ * database created for the run and dropped after). The bare route is measured again right before
+ * each heartbeat target, and each ratio uses the bare figure taken just before it, so a machine
+ * whose load drifts during the run skews the ratios less. Targets: at least 50% of the bare
+ * route's throughput and p99 under 20 ms. It reports PASS/FAIL and exits 0 whatever the verdict:
+ * a benchmark reports, it is not a test.
+ *
+ * autocannon runs in a child process (load-runner.ts), so the server keeps this process to itself
+ * and the CPU time it spends per request (process.cpuUsage, PGlite included as it runs in-process)
+ * can be shown beside the figures.
+ * Environment: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (50), BENCH_DEVICES (1000),
+ * LOG_LEVEL (the server's, default info as in production; pino writes to /dev/null).
+ */
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const DEVICES = Number(process.env.BENCH_DEVICES || 1000);
+const WARMUP_S = 2;
+const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
+const MIN_RATIO = 0.5;
+const MAX_P99_MS = 20;
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Measured extends LoadResult {
+  name: string;
+  /** For a heartbeat target: the bare route measured just before it. */
+  bare?: Measured;
+  /** CPU time of this process (the server; PGlite included) per request, microseconds. */
+  cpuPerRequestUs: number;
+  flushes?: FlushRecord[];
+  /** Write statements during the measurement and the flush after it. */
+  writeStatements?: number;
+  statementsPerRequest?: number;
+}
+
+/** Sends load through the child process; one load at a time. */
+class LoadGenerator {
+  private readonly child: ChildProcess;
+  constructor(private readonly tokensFile: string) {
+    this.child = fork(path.join(import.meta.dirname, 'load-runner.ts'), [], {
+      execArgv: ['--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+  }
+
+  run(url: string, durationS: number): Promise<LoadResult> {
+    const request: LoadRequest = {
+      url,
+      path: '/v1/headset/heartbeat',
+      body: JSON.stringify({ battery_percent: 87, app_version: '1.5.0' }),
+      connections: CONNECTIONS,
+      durationS,
+      tokensFile: this.tokensFile,
+    };
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`load generator exited (${code})`));
+      this.child.once('exit', onExit);
+      this.child.once('message', (result) => {
+        this.child.off('exit', onExit);
+        resolve(result as LoadResult);
+      });
+      this.child.send(request);
+    });
+  }
+
+  close(): void {
+    if (this.child.connected) this.child.disconnect();
+  }
+}
+
+async function measure(
+  generator: LoadGenerator,
+  target: Target | HeartbeatTarget,
+): Promise<Measured> {
+  say(`  ${target.name}: warming up ${WARMUP_S} s, measuring ${DURATION_S} s…`);
+  await generator.run(target.url, WARMUP_S);
+  const counter = 'counter' in target ? target.counter : undefined;
+  counter?.reset();
+  const cpuBefore = process.cpuUsage();
+  const result = await generator.run(target.url, DURATION_S);
+  const cpu = process.cpuUsage(cpuBefore);
+  const measured: Measured = {
+    name: target.name,
+    ...result,
+    cpuPerRequestUs: (cpu.user + cpu.system) / Math.max(1, result.total),
+  };
+  if (counter && 'flushIntervalMs' in target) {
+    measured.statementsPerRequest = (counter.reads + counter.writes) / Math.max(1, result.total);
+    await sleep(target.flushIntervalMs + 500); // the last flush of what the load left buffered
+    measured.flushes = [...counter.flushes];
+    measured.writeStatements = counter.writes;
+  }
+  return measured;
+}
+
+async function run(): Promise<void> {
+  const started = Date.now();
+  say(
+    `Heartbeat benchmark: ${DEVICES} devices, ${CONNECTIONS} connections, ${DURATION_S} s per target`,
+  );
+  say(
+    `Node ${process.version}, ${os.cpus().length} cores, load average at start: ${loadAverage()}`,
+  );
+  say(`Server LOG_LEVEL=${LOG_LEVEL} (pino writes to /dev/null)`);
+
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-bench-tokens-'));
+  const tokens = makeDeviceTokens(DEVICES);
+  const tokensFile = path.join(scratch, 'tokens.json');
+  fs.writeFileSync(tokensFile, JSON.stringify(tokens));
+  const generator = new LoadGenerator(tokensFile);
+
+  const results: Measured[] = [];
+  const bare = await startBareRoute();
+  const beside = async (target: HeartbeatTarget) => {
+    const baseline = await measure(generator, bare);
+    const measured = await measure(generator, target);
+    results.push(baseline, { ...measured, bare: baseline });
+  };
+  try {
+    const pglite = await startHeartbeatServer({ kind: 'pglite' }, tokens, { logLevel: LOG_LEVEL });
+    try {
+      await beside(pglite);
+    } finally {
+      await pglite.close();
+    }
+
+    const serverUrl = process.env.DATABASE_URL;
+    if (serverUrl) {
+      const database = await createScratchDatabase(serverUrl);
+      say(`  (PostgreSQL: database ${database.name} created for this run)`);
+      try {
+        const postgres = await startHeartbeatServer(
+          { kind: 'postgres', databaseUrl: database.url },
+          tokens,
+          { logLevel: LOG_LEVEL },
+        );
+        try {
+          await beside(postgres);
+        } finally {
+          await postgres.close();
+        }
+      } finally {
+        await database.drop();
+        say(`  (PostgreSQL: database ${database.name} dropped)`);
+      }
+    } else {
+      say('  (DATABASE_URL not set: PostgreSQL skipped)');
+    }
+  } finally {
+    await bare.close();
+    generator.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+
+  report(results);
+  say();
+  say(
+    `Load average at end: ${loadAverage()}; whole run ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
+
+function report(results: Measured[]) {
+  const heartbeats = results.filter((r) => r.bare);
+  const rows = results.map((r) => [
+    r.name,
+    r.requestsPerSecond.toFixed(0),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    r.bare ? `${((100 * r.requestsPerSecond) / r.bare.requestsPerSecond).toFixed(0)}%` : '',
+    r.cpuPerRequestUs.toFixed(0),
+    String(r.total),
+    String(r.failures),
+  ]);
+  const header = [
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'vs bare',
+    'CPU µs/req',
+    'requests',
+    'failed',
+  ];
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...rows.map((row) => row[i]!.length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ');
+  say();
+  say(line(header));
+  say(widths.map((w) => '─'.repeat(w)).join('  '));
+  for (const row of rows) say(line(row));
+
+  say();
+  for (const r of heartbeats) {
+    const flushes = r.flushes ?? [];
+    say(
+      `${r.name}: ${flushes.length} flushes wrote last-seen times (up to ` +
+        `${Math.max(0, ...flushes.map((f) => f.devices))} devices each) with ${r.writeStatements} ` +
+        `write statement(s) in all; ${(r.statementsPerRequest ?? 0).toFixed(2)} statements per heartbeat`,
+    );
+  }
+
+  say();
+  for (const r of heartbeats) {
+    const ratio = r.requestsPerSecond / r.bare!.requestsPerSecond;
+    const flushes = r.flushes ?? [];
+    const verdicts = [
+      [
+        `throughput ≥ ${MIN_RATIO * 100}% of bare`,
+        `${(ratio * 100).toFixed(0)}%`,
+        ratio >= MIN_RATIO,
+      ],
+      [`p99 < ${MAX_P99_MS} ms`, `${r.p99.toFixed(1)} ms`, r.p99 < MAX_P99_MS],
+      [
+        '1 write statement per flush',
+        `${r.writeStatements}/${flushes.length}`,
+        flushes.length > 0 && r.writeStatements === flushes.length,
+      ],
+      ['no failed requests', String(r.failures), r.failures === 0],
+    ] as const;
+    say(
+      `${r.name.padEnd(22)} ` +
+        verdicts.map(([what, value, ok]) => `${what}: ${value} ${ok ? 'PASS' : 'FAIL'}`).join('; '),
+    );
+  }
+}
+
+run().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    // Not a verdict: the benchmark could not run at all.
+    console.error('benchmark failed to run:', error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,241 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import type {
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { hashToken } from '../apps/server/src/auth/tokens.ts';
+import type { LastSeenBuffer } from '../apps/server/src/headset/last-seen.ts';
+import { testConfig } from '../apps/server/src/platform/config.ts';
+import { openDatabase, type Db } from '../apps/server/src/platform/db.ts';
+import { migrate } from '../apps/server/src/platform/migrate.ts';
+
+/** A server under load: where to send requests, and how to stop it. */
+export interface Target {
+  name: string;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The same path and a similar answer as the heartbeat, with no work behind it. */
+export async function startBareRoute(): Promise<Target> {
+  const app = Fastify({ logger: false });
+  app.post('/v1/headset/heartbeat', async () => ({
+    device_id: '00000000-0000-4000-8000-000000000000',
+    movement_type: 'slide',
+    heartbeat_interval_ms: 5000,
+    session: null,
+  }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    name: 'bare Fastify route',
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    close: () => app.close(),
+  };
+}
+
+const WRITE = /^\s*(UPDATE|INSERT|DELETE|MERGE)\b/i;
+function isWrite(node: RootOperationNode | OperationNode): boolean {
+  switch (node.kind) {
+    case 'InsertQueryNode':
+    case 'UpdateQueryNode':
+    case 'DeleteQueryNode':
+    case 'MergeQueryNode':
+      return true;
+    case 'RawNode':
+      return WRITE.test((node as { sqlFragments: readonly string[] }).sqlFragments[0] ?? '');
+    default:
+      return false;
+  }
+}
+
+export interface FlushRecord {
+  devices: number;
+  rowsUpdated: number;
+}
+
+/**
+ * Counts every statement the app sends (a Kysely plugin on the database handed to buildApp: no
+ * statement of the app bypasses it) and every last-seen flush that had devices to write (the
+ * buffer's flush is wrapped). While the benchmark runs, the flush is the only writer: heartbeats
+ * write nothing themselves and the sweeper has nothing to end, so write statements = flushes
+ * means exactly one write statement per flush. No AsyncLocalStorage here: on Node 20 it turns on
+ * promise hooks for every request and would tax the very thing measured.
+ */
+export class StatementCounter implements KyselyPlugin {
+  reads = 0;
+  writes = 0;
+  readonly flushes: FlushRecord[] = [];
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (isWrite(args.node)) this.writes += 1;
+    else this.reads += 1;
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+
+  /** Wraps the buffer's flush (the background job looks the method up on every tick). */
+  watch(buffer: LastSeenBuffer): void {
+    const original = buffer.flush.bind(buffer);
+    buffer.flush = async () => {
+      const result = await original();
+      if (result.devices > 0) {
+        this.flushes.push({ devices: result.devices, rowsUpdated: result.rowsUpdated });
+      }
+      return result;
+    };
+  }
+
+  reset(): void {
+    this.reads = 0;
+    this.writes = 0;
+    this.flushes.length = 0;
+  }
+}
+
+/** Device tokens as enrolment hands them out (random, stored hashed). */
+export function makeDeviceTokens(count: number): string[] {
+  return Array.from({ length: count }, () => crypto.randomBytes(32).toString('base64url'));
+}
+
+/**
+ * Enrols the devices through the data layer, as POST /v1/headset/enroll leaves them (token hash,
+ * organisation), in a few multi-row inserts: 1,000 enrolments through HTTP would be rate-limited
+ * per address only on failures, but cost a minute of the run for nothing measured.
+ */
+async function enrolDevices(db: Db, tokens: string[]): Promise<void> {
+  const organization = await db
+    .insertInto('organizations')
+    .values({ name: 'Benchmark' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const rows = tokens.map((token, index) => ({
+    organization_id: organization.id,
+    name: `bench-${String(index + 1).padStart(4, '0')}`,
+    type: 'quest' as const,
+    token_hash: hashToken(token),
+    last_seen_at: null,
+  }));
+  for (let at = 0; at < rows.length; at += 500) {
+    await db
+      .insertInto('devices')
+      .values(rows.slice(at, at + 500))
+      .execute();
+  }
+}
+
+export interface HeartbeatTarget extends Target {
+  counter: StatementCounter;
+  flushIntervalMs: number;
+}
+
+export interface DatabaseChoice {
+  kind: 'pglite' | 'postgres';
+  /** For postgres: the fresh database's URL. */
+  databaseUrl?: string;
+}
+
+/**
+ * The real application (buildApp, background jobs on, as main.ts runs it) on a freshly migrated
+ * database holding the enrolled devices, listening on 127.0.0.1 at a free port.
+ */
+export async function startHeartbeatServer(
+  database: DatabaseChoice,
+  tokens: string[],
+  options: { logLevel: string },
+): Promise<HeartbeatTarget> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-bench-'));
+  const handle = await openDatabase(
+    database.kind === 'postgres' ? { databaseUrl: database.databaseUrl } : { pgliteDir: dataDir },
+  );
+  const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  try {
+    await migrate(handle.db);
+    await enrolDevices(handle.db, tokens);
+  } catch (error) {
+    await handle.close();
+    removeDataDir();
+    throw error;
+  }
+  const counter = new StatementCounter();
+  const config = testConfig({
+    dataDir,
+    databaseUrl: database.databaseUrl,
+    logLevel: options.logLevel,
+    signingSecret: 'bench',
+  });
+  const app = await buildApp({
+    db: handle.db.withPlugin(counter),
+    config,
+    backgroundJobs: true,
+    // pino's own file destination, as stdout in production, to /dev/null: the cost of logging is
+    // measured, the terminal stays readable.
+    logger: options.logLevel === 'silent' ? false : { level: options.logLevel, file: '/dev/null' },
+    onClosed: async () => {
+      await handle.close();
+      removeDataDir();
+    },
+  });
+  counter.watch(app.lastSeen);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+  // One real heartbeat first: the tokens must be ones the route accepts.
+  const probe = await fetch(`${url}/v1/headset/heartbeat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[0]}` },
+    body: '{}',
+  });
+  if (probe.status !== 200) {
+    await app.close();
+    throw new Error(`heartbeat probe answered ${probe.status}: ${await probe.text()}`);
+  }
+  return {
+    name: `heartbeat · ${database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL'}`,
+    url,
+    counter,
+    flushIntervalMs: config.lastSeenFlushMs,
+    close: () => app.close(),
+  };
+}
+
+/** A database of its own on the DATABASE_URL server, dropped afterwards; nothing else is touched. */
+export async function createScratchDatabase(serverUrl: string) {
+  const name = `vrtc_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}
