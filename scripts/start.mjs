@@ -23,7 +23,10 @@ const contract = path.join(root, 'packages/contract/src');
 const sourceTime = Math.max(...sources.map(newestMtime), newestMtime(contract));
 if (!fs.existsSync(builtIndex) || fs.statSync(builtIndex).mtimeMs < sourceTime) {
   console.log('Building the web console…');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { stdio: 'inherit', cwd: root });
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

@@ -31,7 +31,11 @@ describe('/v1/admin/*', () => {
     const routes = adminRoutes();
     expect(routes.length).toBeGreaterThan(30);
     for (const route of routes) {
-      const response = await t.app.inject({ method: route.method as 'GET', url: route.url, headers: client.headers });
+      const response = await t.app.inject({
+        method: route.method as 'GET',
+        url: route.url,
+        headers: client.headers,
+      });
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403);
       expect(response.json().error).toBe('forbidden');
     }
@@ -46,8 +50,14 @@ describe('/v1/admin/*', () => {
 
   it('lets an admin token through (no 401/403) on the read routes', async () => {
     const admin = await makeTenant(t, { role: 'admin' });
-    for (const route of adminRoutes().filter((r) => r.method === 'GET' && !r.url.includes(SOME_ID))) {
-      const response = await t.app.inject({ method: 'GET', url: route.url, headers: bearer(admin.token) });
+    for (const route of adminRoutes().filter(
+      (r) => r.method === 'GET' && !r.url.includes(SOME_ID),
+    )) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: route.url,
+        headers: bearer(admin.token),
+      });
       expect([401, 403], `${route.url}`).not.toContain(response.statusCode);
     }
   });

@@ -40,7 +40,8 @@ export default async function setup(project: TestProject) {
         `SELECT datname FROM pg_database WHERE datname LIKE $1`,
         [`${runId}%`],
       );
-      for (const row of rows) await cleanup.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
+      for (const row of rows)
+        await cleanup.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`);
       await cleanup.end();
     };
   }

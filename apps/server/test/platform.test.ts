@@ -35,7 +35,14 @@ interface RunningServer {
 /** Starts the real server process (PGlite in dataDir) and resolves once it listens. */
 function startServer(env: Record<string, string>): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', WEB_DIST_DIR: '/nonexistent', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: '',
+      WEB_DIST_DIR: '/nonexistent',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   processes.push(child);
@@ -84,7 +91,9 @@ describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
   it('refuses a second opener of the same data directory with a clear message', async () => {
     const dir = tempDir();
     const first = await openDatabase({ pgliteDir: dir });
-    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(/in use by another server process/);
+    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(
+      /in use by another server process/,
+    );
     await first.close();
     const again = await openDatabase({ pgliteDir: dir });
     await again.close();
@@ -136,7 +145,9 @@ describe('the server process', { timeout: 180_000 }, () => {
   it('prints a generated password once when no admin credentials are given', async () => {
     const dir = tempDir();
     const server = await startServer({ DATA_DIR: dir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
-    const match = /First admin created: admin@example\.com with password (\S+)/.exec(server.output());
+    const match = /First admin created: admin@example\.com with password (\S+)/.exec(
+      server.output(),
+    );
     expect(match).not.toBeNull();
     expect((await login(server.url, 'admin@example.com', match![1]!)).status).toBe(200);
     server.child.kill('SIGTERM');
@@ -164,7 +175,9 @@ describe.runIf(inject('dbTemplate').kind === 'postgres')('migrations on PostgreS
           .map((file) => file.replace(/\.sql$/, ''))
           .sort(),
       );
-      const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM schema_migrations`.execute(a.db);
+      const { rows } = await sql<{
+        count: number;
+      }>`SELECT count(*)::int AS count FROM schema_migrations`.execute(a.db);
       expect(rows[0]!.count).toBe(appliedByA.length + appliedByB.length);
     } finally {
       await a.close();

@@ -19,7 +19,12 @@ export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseL
   const passwordHash = await hashPassword(password);
   const created = await db.transaction().execute(async (trx) => {
     // Another process may have created it meanwhile: only one wins.
-    const again = await trx.selectFrom('accounts').select('id').limit(1).forUpdate().executeTakeFirst();
+    const again = await trx
+      .selectFrom('accounts')
+      .select('id')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst();
     if (again) return false;
     const organization = await trx
       .insertInto('organizations')
@@ -28,13 +33,20 @@ export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseL
       .executeTakeFirstOrThrow();
     await trx
       .insertInto('accounts')
-      .values({ email, password_hash: passwordHash, role: 'admin', organization_id: organization.id })
+      .values({
+        email,
+        password_hash: passwordHash,
+        role: 'admin',
+        organization_id: organization.id,
+      })
       .execute();
     return true;
   });
   if (!created) return undefined;
   if (generated) {
-    log.warn(`First admin created: ${email} with password ${password} (shown once; change it after signing in)`);
+    log.warn(
+      `First admin created: ${email} with password ${password} (shown once; change it after signing in)`,
+    );
   } else {
     log.info(`First admin created: ${email}`);
   }

@@ -11,7 +11,8 @@ export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHand
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new AppError('unauthorized', 'Authentication required');
     const caller = await resolveToken(ctx.db, ctx.clock.now(), token);
-    if (!caller) throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
+    if (!caller)
+      throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
     if (role && caller.role !== role) {
       throw new AppError('forbidden', 'This action requires the admin role');
     }

@@ -79,7 +79,10 @@ export async function login(
   };
 }
 
-export async function issueToken(ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>, accountId: string) {
+export async function issueToken(
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
+  accountId: string,
+) {
   const now = ctx.clock.now();
   const { token, hash } = newToken();
   const expiresAt = new Date(now.getTime() + ctx.config.tokenTtlMs);

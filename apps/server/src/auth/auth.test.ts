@@ -10,12 +10,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const login = (email: string, password: string, remoteAddress = '10.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email, password }, remoteAddress });
+  t.app.inject({
+    method: 'POST',
+    url: '/v1/auth/login',
+    payload: { email, password },
+    remoteAddress,
+  });
 
 describe('POST /v1/auth/login', () => {
   it('returns a token and the profile, and the token opens /v1/me', async () => {
     const organization = await makeOrganization(t.db, { name: 'Acme Training' });
-    const account = await makeAccount(t.db, { email: 'Staff@Acme.test', organization_id: organization.id });
+    const account = await makeAccount(t.db, {
+      email: 'Staff@Acme.test',
+      organization_id: organization.id,
+    });
 
     const response = await login('staff@acme.test', TEST_PASSWORD);
     expect(response.statusCode).toBe(200);
@@ -53,13 +61,23 @@ describe('POST /v1/auth/login', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
-    expect(wrong.json()).toEqual({ error: 'invalid_credentials', message: 'Invalid email or password' });
+    expect(wrong.json()).toEqual({
+      error: 'invalid_credentials',
+      message: 'Invalid email or password',
+    });
   });
 
   it('validates the body', async () => {
-    const missing = await t.app.inject({ method: 'POST', url: '/v1/auth/login', payload: { email: 'a@b.c' } });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'a@b.c' },
+    });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: 'validation_error', message: 'body.password is required' });
+    expect(missing.json()).toEqual({
+      error: 'validation_error',
+      message: 'body.password is required',
+    });
     const empty = await login('', '');
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toContain('body.email');
@@ -107,7 +125,11 @@ describe('tokens', () => {
 
   it('stop working after logout', async () => {
     const tenant = await makeTenant(t);
-    const out = await t.app.inject({ method: 'POST', url: '/v1/auth/logout', headers: tenant.headers });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: tenant.headers,
+    });
     expect(out.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/v1/me', headers: tenant.headers })).statusCode).toBe(401);
   });
@@ -120,7 +142,11 @@ describe('tokens', () => {
 
   it('stop working at once when the account or its organisation is deactivated', async () => {
     const a = await makeTenant(t);
-    await t.db.updateTable('accounts').set({ active: false }).where('id', '=', a.account.id).execute();
+    await t.db
+      .updateTable('accounts')
+      .set({ active: false })
+      .where('id', '=', a.account.id)
+      .execute();
     expect((await t.app.inject({ url: '/v1/me', headers: a.headers })).statusCode).toBe(401);
 
     const b = await makeTenant(t);

@@ -40,6 +40,9 @@ describe('the console at /', () => {
   it('keeps JSON 404s for unknown API paths', async () => {
     const response = await t.app.inject({ url: '/v1/not-a-route' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'not_found', message: 'No route GET /v1/not-a-route' });
+    expect(response.json()).toEqual({
+      error: 'not_found',
+      message: 'No route GET /v1/not-a-route',
+    });
   });
 });

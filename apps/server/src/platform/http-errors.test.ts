@@ -36,7 +36,12 @@ describe('error bodies', () => {
     expect(malformed.statusCode).toBe(400);
     expect(Object.keys(malformed.json()).sort()).toEqual(['error', 'message']);
 
-    const nul = await t.app.inject({ method: 'POST', url: '/v1/vr-users', headers, payload: { name: 'a\u0000b' } });
+    const nul = await t.app.inject({
+      method: 'POST',
+      url: '/v1/vr-users',
+      headers,
+      payload: { name: 'a\u0000b' },
+    });
     expect(nul.statusCode).toBe(400);
     expect(nul.json().error).toBe('bad_request');
 

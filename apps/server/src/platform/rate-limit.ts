@@ -42,7 +42,11 @@ export async function recordRateLimitHit(db: Db, now: Date, limits: Limit[]): Pr
   const longest = Math.max(...limits.map((limit) => limit.windowMs));
   await db
     .deleteFrom('rate_limit_hits')
-    .where('key', 'in', limits.map((limit) => limit.key))
+    .where(
+      'key',
+      'in',
+      limits.map((limit) => limit.key),
+    )
     .where('hit_at', '<', new Date(now.getTime() - longest))
     .execute();
 }

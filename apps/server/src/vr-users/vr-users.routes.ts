@@ -30,7 +30,14 @@ export function vrUsersRoutes(app: AppInstance, ctx: ServiceContext) {
 
   app.put(
     '/v1/vr-users/:id',
-    { schema: { tags, params: IdParams, body: VrUserBody, response: { 200: VrUser, 404: ErrorBody } } },
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: VrUserBody,
+        response: { 200: VrUser, 404: ErrorBody },
+      },
+    },
     (request) => vrUsers.updateVrUser(ctx, callerOf(request), request.params.id, request.body),
   );
 

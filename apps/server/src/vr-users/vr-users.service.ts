@@ -53,7 +53,9 @@ export async function listVrUsers(ctx: ServiceContext, caller: Caller): Promise<
 }
 
 async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promise<VrUser> {
-  const row = await selectVrUsers(db, caller.organizationId).where('v.id', '=', id).executeTakeFirst();
+  const row = await selectVrUsers(db, caller.organizationId)
+    .where('v.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('VR user');
   return toVrUser(row);
 }
@@ -72,7 +74,12 @@ export async function createVrUser(ctx: ServiceContext, caller: Caller, body: Vr
   return getVrUser(ctx.db, caller, row.id);
 }
 
-export async function updateVrUser(ctx: ServiceContext, caller: Caller, id: string, body: VrUserBody) {
+export async function updateVrUser(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: string,
+  body: VrUserBody,
+) {
   const result = await ctx.db
     .updateTable('vr_users')
     .set({
@@ -106,7 +113,8 @@ export async function deleteVrUser(ctx: ServiceContext, caller: Caller, id: stri
       .select(sql<number>`count(*)::int`.as('count'))
       .where('vr_user_id', '=', id)
       .executeTakeFirstOrThrow();
-    if (count > 0) throw new AppError('vr_user_has_sessions', hasSessionsMessage(vrUser.name, count));
+    if (count > 0)
+      throw new AppError('vr_user_has_sessions', hasSessionsMessage(vrUser.name, count));
     await trx.deleteFrom('vr_users').where('id', '=', id).execute();
   });
 }

@@ -29,7 +29,12 @@ describe('VR users', () => {
 
     const boris = await makeVrUser(t.db, organization.id, { name: 'Boris' });
     const started = new Date('2026-03-01T10:00:00Z');
-    await makeSession(t.db, { organizationId: organization.id, vrUserId: boris.id, status: 'completed', startedAt: started });
+    await makeSession(t.db, {
+      organizationId: organization.id,
+      vrUserId: boris.id,
+      status: 'completed',
+      startedAt: started,
+    });
     await makeSession(t.db, {
       organizationId: organization.id,
       vrUserId: boris.id,
@@ -58,7 +63,11 @@ describe('VR users', () => {
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ name: 'Anna P.', notes: null });
 
-    const deleted = await t.app.inject({ method: 'DELETE', url: `/v1/vr-users/${anna.id}`, headers });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/vr-users/${anna.id}`,
+      headers,
+    });
     expect(deleted.statusCode).toBe(200);
     const after = await t.app.inject({ url: '/v1/vr-users', headers });
     expect(after.json().vr_users.map((u: { name: string }) => u.name)).toEqual(['Boris']);
@@ -69,14 +78,22 @@ describe('VR users', () => {
     const user = await makeVrUser(t.db, organization.id, { name: 'Olga' });
     await makeSession(t.db, { organizationId: organization.id, vrUserId: user.id });
     await makeSession(t.db, { organizationId: organization.id, vrUserId: user.id });
-    const response = await t.app.inject({ method: 'DELETE', url: `/v1/vr-users/${user.id}`, headers });
+    const response = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/vr-users/${user.id}`,
+      headers,
+    });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       error: 'vr_user_has_sessions',
       message:
         'Cannot delete Olga - they have 2 session(s). VR users with session history cannot be deleted.',
     });
-    const still = await t.db.selectFrom('vr_users').select('id').where('id', '=', user.id).execute();
+    const still = await t.db
+      .selectFrom('vr_users')
+      .select('id')
+      .where('id', '=', user.id)
+      .execute();
     expect(still).toHaveLength(1);
   });
 
@@ -90,11 +107,21 @@ describe('VR users', () => {
       [{ name: 'A', age: 5 }, 'body.age is not allowed'],
     ] as const;
     for (const [payload, message] of cases) {
-      const response = await t.app.inject({ method: 'POST', url: '/v1/vr-users', headers, payload });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/v1/vr-users',
+        headers,
+        payload,
+      });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().message).toContain(message);
     }
-    const badId = await t.app.inject({ method: 'PUT', url: '/v1/vr-users/123', headers, payload: { name: 'A' } });
+    const badId = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/vr-users/123',
+      headers,
+      payload: { name: 'A' },
+    });
     expect(badId.statusCode).toBe(400);
     expect(badId.json().message).toBe('params.id must be a valid uuid');
     const unknown = await t.app.inject({
@@ -121,11 +148,17 @@ describe('VR users', () => {
         durationSeconds: 125,
       });
     }
-    const page = await t.app.inject({ url: `/v1/vr-users/${user.id}/sessions?limit=2&offset=1`, headers });
+    const page = await t.app.inject({
+      url: `/v1/vr-users/${user.id}/sessions?limit=2&offset=1`,
+      headers,
+    });
     expect(page.statusCode).toBe(200);
     const body = page.json();
     expect(body.total).toBe(3);
-    expect(body.sessions.map((s: { scenario_name: string }) => s.scenario_name)).toEqual(['S2', 'S1']);
+    expect(body.sessions.map((s: { scenario_name: string }) => s.scenario_name)).toEqual([
+      'S2',
+      'S1',
+    ]);
     expect(body.sessions[0]).toMatchObject({
       status: 'timeout',
       completed_tasks: 2,

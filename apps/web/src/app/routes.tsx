@@ -13,36 +13,71 @@ function screen<K extends string>(
   namespace?: string,
 ) {
   return lazy(async () => {
-    const [module] = await Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]);
+    const [module] = await Promise.all([
+      load(),
+      namespace ? i18n.loadNamespaces(namespace) : undefined,
+    ]);
     return { default: module[name] };
   });
 }
 
 const LoginPage = screen(() => import('../features/auth/LoginPage'), 'LoginPage');
 const AppLayout = screen(() => import('../features/layout/AppLayout'), 'AppLayout');
-const VrUsersPage = screen(() => import('../features/vr-users/VrUsersPage'), 'VrUsersPage', 'vrUsers');
-const DevicesPage = screen(() => import('../features/devices/DevicesPage'), 'DevicesPage', 'devices');
-const SessionsPage = screen(() => import('../features/sessions/SessionsPage'), 'SessionsPage', 'sessions');
-const ScenariosPage = screen(() => import('../features/scenarios/ScenariosPage'), 'ScenariosPage', 'scenarios');
-const DownloadPage = screen(() => import('../features/download/DownloadPage'), 'DownloadPage', 'download');
+const VrUsersPage = screen(
+  () => import('../features/vr-users/VrUsersPage'),
+  'VrUsersPage',
+  'vrUsers',
+);
+const DevicesPage = screen(
+  () => import('../features/devices/DevicesPage'),
+  'DevicesPage',
+  'devices',
+);
+const SessionsPage = screen(
+  () => import('../features/sessions/SessionsPage'),
+  'SessionsPage',
+  'sessions',
+);
+const ScenariosPage = screen(
+  () => import('../features/scenarios/ScenariosPage'),
+  'ScenariosPage',
+  'scenarios',
+);
+const DownloadPage = screen(
+  () => import('../features/download/DownloadPage'),
+  'DownloadPage',
+  'download',
+);
 const OrganizationsPage = screen(
   () => import('../features/admin-organizations/OrganizationsPage'),
   'OrganizationsPage',
   'adminOrganizations',
 );
-const UsersPage = screen(() => import('../features/admin-users/UsersPage'), 'UsersPage', 'adminUsers');
+const UsersPage = screen(
+  () => import('../features/admin-users/UsersPage'),
+  'UsersPage',
+  'adminUsers',
+);
 const AdminDevicesPage = screen(
   () => import('../features/admin-devices/AdminDevicesPage'),
   'AdminDevicesPage',
   'adminDevices',
 );
-const ContentPage = screen(() => import('../features/admin-content/ContentPage'), 'ContentPage', 'adminContent');
+const ContentPage = screen(
+  () => import('../features/admin-content/ContentPage'),
+  'ContentPage',
+  'adminContent',
+);
 const ScenarioAccessPage = screen(
   () => import('../features/admin-access/ScenarioAccessPage'),
   'ScenarioAccessPage',
   'adminAccess',
 );
-const GlobalStatsPage = screen(() => import('../features/admin-stats/GlobalStatsPage'), 'GlobalStatsPage', 'adminStats');
+const GlobalStatsPage = screen(
+  () => import('../features/admin-stats/GlobalStatsPage'),
+  'GlobalStatsPage',
+  'adminStats',
+);
 
 export function AppRoutes() {
   return (

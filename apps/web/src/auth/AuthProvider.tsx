@@ -1,5 +1,13 @@
 import type { LoginResponse, Me } from '@vrtc/contract';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { api, setUnauthorizedHandler } from '../api/client';
 import { clearStoredLogin, readStoredLogin, writeStoredLogin } from './storage';
 

@@ -18,9 +18,30 @@ const client = { ...admin, email: 'staff@example.com', role: 'client' as const }
 function App() {
   return (
     <Routes>
-      <Route path="/login" element={<PublicOnly><p>login page</p></PublicOnly>} />
-      <Route path="/vr-users" element={<RequireAuth><p>vr users page</p></RequireAuth>} />
-      <Route path="/admin" element={<RequireAuth><RequireAdmin /></RequireAuth>}>
+      <Route
+        path="/login"
+        element={
+          <PublicOnly>
+            <p>login page</p>
+          </PublicOnly>
+        }
+      />
+      <Route
+        path="/vr-users"
+        element={
+          <RequireAuth>
+            <p>vr users page</p>
+          </RequireAuth>
+        }
+      />
+      <Route
+        path="/admin"
+        element={
+          <RequireAuth>
+            <RequireAdmin />
+          </RequireAuth>
+        }
+      >
         <Route path="organizations" element={<p>organizations page</p>} />
       </Route>
     </Routes>

@@ -114,12 +114,23 @@ export function DataTable<T>({
                   return (
                     <Table.Th
                       key={header.id}
-                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                      aria-sort={
+                        sorted === 'asc'
+                          ? 'ascending'
+                          : sorted === 'desc'
+                            ? 'descending'
+                            : undefined
+                      }
                     >
                       {header.column.getCanSort() ? (
                         <UnstyledButton
                           onClick={header.column.getToggleSortingHandler()}
-                          style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 600 }}
+                          style={{
+                            display: 'inline-flex',
+                            alignItems: 'center',
+                            gap: 4,
+                            fontWeight: 600,
+                          }}
                         >
                           {label}
                           {sorted === 'asc' ? (
@@ -147,7 +158,9 @@ export function DataTable<T>({
                 style={onRowClick ? { cursor: 'pointer' } : undefined}
               >
                 {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</Table.Td>
+                  <Table.Td key={cell.id}>
+                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                  </Table.Td>
                 ))}
               </Table.Tr>
             ))}
@@ -167,8 +180,15 @@ export function DataTable<T>({
           >
             {t('common:previous')}
           </Button>
-          <Text size="sm">{t('common:page', { page: pagination.pageIndex + 1, pages: pageCount })}</Text>
-          <Button variant="default" size="xs" onClick={() => table.nextPage()} disabled={!table.getCanNextPage()}>
+          <Text size="sm">
+            {t('common:page', { page: pagination.pageIndex + 1, pages: pageCount })}
+          </Text>
+          <Button
+            variant="default"
+            size="xs"
+            onClick={() => table.nextPage()}
+            disabled={!table.getCanNextPage()}
+          >
             {t('common:next')}
           </Button>
         </Group>

@@ -14,7 +14,11 @@ export function PageHeader({
     <Group justify="space-between" align="flex-end" mb="lg" wrap="wrap" gap="sm">
       <Stack gap={4}>
         <Title order={2}>{title}</Title>
-        {subtitle ? <Text c="dimmed" size="sm">{subtitle}</Text> : null}
+        {subtitle ? (
+          <Text c="dimmed" size="sm">
+            {subtitle}
+          </Text>
+        ) : null}
       </Stack>
       {actions ? <Group gap="sm">{actions}</Group> : null}
     </Group>

@@ -19,7 +19,8 @@ export function statusColor(status: string): string {
 
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
-  const label = status in COLORS ? t(`common:status.${status}`) : status || t('common:status.unknown');
+  const label =
+    status in COLORS ? t(`common:status.${status}`) : status || t('common:status.unknown');
   return (
     <Badge color={statusColor(status)} variant="light" data-status={status}>
       {label}

@@ -15,7 +15,10 @@ export function confirmAction(options: {
     modals.openConfirmModal({
       title: options.title,
       children: <Text size="sm">{options.message}</Text>,
-      labels: { confirm: options.confirmLabel, cancel: options.cancelLabel ?? i18n.t('common:cancel') },
+      labels: {
+        confirm: options.confirmLabel,
+        cancel: options.cancelLabel ?? i18n.t('common:cancel'),
+      },
       confirmProps: { color: options.danger ? 'red' : undefined, 'data-autofocus': false },
       cancelProps: { 'data-autofocus': true },
       onConfirm: () => resolve(true),

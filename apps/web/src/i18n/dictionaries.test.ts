@@ -18,7 +18,6 @@ const normalised = (dictionary: unknown) =>
 const { ru, en } = await allDictionaries();
 
 describe('translations', () => {
-
   it('has the same namespaces in Russian and English', () => {
     expect(Object.keys(ru).sort()).toEqual(Object.keys(en).sort());
     expect(Object.keys(ru).length).toBeGreaterThan(0);
@@ -32,7 +31,9 @@ describe('translations', () => {
     for (const language of [ru, en]) {
       for (const dictionary of Object.values(language)) {
         const empty = keys(dictionary).filter((key) => {
-          const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], dictionary);
+          const value = key
+            .split('.')
+            .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], dictionary);
           return typeof value === 'string' && value.trim() === '';
         });
         expect(empty).toEqual([]);
@@ -41,7 +42,9 @@ describe('translations', () => {
   });
 
   it('gives Russian every plural form it needs', () => {
-    const pluralStems = keys(en).filter((key) => key.endsWith('_one')).map((key) => key.slice(0, -4));
+    const pluralStems = keys(en)
+      .filter((key) => key.endsWith('_one'))
+      .map((key) => key.slice(0, -4));
     const ruKeys = new Set(keys(ru));
     for (const stem of pluralStems) {
       for (const form of ['one', 'few', 'many']) expect(ruKeys).toContain(`${stem}_${form}`);

@@ -20,7 +20,9 @@ const lazyFiles = import.meta.glob<Dictionary>(
   { import: 'default' },
 );
 
-function byLanguage(entries: Array<[string, Dictionary]>): Record<Language, Record<string, Dictionary>> {
+function byLanguage(
+  entries: Array<[string, Dictionary]>,
+): Record<Language, Record<string, Dictionary>> {
   const result: Record<Language, Record<string, Dictionary>> = { ru: {}, en: {} };
   for (const [path, dictionary] of entries) {
     const match = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(path);
@@ -39,7 +41,9 @@ export function dictionaries(): Record<Language, Record<string, Dictionary>> {
 /** Every dictionary, the lazily loaded ones included (for the key-parity test). */
 export async function allDictionaries(): Promise<Record<Language, Record<string, Dictionary>>> {
   const lazy = await Promise.all(
-    Object.entries(lazyFiles).map(async ([path, load]) => [path, await load()] as [string, Dictionary]),
+    Object.entries(lazyFiles).map(
+      async ([path, load]) => [path, await load()] as [string, Dictionary],
+    ),
   );
   return byLanguage([...Object.entries(files), ...lazy]);
 }
@@ -61,7 +65,8 @@ const lazyBackend: BackendModule = {
     }
     load().then(
       (dictionary) => callback(null, dictionary),
-      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+      (error: unknown) =>
+        callback(error instanceof Error ? error : new Error(String(error)), false),
     );
   },
 };
@@ -87,18 +92,21 @@ export function dateLocale(language: string): string {
 }
 
 const resources = dictionaries();
-void i18n.use(lazyBackend).use(initReactI18next).init({
-  resources,
-  // Namespaces missing from `resources` (the screens' own) come from lazyBackend on first use.
-  partialBundledLanguages: true,
-  lng: storedLanguage(),
-  fallbackLng: 'en',
-  supportedLngs: LANGUAGES,
-  defaultNS: 'common',
-  ns: Object.keys(resources.ru),
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+void i18n
+  .use(lazyBackend)
+  .use(initReactI18next)
+  .init({
+    resources,
+    // Namespaces missing from `resources` (the screens' own) come from lazyBackend on first use.
+    partialBundledLanguages: true,
+    lng: storedLanguage(),
+    fallbackLng: 'en',
+    supportedLngs: LANGUAGES,
+    defaultNS: 'common',
+    ns: Object.keys(resources.ru),
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
 if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 
 export default i18n;

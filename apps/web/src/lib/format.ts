@@ -36,11 +36,16 @@ export function formatDateTime(iso: string | null | undefined, language: string)
 
 export function formatDate(iso: string | null | undefined, language: string): string {
   if (!iso) return '—';
-  return new Intl.DateTimeFormat(dateLocale(language), { dateStyle: 'medium' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(dateLocale(language), { dateStyle: 'medium' }).format(
+    new Date(iso),
+  );
 }
 
 /** Progress percent = completed over max tasks, max treated as 1 when missing. */
-export function progressPercent(completed: number | null | undefined, max: number | null | undefined) {
+export function progressPercent(
+  completed: number | null | undefined,
+  max: number | null | undefined,
+) {
   const denominator = max && max > 0 ? max : 1;
   return Math.round(((completed ?? 0) / denominator) * 100);
 }
@@ -48,7 +53,8 @@ export function progressPercent(completed: number | null | undefined, max: numbe
 /** A percent figure (0..100) with at most one decimal, in the language's number format. */
 export function formatPercent(value: number | null | undefined, language: string): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return new Intl.NumberFormat(dateLocale(language), { style: 'percent', maximumFractionDigits: 1 }).format(
-    value / 100,
-  );
+  return new Intl.NumberFormat(dateLocale(language), {
+    style: 'percent',
+    maximumFractionDigits: 1,
+  }).format(value / 100);
 }

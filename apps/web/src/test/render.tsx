@@ -33,9 +33,11 @@ export function mockFetch(routes: Record<string, unknown | { status: number; bod
     const method = init?.method ?? 'GET';
     calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
     const key = `${method} ${url.split('?')[0]}`;
-    if (!(key in routes)) return new Response(JSON.stringify({ error: 'not_found', message: key }), { status: 404 });
+    if (!(key in routes))
+      return new Response(JSON.stringify({ error: 'not_found', message: key }), { status: 404 });
     const answer = routes[key] as { status?: number; body?: unknown };
-    const isShaped = typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;
+    const isShaped =
+      typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;
     return new Response(JSON.stringify(isShaped ? answer.body : answer), {
       status: isShaped ? answer.status : 200,
       headers: { 'content-type': 'application/json' },

@@ -16,7 +16,11 @@ import '@mantine/notifications/styles.css';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
-import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout } from '@tabler/icons-react';
+import {
+  IconLayoutSidebarLeftCollapse,
+  IconLayoutSidebarLeftExpand,
+  IconLogout,
+} from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useState } from 'react';
 import { createQueryClient } from '../../app/queryClient';
@@ -28,7 +32,12 @@ import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 import { FullPageSpinner } from '../../auth/guards';
 import { adminNav, clientNav, type NavItem } from './navigation';
 
-function NavGroup({ title, items, collapsed, onNavigate }: {
+function NavGroup({
+  title,
+  items,
+  collapsed,
+  onNavigate,
+}: {
   title: string;
   items: NavItem[];
   collapsed: boolean;
@@ -87,7 +96,10 @@ function Shell() {
   const { logout } = useAuth();
   const navigate = useNavigate();
   const [mobileOpen, { toggle: toggleMobile, close: closeMobile }] = useDisclosure(false);
-  const [collapsed, setCollapsed] = useLocalStorage({ key: 'sidebar_collapsed', defaultValue: false });
+  const [collapsed, setCollapsed] = useLocalStorage({
+    key: 'sidebar_collapsed',
+    defaultValue: false,
+  });
 
   async function askLogout() {
     const confirmed = await confirmAction({
@@ -109,7 +121,13 @@ function Shell() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={mobileOpen} onClick={toggleMobile} hiddenFrom="sm" size="sm" aria-label={t('layout:menu')} />
+            <Burger
+              opened={mobileOpen}
+              onClick={toggleMobile}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t('layout:menu')}
+            />
             <Tooltip label={collapsed ? t('layout:expand') : t('layout:collapse')}>
               <ActionIcon
                 variant="subtle"
@@ -152,7 +170,12 @@ function Shell() {
           {collapsed ? (
             <Stack align="center" gap="xs">
               <Tooltip label={t('layout:logout')} position="right">
-                <ActionIcon variant="subtle" color="red" onClick={askLogout} aria-label={t('layout:logout')}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  onClick={askLogout}
+                  aria-label={t('layout:logout')}
+                >
                   <IconLogout size={18} />
                 </ActionIcon>
               </Tooltip>

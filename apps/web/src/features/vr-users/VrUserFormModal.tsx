@@ -44,11 +44,27 @@ export function VrUserFormModal({
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={vrUser ? t('vrUsers:editTitle') : t('vrUsers:addTitle')}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={vrUser ? t('vrUsers:editTitle') : t('vrUsers:addTitle')}
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput label={t('vrUsers:name')} required data-autofocus maxLength={200} {...form.getInputProps('name')} />
-          <Textarea label={t('vrUsers:notes')} autosize minRows={2} maxLength={2000} {...form.getInputProps('notes')} />
+          <TextInput
+            label={t('vrUsers:name')}
+            required
+            data-autofocus
+            maxLength={200}
+            {...form.getInputProps('name')}
+          />
+          <Textarea
+            label={t('vrUsers:notes')}
+            autosize
+            minRows={2}
+            maxLength={2000}
+            {...form.getInputProps('notes')}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('common:cancel')}

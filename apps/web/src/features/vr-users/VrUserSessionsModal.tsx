@@ -22,7 +22,11 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
       size="90rem"
       title={t('vrUsers:sessionsTitle', { name: vrUser?.name ?? '' })}
     >
-      <QueryState isPending={sessions.isPending} error={sessions.error} onRetry={() => sessions.refetch()}>
+      <QueryState
+        isPending={sessions.isPending}
+        error={sessions.error}
+        onRetry={() => sessions.refetch()}
+      >
         {rows.length === 0 ? (
           <Text c="dimmed" ta="center" py="xl">
             {t('vrUsers:noSessions')}

@@ -53,7 +53,11 @@ export function VrUsersPage() {
 
   const columns = useMemo<ColumnDef<VrUser, unknown>[]>(
     () => [
-      { accessorKey: 'name', header: t('vrUsers:name'), cell: (c) => <Text fw={500}>{c.row.original.name}</Text> },
+      {
+        accessorKey: 'name',
+        header: t('vrUsers:name'),
+        cell: (c) => <Text fw={500}>{c.row.original.name}</Text>,
+      },
       {
         accessorKey: 'notes',
         header: t('vrUsers:notes'),
@@ -83,12 +87,20 @@ export function VrUsersPage() {
         cell: ({ row: { original: vrUser } }) => (
           <Group gap={4} wrap="nowrap">
             <Tooltip label={t('vrUsers:viewSessions')}>
-              <ActionIcon variant="subtle" onClick={() => setViewing(vrUser)} aria-label={t('vrUsers:viewSessions')}>
+              <ActionIcon
+                variant="subtle"
+                onClick={() => setViewing(vrUser)}
+                aria-label={t('vrUsers:viewSessions')}
+              >
                 <IconEye size={18} />
               </ActionIcon>
             </Tooltip>
             <Tooltip label={t('common:edit')}>
-              <ActionIcon variant="subtle" onClick={() => setEditing({ vrUser })} aria-label={t('common:edit')}>
+              <ActionIcon
+                variant="subtle"
+                onClick={() => setEditing({ vrUser })}
+                aria-label={t('common:edit')}
+              >
                 <IconPencil size={18} />
               </ActionIcon>
             </Tooltip>
@@ -132,7 +144,11 @@ export function VrUsersPage() {
         }
       />
       <Card withBorder radius="lg" p="md">
-        <QueryState isPending={vrUsers.isPending} error={vrUsers.error} onRetry={() => vrUsers.refetch()}>
+        <QueryState
+          isPending={vrUsers.isPending}
+          error={vrUsers.error}
+          onRetry={() => vrUsers.refetch()}
+        >
           <DataTable
             data={vrUsers.data ?? []}
             columns={columns}
@@ -153,7 +169,11 @@ export function VrUsersPage() {
           />
         </QueryState>
       </Card>
-      <VrUserFormModal opened={Boolean(editing)} vrUser={editing?.vrUser} onClose={() => setEditing(undefined)} />
+      <VrUserFormModal
+        opened={Boolean(editing)}
+        vrUser={editing?.vrUser}
+        onClose={() => setEditing(undefined)}
+      />
       <VrUserSessionsModal vrUser={viewing} onClose={() => setViewing(undefined)} />
     </>
   );
