@@ -79,7 +79,9 @@ describe('signing in', () => {
     await page.locator('input[name="email"]').fill(clientEmail);
     await page.locator('input[name="password"]').fill('wrong-password');
     await page.locator('button[type="submit"]').click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Invalid email or password');
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe('Invalid email or password');
     expect(page.url()).toMatch(/\/login$/);
     await page.context().close();
   });
@@ -105,7 +107,9 @@ describe('signing in', () => {
   it('clears the stored login and returns to /login when the token stops working', async () => {
     const page = await newPage(browser, 'en');
     await signIn(page, clientEmail, clientPassword);
-    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('vr_user') ?? '{}').token as string);
+    const token = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('vr_user') ?? '{}').token as string,
+    );
     await apiCall('POST', '/v1/auth/logout', token);
     await page.reload();
     await page.waitForURL('**/login');

@@ -19,15 +19,22 @@ describe('what the login page loads', () => {
       const url = response.url();
       if (!/\.(js|css)$/.test(new URL(url).pathname)) return;
       const body = await response.body();
-      assets.push({ url, type: url.endsWith('.css') ? 'css' : 'js', gzipBytes: zlib.gzipSync(body).length });
+      assets.push({
+        url,
+        type: url.endsWith('.css') ? 'css' : 'js',
+        gzipBytes: zlib.gzipSync(body).length,
+      });
     });
     await page.goto(`${baseUrl()}/login`, { waitUntil: 'networkidle' });
     await page.locator('button[type="submit"]').waitFor();
 
-    const total = (type: string) => assets.filter((a) => a.type === type).reduce((sum, a) => sum + a.gzipBytes, 0);
+    const total = (type: string) =>
+      assets.filter((a) => a.type === type).reduce((sum, a) => sum + a.gzipBytes, 0);
     const js = total('js');
     const css = total('css');
-    console.log(`login page: ${(js / KB).toFixed(1)} KB JS, ${(css / KB).toFixed(1)} KB CSS (gzip)`);
+    console.log(
+      `login page: ${(js / KB).toFixed(1)} KB JS, ${(css / KB).toFixed(1)} KB CSS (gzip)`,
+    );
     expect(js).toBeGreaterThan(0);
     expect(js).toBeLessThanOrEqual(150 * KB);
     expect(css).toBeLessThanOrEqual(40 * KB);

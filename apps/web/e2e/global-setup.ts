@@ -22,32 +22,40 @@ export default async function setup(project: TestProject) {
   // Its own output folder, so a developer's `npm run build` or `npm start` is left alone.
   const distDir = path.join(webDir, 'dist-e2e');
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-  const build = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', distDir], {
-    cwd: webDir,
-    stdio: 'inherit',
-    // Vitest sets NODE_ENV=test, which would give React's development build.
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  const build = spawnSync(
+    process.execPath,
+    [vite, 'build', '--logLevel', 'warn', '--outDir', distDir],
+    {
+      cwd: webDir,
+      stdio: 'inherit',
+      // Vitest sets NODE_ENV=test, which would give React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
   if (build.status !== 0) throw new Error('The console build failed');
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-'));
-  const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      WEB_DIST_DIR: distDir,
-      HEARTBEAT_INTERVAL_MS: '300',
-      LAST_SEEN_FLUSH_MS: '200',
-      LOG_LEVEL: 'info',
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        WEB_DIST_DIR: distDir,
+        HEARTBEAT_INTERVAL_MS: '300',
+        LAST_SEEN_FLUSH_MS: '200',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   const baseUrl = await waitForListening(server);
   project.provide('baseUrl', baseUrl);
   project.provide('adminEmail', ADMIN_EMAIL);
@@ -63,7 +71,10 @@ export default async function setup(project: TestProject) {
 function waitForListening(server: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`The server did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`The server did not start:\n${output}`)),
+      60_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);

@@ -4,7 +4,10 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const baseUrl = () => inject('baseUrl');
-export const adminLogin = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });
+export const adminLogin = () => ({
+  email: inject('adminEmail'),
+  password: inject('adminPassword'),
+});
 
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -25,7 +28,10 @@ export type Language = 'ru' | 'en';
 
 /** A new page whose console language is set before the app loads. */
 export async function newPage(browser: Browser, language: Language = 'ru'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport: { width: 1366, height: 900 },
+    acceptDownloads: true,
+  });
   await context.addInitScript((lang) => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
   }, language);
@@ -44,13 +50,31 @@ const screenshotDir = path.resolve(import.meta.dirname, 'screenshots');
 
 /** Saves a full-page screenshot under e2e/screenshots/<language>/<name>.png (gitignored). */
 export async function screenshot(page: Page, language: Language, name: string) {
+  // Expanding panels, opening dialogs and toasts animate: wait for every finite animation to end.
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getTiming().iterations === Infinity,
+        ),
+    undefined,
+    { timeout: 5_000 },
+  );
   const dir = path.join(screenshotDir, language);
   fs.mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
 /** Calls the API directly (seeding data a flow needs); throws with the server's message. */
-export async function apiCall<T>(method: string, urlPath: string, token: string | undefined, body?: unknown): Promise<T> {
+export async function apiCall<T>(
+  method: string,
+  urlPath: string,
+  token: string | undefined,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${baseUrl()}${urlPath}`, {
     method,
     headers: {
@@ -65,9 +89,13 @@ export async function apiCall<T>(method: string, urlPath: string, token: string 
 }
 
 export async function apiLogin(email: string, password: string): Promise<string> {
-  const body = await apiCall<{ token: string }>('POST', '/v1/auth/login', undefined, { email, password });
+  const body = await apiCall<{ token: string }>('POST', '/v1/auth/login', undefined, {
+    email,
+    password,
+  });
   return body.token;
 }
 
 let counter = 0;
-export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${(counter++).toString(36)}`;
+export const uniqueName = (prefix: string) =>
+  `${prefix} ${Date.now().toString(36)}${(counter++).toString(36)}`;

@@ -1,0 +1,314 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES, tr } from './i18n';
+import {
+  adminToken,
+  createScenarioTree,
+  createTenant,
+  grantAccess,
+  Headsets,
+  startSession,
+  uploadBuild,
+  waitForDeviceStatus,
+  waitForSessionStatus,
+  type SeededTree,
+  type Tenant,
+} from './seed';
+import {
+  adminLogin,
+  apiCall,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  uniqueName,
+  type Language,
+} from './support';
+
+/**
+ * Every route renders, in Russian and in English: its title shows, it finishes loading without an
+ * error, and a screenshot of it is saved (e2e/screenshots/<language>/<route>.png) for review. The
+ * client's organisation is seeded first so the screens show real content, not only empty states.
+ */
+
+let browser: Browser;
+let admin: string;
+let tenant: Tenant;
+let tree: SeededTree;
+let expiringScenario: string;
+const headsets = new Headsets();
+const trainees = { done: 'Анна Иванова', running: 'Boris Petrov', idle: 'Светлана Орлова' };
+const devices = { quest: 'Quest 3 — зал 1', pico: 'Pico 4 — зал 2' };
+let activeSessionId: string;
+
+beforeAll(async () => {
+  admin = await adminToken();
+  [browser, tenant, tree] = await Promise.all([
+    launchBrowser(),
+    createTenant(admin, 'Routes Org'),
+    createScenarioTree(admin, {
+      scenario: uniqueName('Пожарная безопасность'),
+      description: 'Эвакуация и работа с огнетушителем',
+      module: 'Огнетушители',
+      levels: [
+        { name: 'Основы', maxTasks: 3, options: ['Ночной режим', 'Задымление'] },
+        { name: 'Продвинутый', maxTasks: 5 },
+      ],
+    }),
+    uploadBuild(admin, 'oculus'),
+    uploadBuild(admin, 'pico'),
+  ]);
+  const expiring = await createScenarioTree(admin, {
+    scenario: uniqueName('Работа на высоте'),
+    module: 'Страховка',
+    levels: [{ name: 'Вводный', maxTasks: 2 }],
+  });
+  expiringScenario = expiring.scenario.name;
+  await Promise.all([
+    grantAccess(admin, tree.scenario.id, [tenant.organization.id]),
+    grantAccess(admin, expiring.scenario.id, [tenant.organization.id], 10),
+    apiCall('POST', '/v1/vr-users', tenant.token, {
+      name: trainees.idle,
+      notes: 'Новая сотрудница',
+    }),
+  ]);
+
+  // A finished session on one headset, a running one on the other.
+  const quest = await headsets.enroll(tenant.token, {
+    name: devices.quest,
+    type: 'quest',
+    paceMs: 50,
+    successRate: 1,
+  });
+  const pico = await headsets.enroll(tenant.token, {
+    name: devices.pico,
+    type: 'pico',
+    paceMs: 600_000,
+  });
+  const level = tree.levels[0]!;
+  const done = await startSession(tenant.token, {
+    device_id: quest.headset.deviceId!,
+    level_id: level.id,
+    vr_user_name: trainees.done,
+    selected_options: [level.options[0]!.id],
+  });
+  activeSessionId = (
+    await startSession(tenant.token, {
+      device_id: pico.headset.deviceId!,
+      level_id: tree.levels[1]!.id,
+      vr_user_name: trainees.running,
+    })
+  ).id;
+  await waitForSessionStatus(tenant.token, done.id, 'completed');
+  await waitForDeviceStatus(tenant.token, quest.headset.deviceId!, 'waiting');
+});
+
+afterAll(async () => {
+  await apiCall('POST', `/v1/sessions/${activeSessionId}/cancel`, tenant.token).catch(
+    () => undefined,
+  );
+  await headsets.stopAll();
+  await browser?.close();
+});
+
+interface Route {
+  path: string;
+  nav: string;
+  title: string;
+  /** Waits for the seeded content (and opens what is worth seeing in the screenshot). */
+  ready?: (page: Page, language: Language) => Promise<void>;
+}
+
+const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text }).first();
+
+const CLIENT_ROUTES: Route[] = [
+  {
+    path: '/vr-users',
+    nav: 'layout:nav.vrUsers',
+    title: 'vrUsers:title',
+    ready: async (page) => {
+      for (const name of Object.values(trainees)) await row(page, name).waitFor();
+    },
+  },
+  {
+    path: '/devices',
+    nav: 'layout:nav.devices',
+    title: 'devices:title',
+    ready: async (page, language) => {
+      const card = (name: string) => page.getByTestId('device-card').filter({ hasText: name });
+      await card(devices.quest)
+        .getByText(tr(language, 'common:status.waiting'), { exact: true })
+        .waitFor();
+      await card(devices.pico)
+        .getByText(tr(language, 'common:status.in_session'), { exact: true })
+        .waitFor();
+    },
+  },
+  {
+    path: '/sessions',
+    nav: 'layout:nav.sessions',
+    title: 'sessions:title',
+    ready: async (page, language) => {
+      await page.getByTestId('step-prompt').waitFor();
+      await page
+        .getByRole('combobox', { name: tr(language, 'sessions:wizard.vrUser'), exact: true })
+        .waitFor();
+    },
+  },
+  {
+    path: '/scenarios',
+    nav: 'layout:nav.scenarios',
+    title: 'scenarios:title',
+    ready: async (page, language) => {
+      await page.getByRole('button', { name: new RegExp(expiringScenario) }).waitFor();
+      await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
+      await page.getByRole('button', { name: new RegExp(tree.module.name) }).click();
+      await page
+        .getByText(tr(language, 'scenarios:levelTitle', { number: 1, name: 'Основы' }))
+        .waitFor();
+      await page.getByText('Ночной режим').waitFor();
+    },
+  },
+  {
+    path: '/download',
+    nav: 'layout:nav.download',
+    title: 'download:title',
+    ready: async (page, language) => {
+      await page.getByRole('link', { name: tr(language, 'download:for.oculus') }).waitFor();
+      await page.getByRole('link', { name: tr(language, 'download:for.pico') }).waitFor();
+    },
+  },
+];
+
+const ADMIN_ROUTES: Route[] = [
+  {
+    path: '/admin/organizations',
+    nav: 'layout:nav.organizations',
+    title: 'adminOrganizations:title',
+    ready: async (page) => {
+      await row(page, tenant.organization.name).waitFor();
+    },
+  },
+  {
+    path: '/admin/users',
+    nav: 'layout:nav.users',
+    title: 'adminUsers:title',
+    ready: async (page) => {
+      await row(page, tenant.email).waitFor();
+    },
+  },
+  {
+    path: '/admin/devices',
+    nav: 'layout:nav.allDevices',
+    title: 'adminDevices:title',
+    ready: async (page) => {
+      await row(page, devices.pico).waitFor();
+    },
+  },
+  {
+    path: '/admin/content',
+    nav: 'layout:nav.content',
+    title: 'adminContent:title',
+    ready: async (page) => {
+      await row(page, tree.scenario.name).waitFor();
+    },
+  },
+  {
+    path: '/admin/scenario-access',
+    nav: 'layout:nav.scenarioAccess',
+    title: 'adminAccess:title',
+    ready: async (page) => {
+      await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
+      await row(page, tenant.organization.name).waitFor();
+    },
+  },
+  {
+    path: '/admin/global-stats',
+    nav: 'layout:nav.globalStats',
+    title: 'adminStats:title',
+    ready: async (page) => {
+      await page.locator('main svg.recharts-surface').first().waitFor();
+      const total = page.getByTestId('stat-value').first();
+      await expect
+        .poll(async () => Number(await total.textContent()), { timeout: 10_000 })
+        .toBeGreaterThan(0);
+    },
+  },
+];
+
+const shotName = (path: string) => path.slice(1).replace(/\//g, '-');
+
+/** Opens a route from the sidebar and checks it the way a user would see it. */
+async function visit(
+  page: Page,
+  language: Language,
+  route: Route,
+  options: { screenshot: boolean; ready: boolean },
+) {
+  await page.getByRole('link', { name: tr(language, route.nav), exact: true }).click();
+  await page.waitForURL(`**${route.path}`);
+  await page
+    .getByRole('heading', { level: 2, name: tr(language, route.title), exact: true })
+    .waitFor();
+  if (options.ready && route.ready) await route.ready(page, language);
+  // Finished loading: no spinner of a screen's query left.
+  await expect
+    .poll(() => page.getByLabel(tr(language, 'common:loading'), { exact: true }).count(), {
+      timeout: 15_000,
+    })
+    .toBe(0);
+  expect(await page.getByRole('alert').allTextContents(), `${language} ${route.path}`).toEqual([]);
+  if (options.screenshot) await screenshot(page, language, shotName(route.path));
+}
+
+describe.each(LANGUAGES)('every route in %s', (language) => {
+  it('renders all eleven routes for an admin', async () => {
+    const page = await newPage(browser, language);
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    // The admin's own organisation has no data of its own: the client routes only need to render.
+    for (const route of CLIENT_ROUTES)
+      await visit(page, language, route, { screenshot: false, ready: false });
+    for (const route of ADMIN_ROUTES)
+      await visit(page, language, route, { screenshot: true, ready: true });
+    await page.context().close();
+  });
+
+  it('renders the five client routes for a client, and sends a client away from admin routes', async () => {
+    const page = await newPage(browser, language);
+    await signIn(page, tenant.email, tenant.password);
+    expect(await page.getByText(tr(language, 'layout:adminFeatures')).count()).toBe(0);
+    for (const route of CLIENT_ROUTES)
+      await visit(page, language, route, { screenshot: true, ready: true });
+
+    // The Active and History tabs of /sessions, for the review of their wording too.
+    await page
+      .getByRole('link', { name: tr(language, 'layout:nav.sessions'), exact: true })
+      .click();
+    await page.getByRole('tab', { name: tr(language, 'sessions:tabs.active') }).click();
+    await page.getByTestId('active-session').filter({ hasText: trainees.running }).waitFor();
+    await screenshot(page, language, 'sessions-tab-active');
+    await page.getByRole('tab', { name: tr(language, 'sessions:tabs.history') }).click();
+    await row(page, trainees.done)
+      .getByText(tr(language, 'common:status.completed'), { exact: true })
+      .waitFor();
+    await screenshot(page, language, 'sessions-tab-history');
+
+    // Typed-in addresses within the app (no reload): the guard sends the client to /vr-users.
+    for (const route of ADMIN_ROUTES) {
+      await page
+        .getByRole('link', { name: tr(language, 'layout:nav.download'), exact: true })
+        .click();
+      await page.waitForURL('**/download');
+      await page.evaluate((path) => {
+        window.history.pushState({}, '', path);
+        window.dispatchEvent(new PopStateEvent('popstate'));
+      }, route.path);
+      await page.waitForURL('**/vr-users');
+      await page
+        .getByRole('heading', { level: 2, name: tr(language, 'vrUsers:title'), exact: true })
+        .waitFor();
+    }
+    await page.context().close();
+  });
+});

@@ -1,0 +1,253 @@
+import {
+  SimulatedHeadset,
+  type HeadsetEvent,
+  type SimulatedHeadsetOptions,
+} from '@vrtc/headset-sim';
+import { adminLogin, apiCall, apiLogin, baseUrl, uniqueName } from './support';
+
+/**
+ * Seeding through the API, for flows that only need data to exist: organisations with a client
+ * account, scenario trees with grants, simulated headsets, sessions. Every helper waits for an
+ * explicit condition, never a fixed time.
+ */
+
+/**
+ * Polls `check` until it returns something other than undefined, or fails after `timeoutMs` with
+ * the description (expect.poll cannot be used in hooks, where seeding happens).
+ */
+export async function until<T>(
+  description: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${description}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export interface Tenant {
+  organization: { id: string; name: string };
+  email: string;
+  password: string;
+  token: string;
+}
+
+export interface SeededLevel {
+  id: string;
+  name: string;
+  maxTasks: number;
+  options: Array<{ id: string; name: string }>;
+}
+
+export interface SeededTree {
+  scenario: { id: string; name: string };
+  module: { id: string; name: string };
+  levels: SeededLevel[];
+}
+
+export interface HistoryRow {
+  id: string;
+  status: string;
+  vr_user_name: string;
+  completed_tasks: number;
+}
+
+export function adminToken(): Promise<string> {
+  const admin = adminLogin();
+  return apiLogin(admin.email, admin.password);
+}
+
+/** An organisation with one client account, signed in through the API. */
+export async function createTenant(admin: string, prefix: string): Promise<Tenant> {
+  const organization = await apiCall<{ id: string; name: string }>(
+    'POST',
+    '/v1/admin/organizations',
+    admin,
+    {
+      name: uniqueName(prefix),
+    },
+  );
+  const email = `${prefix.toLowerCase().replace(/\W+/g, '-')}-${Date.now().toString(36)}@e2e.test`;
+  const password = 'client-password';
+  await apiCall('POST', '/v1/admin/users', admin, {
+    email,
+    password,
+    role: 'client',
+    organization_id: organization.id,
+  });
+  return { organization, email, password, token: await apiLogin(email, password) };
+}
+
+/** A scenario with one module and the given levels (each with its options). */
+export async function createScenarioTree(
+  admin: string,
+  spec: {
+    scenario: string;
+    description?: string;
+    module: string;
+    levels: Array<{ name: string; maxTasks: number; options?: string[] }>;
+  },
+): Promise<SeededTree> {
+  const scenario = await apiCall<{ id: string; name: string }>(
+    'POST',
+    '/v1/admin/scenarios',
+    admin,
+    {
+      name: spec.scenario,
+      description: spec.description ?? '',
+    },
+  );
+  const module = await apiCall<{ id: string; name: string }>(
+    'POST',
+    `/v1/admin/scenarios/${scenario.id}/modules`,
+    admin,
+    { name: spec.module, description: '' },
+  );
+  const levels: SeededLevel[] = [];
+  for (const [index, level] of spec.levels.entries()) {
+    const created = await apiCall<{ id: string }>(
+      'POST',
+      `/v1/admin/modules/${module.id}/levels`,
+      admin,
+      {
+        name: level.name,
+        level_number: index + 1,
+        description: '',
+        max_tasks: level.maxTasks,
+      },
+    );
+    const options: SeededLevel['options'] = [];
+    for (const [order, name] of (level.options ?? []).entries()) {
+      const option = await apiCall<{ id: string }>(
+        'POST',
+        `/v1/admin/levels/${created.id}/options`,
+        admin,
+        {
+          name,
+          description: '',
+          order_index: order,
+        },
+      );
+      options.push({ id: option.id, name });
+    }
+    levels.push({ id: created.id, name: level.name, maxTasks: level.maxTasks, options });
+  }
+  return { scenario, module, levels };
+}
+
+/** Access until 23:59:59 UTC of the day `days` from today, as the console grants it. */
+export async function grantAccess(
+  admin: string,
+  scenarioId: string,
+  organizationIds: string[],
+  days = 365,
+) {
+  const day = new Date();
+  day.setUTCDate(day.getUTCDate() + days);
+  day.setUTCHours(23, 59, 59, 0);
+  await apiCall('POST', `/v1/admin/scenarios/${scenarioId}/grant`, admin, {
+    organization_ids: organizationIds,
+    expires_at: day.toISOString(),
+  });
+}
+
+/** A small stand-in APK for a platform, so the download page has links to show. */
+export async function uploadBuild(admin: string, platform: 'oculus' | 'pico') {
+  const response = await fetch(`${baseUrl()}/v1/admin/vr-app/builds/${platform}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${admin}`,
+      'content-type': 'application/vnd.android.package-archive',
+    },
+    body: new Uint8Array(Buffer.from(`PK e2e ${platform} build`)),
+  });
+  if (!response.ok) throw new Error(`build upload → ${response.status}: ${await response.text()}`);
+}
+
+export async function enrollmentCode(token: string): Promise<string> {
+  return (await apiCall<{ code: string }>('POST', '/v1/devices/enrollment-code', token)).code;
+}
+
+async function deviceStatus(token: string, deviceId: string): Promise<string | undefined> {
+  const list = await apiCall<{ devices: Array<{ id: string; status: string }> }>(
+    'GET',
+    '/v1/devices',
+    token,
+  );
+  return list.devices.find((device) => device.id === deviceId)?.status;
+}
+
+export async function waitForDeviceStatus(token: string, deviceId: string, status: string) {
+  await until(`device ${deviceId} to be ${status}`, async () =>
+    (await deviceStatus(token, deviceId)) === status ? true : undefined,
+  );
+}
+
+/** Simulated headsets of one test file; `stopAll()` belongs in afterAll. */
+export class Headsets {
+  private readonly all: SimulatedHeadset[] = [];
+
+  /** A headset with its recorded events, not started yet. */
+  create(options: Omit<SimulatedHeadsetOptions, 'server'>) {
+    const headset = new SimulatedHeadset({ server: baseUrl(), ...options });
+    const events: HeadsetEvent[] = [];
+    headset.on('event', (event) => events.push(event));
+    this.all.push(headset);
+    return { headset, events };
+  }
+
+  /** Enrols a headset in the tenant's organisation and waits until the console lists it as waiting. */
+  async enroll(token: string, options: Omit<SimulatedHeadsetOptions, 'server' | 'code'>) {
+    const created = this.create({ ...options, code: await enrollmentCode(token) });
+    await created.headset.start();
+    await waitForDeviceStatus(token, created.headset.deviceId!, 'waiting');
+    return created;
+  }
+
+  stopAll() {
+    return Promise.all(this.all.map((headset) => headset.stop()));
+  }
+}
+
+export async function startSession(
+  token: string,
+  body: { device_id: string; level_id: string; vr_user_name: string; selected_options?: string[] },
+): Promise<{ id: string }> {
+  return apiCall<{ id: string }>('POST', '/v1/sessions/start', token, body);
+}
+
+export async function sessionHistory(token: string): Promise<HistoryRow[]> {
+  return (await apiCall<{ sessions: HistoryRow[] }>('GET', '/v1/sessions?limit=100', token))
+    .sessions;
+}
+
+/** Waits until the session has ended with the given status (it is then in the history). */
+export async function waitForSessionStatus(
+  token: string,
+  sessionId: string,
+  status: string,
+  timeout = 30_000,
+) {
+  await until(
+    `session ${sessionId} to end as ${status}`,
+    async () =>
+      (await sessionHistory(token)).find((row) => row.id === sessionId)?.status === status
+        ? true
+        : undefined,
+    timeout,
+  );
+}
+
+/** Waits for the first headset event of the given type, e.g. 'session_ended'. */
+export function waitForEvent(events: HeadsetEvent[], type: HeadsetEvent['type'], timeout = 15_000) {
+  return until(
+    `a '${type}' event of the headset`,
+    () => events.find((event) => event.type === type),
+    timeout,
+  );
+}
