@@ -13,6 +13,8 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { ServiceContext } from './platform/context.ts';
 import type { Db } from './platform/db.ts';
+import { DeviceCache } from './headset/device-cache.ts';
+import { DeviceEvents } from './headset/device-events.ts';
 import { apiNotFound, registerErrorHandling } from './platform/http-errors.ts';
 import { validatorCompiler } from './platform/validation.ts';
 import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
@@ -48,6 +50,12 @@ export interface AppOptions {
    * the database once background jobs have flushed.
    */
   onClosed?: () => Promise<void>;
+  /**
+   * PostgreSQL connection string of `db` (default: config.databaseUrl). With it, each process
+   * LISTENs for device changes made by any process, so its device cache stays coherent; without
+   * it (PGlite: one process) invalidation stays in-process.
+   */
+  databaseUrl?: string;
 }
 
 /** Routes that authenticate by other means (signed URLs, device tokens) or not at all. */
@@ -85,12 +93,14 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const { onClosed } = options;
   if (onClosed) app.addHook('onClose', () => onClosed());
 
-  const ctx: ServiceContext = {
-    db: options.db,
-    clock: options.clock ?? systemClock,
-    config,
+  const clock = options.clock ?? systemClock;
+  const deviceEvents = new DeviceEvents(new DeviceCache(() => clock.now().getTime()), {
+    databaseUrl: options.databaseUrl ?? config.databaseUrl,
     log: app.log,
-  };
+  });
+  app.addHook('onClose', () => deviceEvents.close());
+  app.decorate('deviceEvents', deviceEvents);
+  const ctx: ServiceContext = { db: options.db, clock, config, log: app.log, deviceEvents };
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
@@ -133,6 +143,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
 
   if (options.backgroundJobs) startHeadsetBackgroundJobs(app, ctx);
   await serveConsole(app, config.webDistDir);
+  // Last: nothing after it can fail and leave the listening connection open.
+  await deviceEvents.start();
   return app;
 }
 

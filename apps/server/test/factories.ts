@@ -16,7 +16,10 @@ const passwordHashFor = (password: string) =>
 
 const unique = () => crypto.randomBytes(4).toString('hex');
 
-export async function makeOrganization(db: Db, overrides: { name?: string; active?: boolean } = {}) {
+export async function makeOrganization(
+  db: Db,
+  overrides: { name?: string; active?: boolean } = {},
+) {
   return db
     .insertInto('organizations')
     .values({ name: overrides.name ?? `Org ${unique()}`, active: overrides.active ?? true })
@@ -50,7 +53,10 @@ export async function makeAccount(
 }
 
 /** An organisation with one signed-in account: what most tests start from. */
-export async function makeTenant(t: TestApp, options: { role?: Role; organizationName?: string } = {}) {
+export async function makeTenant(
+  t: TestApp,
+  options: { role?: Role; organizationName?: string } = {},
+) {
   const organization = await makeOrganization(t.db, { name: options.organizationName });
   const account = await makeAccount(t.db, {
     role: options.role ?? 'client',

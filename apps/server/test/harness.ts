@@ -56,7 +56,13 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
   const clock = new ManualClock(new Date());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-test-'));
   const config = testConfig({ dataDir, signingSecret: 'test-signing-secret', ...options.config });
-  const app = await buildApp({ db: database.db, config, clock, logger: false });
+  const app = await buildApp({
+    db: database.db,
+    config,
+    clock,
+    logger: false,
+    databaseUrl: database.databaseUrl,
+  });
   await app.ready();
   return {
     app,

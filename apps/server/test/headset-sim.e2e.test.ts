@@ -202,7 +202,13 @@ describe('simulated headset end to end', () => {
 
     await t.app.lastSeen.flush();
     t.clock.advance(t.config.disconnectAfterMs + 1);
-    const sweep = await runSweep({ db: t.db, clock: t.clock, config: t.config, log: t.app.log });
+    const sweep = await runSweep({
+      db: t.db,
+      clock: t.clock,
+      config: t.config,
+      log: t.app.log,
+      deviceEvents: t.app.deviceEvents,
+    });
     expect(sweep.disconnected).toContain(session.id);
 
     headset.restoreConnection();

@@ -110,6 +110,7 @@ export async function setMovementType(
     .where('organization_id', '=', caller.organizationId)
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw notFound('Device');
+  await ctx.deviceEvents.changed(ctx.db, id);
   return getDevice(ctx, caller.organizationId, id);
 }
 
@@ -151,6 +152,8 @@ export async function deleteDevice(
     if (!found.has(id)) throw notFound('Device');
     if (inSession.has(id)) throw new AppError('device_in_session', DEVICE_IN_SESSION_MESSAGE);
     await trx.deleteFrom('devices').where('id', '=', id).execute();
+    // Its token stops working at once here, and in other processes from commit on.
+    await ctx.deviceEvents.changed(trx, id);
   });
 }
 
@@ -169,7 +172,10 @@ export async function bulkDeleteDevices(
       else if (inSession.has(id)) skipped.push({ id, reason: 'device_in_session' });
       else deleted.push(id);
     }
-    if (deleted.length > 0) await trx.deleteFrom('devices').where('id', 'in', deleted).execute();
+    if (deleted.length > 0) {
+      await trx.deleteFrom('devices').where('id', 'in', deleted).execute();
+      await ctx.deviceEvents.changedMany(trx, deleted);
+    }
     return { deleted, skipped };
   });
 }

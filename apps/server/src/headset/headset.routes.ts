@@ -12,18 +12,22 @@ import {
 } from '@vrtc/contract';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { bearerToken } from '../auth/tokens.ts';
+import { bearerToken, hashToken } from '../auth/tokens.ts';
 import type { AppInstance } from '../platform/app-types.ts';
 import { callerOf, type ServiceContext } from '../platform/context.ts';
 import { AppError } from '../platform/errors.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
+import { BatchLoader } from './device-cache.ts';
+import type { DeviceEvents } from './device-events.ts';
 import { LastSeenBuffer } from './last-seen.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Last-seen times waiting to be written; `app.lastSeen.flush()` writes them now. */
     lastSeen: LastSeenBuffer;
+    /** Device-change invalidation and the device cache behind headset authentication. */
+    deviceEvents: DeviceEvents;
   }
   interface FastifyRequest {
     device?: headset.AuthenticatedDevice;
@@ -57,10 +61,18 @@ function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
 
 /** onRequest hook of the headset scope: a device token, and only a device token, gets in. */
 function requireDevice(ctx: ServiceContext, lastSeen: LastSeenBuffer): onRequestHookHandler {
+  // Cache misses arriving together share one SELECT.
+  const loader = new BatchLoader(async (tokenHashes: string[]) => {
+    const found = await headset.resolveDevices(ctx.db, tokenHashes);
+    return new Map(found.map((row) => [row.tokenHash, row]));
+  });
   return async (request) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) throw new AppError('unauthorized', 'Device token required');
-    const device = await headset.resolveDevice(ctx.db, token);
+    const tokenHash = hashToken(token);
+    const device = await ctx.deviceEvents.cache.get(tokenHash, async () =>
+      headset.deviceOrRefusal(await loader.load(tokenHash)),
+    );
     // Any authenticated call shows the headset is alive.
     lastSeen.record(device.id, ctx.clock.now());
     request.device = device;

@@ -9,7 +9,7 @@ import type {
   SessionLaunch,
   SessionProgressResponse,
 } from '@vrtc/contract';
-import { hashToken, newToken } from '../auth/tokens.ts';
+import { newToken } from '../auth/tokens.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
@@ -161,10 +161,33 @@ export interface AuthenticatedDevice {
 
 /**
  * One statement: the device by token hash, its organisation's state and its active session (at
- * most one, by the partial unique index). A deleted device's token finds no row.
+ * most one, by the partial unique index). A deleted device's token finds no row. The headset
+ * routes keep the answer in the device cache (device-cache.ts) until the device changes.
  */
-export async function resolveDevice(db: Db, token: string): Promise<AuthenticatedDevice> {
-  const row = await db
+export async function resolveDevice(db: Db, tokenHash: string): Promise<AuthenticatedDevice> {
+  const [found] = await resolveDevices(db, [tokenHash]);
+  return deviceOrRefusal(found);
+}
+
+/** A device, or the 401 its token deserves (unknown/deleted, or organisation deactivated). */
+export function deviceOrRefusal(found: ResolvedDevice | undefined): AuthenticatedDevice {
+  if (!found) throw new AppError('unauthorized', INVALID_DEVICE_TOKEN_MESSAGE);
+  if (!found.organizationActive) {
+    throw new AppError('unauthorized', 'This organization is deactivated');
+  }
+  return found.device;
+}
+
+export interface ResolvedDevice {
+  tokenHash: string;
+  organizationActive: boolean;
+  device: AuthenticatedDevice;
+}
+
+/** resolveDevice for several tokens in one statement (misses of the device cache, batched). */
+export async function resolveDevices(db: Db, tokenHashes: string[]): Promise<ResolvedDevice[]> {
+  if (tokenHashes.length === 0) return [];
+  const rows = await db
     .selectFrom('devices as d')
     .innerJoin('organizations as o', 'o.id', 'd.organization_id')
     .leftJoin('sessions as s', (join) =>
@@ -172,6 +195,7 @@ export async function resolveDevice(db: Db, token: string): Promise<Authenticate
     )
     .select([
       'd.id',
+      'd.token_hash',
       'd.organization_id',
       'd.movement_type',
       'd.battery_percent',
@@ -188,12 +212,32 @@ export async function resolveDevice(db: Db, token: string): Promise<Authenticate
       's.started_at',
       's.completed_tasks',
     ])
-    .where('d.token_hash', '=', hashToken(token))
-    .executeTakeFirst();
-  if (!row) throw new AppError('unauthorized', INVALID_DEVICE_TOKEN_MESSAGE);
-  if (!row.organization_active) {
-    throw new AppError('unauthorized', 'This organization is deactivated');
-  }
+    .where('d.token_hash', 'in', tokenHashes)
+    .execute();
+  return rows.map((row) => ({
+    tokenHash: row.token_hash ?? '',
+    organizationActive: row.organization_active,
+    device: toAuthenticatedDevice(row),
+  }));
+}
+
+function toAuthenticatedDevice(row: {
+  id: string;
+  organization_id: string;
+  movement_type: MovementType;
+  battery_percent: number | null;
+  app_version: string | null;
+  session_id: string | null;
+  vr_user_name: string | null;
+  scenario_name: string | null;
+  module_name: string | null;
+  level_name: string | null;
+  level_number: number | null;
+  max_tasks: number | null;
+  selected_options: SessionLaunch['selected_options'] | null;
+  started_at: Date | null;
+  completed_tasks: number | null;
+}): AuthenticatedDevice {
   const session: SessionLaunch | null =
     row.session_id && row.started_at
       ? {
@@ -220,8 +264,10 @@ export async function resolveDevice(db: Db, token: string): Promise<Authenticate
 }
 
 /**
- * Costs no query of its own: the device and its session were read with the token, and last-seen
- * (plus battery/app version when they changed) goes to the in-memory buffer.
+ * Costs no query of its own: the device and its session were read with the token (usually from
+ * the device cache), and last-seen, battery and app version go to the in-memory buffer. Battery
+ * and app version are passed on whenever reported: the cached device's may be older than what
+ * another process wrote since, and the flush writes a row only when a value changed anyway.
  */
 export function heartbeat(
   ctx: ServiceContext,
@@ -230,14 +276,8 @@ export function heartbeat(
   body: HeartbeatBody,
 ): HeartbeatResponse {
   lastSeen.record(device.id, ctx.clock.now(), {
-    batteryPercent:
-      body.battery_percent !== undefined && body.battery_percent !== device.batteryPercent
-        ? body.battery_percent
-        : undefined,
-    appVersion:
-      body.app_version !== undefined && body.app_version !== device.appVersion
-        ? body.app_version
-        : undefined,
+    batteryPercent: body.battery_percent,
+    appVersion: body.app_version,
   });
   return {
     device_id: device.id,
@@ -303,7 +343,10 @@ export async function reportProgress(
     .where('status', '=', 'active')
     .returning(['id', 'status', 'completed_tasks', 'max_tasks'])
     .executeTakeFirst();
-  return row ?? endedMeanwhile(ctx, sessionId);
+  if (!row) return endedMeanwhile(ctx, sessionId);
+  // The launch description a heartbeat answers carries completed_tasks.
+  await ctx.deviceEvents.changed(ctx.db, device.id);
+  return row;
 }
 
 /** Ends the session as completed; success=false is still completed, with success false. */
@@ -316,6 +359,7 @@ export async function finishSession(
   const { maxTasks } = await reportableSession(ctx, device, sessionId);
   checkTaskCount(body.completed_tasks, maxTasks);
   const ended = await endActiveSession(
+    ctx.deviceEvents,
     ctx.db,
     { sessionId, deviceId: device.id },
     {

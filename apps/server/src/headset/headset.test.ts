@@ -230,11 +230,16 @@ describe('device tokens', () => {
     const other = await makeOrganization(t.db);
     const headset = await makeEnrolledDevice(t.db, other.id);
     expect((await heartbeat(headset.headers)).statusCode).toBe(200);
-    await t.db
-      .updateTable('organizations')
-      .set({ active: false })
-      .where('id', '=', other.id)
-      .execute();
+    // Through the API, which invalidates the device cache (device-events.ts): a direct SQL
+    // update would be served from the cache until its safety TTL.
+    const admin = await makeTenant(t, { role: 'admin' });
+    const deactivated = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/admin/organizations/${other.id}`,
+      headers: admin.headers,
+      payload: { active: false },
+    });
+    expect(deactivated.statusCode).toBe(200);
     expect((await heartbeat(headset.headers)).statusCode).toBe(401);
   });
 });

@@ -4,7 +4,7 @@ import type { Db } from '../platform/db.ts';
 /** What one device told this process since the last flush. */
 interface Sighting {
   seen: Date;
-  /** Only set when it differs from what the database held when the headset reported it. */
+  /** As last reported (null when not reported); the flush writes a row only if a value changed. */
   batteryPercent: number | null;
   appVersion: string | null;
 }

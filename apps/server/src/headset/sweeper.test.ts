@@ -13,7 +13,13 @@ let ctx: ServiceContext;
 beforeAll(async () => {
   // A 10-minute session timeout keeps the "heartbeating for the whole session" test short.
   t = await createTestApp({ config: { sessionTimeoutMs: 10 * 60_000 } });
-  ctx = { db: t.db, clock: t.clock, config: t.config, log: t.app.log };
+  ctx = {
+    db: t.db,
+    clock: t.clock,
+    config: t.config,
+    log: t.app.log,
+    deviceEvents: t.app.deviceEvents,
+  };
 });
 afterAll(() => t.close());
 

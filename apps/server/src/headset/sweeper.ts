@@ -58,7 +58,12 @@ export async function runSweep(ctx: ServiceContext): Promise<SweepResult> {
     const result: SweepResult = { ran: true, disconnected: [], timedOut: [] };
     for (const session of due) {
       const status = session.silent ? 'disconnected' : 'timeout';
-      const ended = await endActiveSession(trx, { sessionId: session.id }, { status, now });
+      const ended = await endActiveSession(
+        ctx.deviceEvents,
+        trx,
+        { sessionId: session.id },
+        { status, now },
+      );
       if (!ended) continue; // finished or cancelled meanwhile
       (status === 'disconnected' ? result.disconnected : result.timedOut).push(session.id);
     }

@@ -195,6 +195,10 @@ export async function updateOrganization(
     if (Object.keys(changes).length > 0) {
       await trx.updateTable('organizations').set(changes).where('id', '=', id).execute();
     }
+    if (body.active !== undefined && body.active !== current.active) {
+      // Device tokens of a deactivated organisation are refused from now on.
+      await ctx.deviceEvents.allChanged(trx);
+    }
     if (current.active && body.active === false) {
       await trx
         .deleteFrom('auth_tokens')

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { DeviceEvents } from '../headset/device-events.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
@@ -11,6 +12,8 @@ export interface ServiceContext {
   clock: Clock;
   config: Config;
   log: FastifyBaseLogger;
+  /** Tell it whenever what a headset call sees of a device changes (device-events.ts). */
+  deviceEvents: DeviceEvents;
 }
 
 /** The signed-in account behind a request. */

@@ -11,6 +11,8 @@ export type Tx = Transaction<Database>;
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PostgreSQL: the connection string (for a dedicated LISTEN connection). */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -116,7 +118,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      databaseUrl: options.databaseUrl,
+      close: () => db.destroy(),
+    };
   }
 
   let unlock = () => {};

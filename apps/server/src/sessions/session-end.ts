@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { DeviceEvents } from '../headset/device-events.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import type { Session, SessionStatus } from '../platform/schema.ts';
 
@@ -8,9 +9,11 @@ export type EndedStatus = Exclude<SessionStatus, 'active'>;
  * Ends an active session: the one place that records ended_at, duration_seconds and success.
  * Only `completed` with success=true counts as a success; cancelled, disconnected and timeout never
  * do. Answers undefined when the session was not active (already ended, or not matched), so the
- * caller can answer 404 or 409 as fits.
+ * caller can answer 404 or 409 as fits. The device's cached view is invalidated through `db`
+ * (inside the caller's transaction when it is one, so other processes hear it at commit).
  */
 export async function endActiveSession(
+  deviceEvents: DeviceEvents,
   db: Db | Tx,
   match: { sessionId: string; organizationId?: string; deviceId?: string },
   outcome: { status: EndedStatus; now: Date; completedTasks?: number; success?: boolean },
@@ -30,5 +33,7 @@ export async function endActiveSession(
     .where('status', '=', 'active');
   if (match.organizationId) query = query.where('organization_id', '=', match.organizationId);
   if (match.deviceId) query = query.where('device_id', '=', match.deviceId);
-  return query.returningAll().executeTakeFirst();
+  const ended = await query.returningAll().executeTakeFirst();
+  if (ended) await deviceEvents.changed(db, ended.device_id);
+  return ended;
 }

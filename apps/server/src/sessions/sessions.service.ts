@@ -62,7 +62,7 @@ export async function startSession(
       const level = await findGrantedLevel(trx, caller, body.level_id, now);
       const options = await findOptions(trx, level.level_id, body.selected_options ?? []);
       const vrUser = await resolveVrUser(trx, caller, body, now);
-      return trx
+      const session = await trx
         .insertInto('sessions')
         .values({
           organization_id: caller.organizationId,
@@ -86,6 +86,9 @@ export async function startSession(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      // The device's next heartbeat delivers the session (other processes: from commit on).
+      await ctx.deviceEvents.changed(trx, device.id);
+      return session;
     });
     return { ...toHistorySession(row), max_tasks: row.max_tasks };
   } catch (error) {
@@ -272,6 +275,7 @@ export async function cancelSession(
   id: string,
 ): Promise<HistorySession> {
   const ended = await endActiveSession(
+    ctx.deviceEvents,
     ctx.db,
     { sessionId: id, organizationId: caller.organizationId },
     { status: 'cancelled', now: ctx.clock.now() },

@@ -1,0 +1,185 @@
+import type { AuthenticatedDevice } from './headset.service.ts';
+
+/** A safety net only: invalidation (device-events.ts) is what keeps entries fresh. */
+export const DEVICE_CACHE_TTL_MS = 30_000;
+/** Far above any fleet this product serves; beyond it the oldest entries go first. */
+export const DEVICE_CACHE_MAX_ENTRIES = 100_000;
+
+interface Entry {
+  device: AuthenticatedDevice;
+  cachedAt: number;
+  /** cachedAt + 75–100% of the TTL: fills made together do not all expire together. */
+  expiresAt: number;
+}
+
+export interface DeviceCacheStats {
+  /** Answered from memory. */
+  hits: number;
+  /** Went to the database (absent, expired, or the cache was off). */
+  misses: number;
+  /** Fills not stored because the device was invalidated while its SELECT ran. */
+  discarded: number;
+}
+
+/**
+ * Per process: token hash → the device as a headset call sees it (id, organisation, movement
+ * type, active session launch description), so most heartbeats cost no query. Nothing here must
+ * survive: a miss reads the database, and every entry expires after `ttlMs` anyway.
+ *
+ * Invalidation is by device id (or everything). A fill notes the invalidation sequence before its
+ * SELECT and does not store its result when that device (or everything) was invalidated since:
+ * the SELECT may have read the state from before the change.
+ */
+export class DeviceCache {
+  readonly stats: DeviceCacheStats = { hits: 0, misses: 0, discarded: 0 };
+  private readonly entries = new Map<string, Entry>();
+  private readonly tokenOf = new Map<string, string>();
+  /** Bumped by every invalidation. */
+  private sequence = 0;
+  /** Device id → sequence of its last invalidation; only kept while fills are in flight. */
+  private readonly invalidatedAt = new Map<string, number>();
+  private clearedAt = 0;
+  private fillsInFlight = 0;
+  private enabled: boolean;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+
+  constructor(
+    private readonly now: () => number,
+    options: { ttlMs?: number; maxEntries?: number; enabled?: boolean } = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? DEVICE_CACHE_TTL_MS;
+    this.maxEntries = options.maxEntries ?? DEVICE_CACHE_MAX_ENTRIES;
+    this.enabled = options.enabled ?? true;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The cached device for this token hash, else `load()`'s answer (stored unless stale). */
+  async get(
+    tokenHash: string,
+    load: () => Promise<AuthenticatedDevice>,
+  ): Promise<AuthenticatedDevice> {
+    const entry = this.entries.get(tokenHash);
+    if (entry) {
+      const now = this.now();
+      if (now >= entry.cachedAt && now < entry.expiresAt) {
+        this.stats.hits += 1;
+        return entry.device;
+      }
+      this.drop(tokenHash, entry.device.id);
+    }
+    this.stats.misses += 1;
+    const startedAt = this.sequence;
+    this.fillsInFlight += 1;
+    let device: AuthenticatedDevice;
+    try {
+      device = await load();
+    } finally {
+      this.fillsInFlight -= 1;
+    }
+    const invalidated = this.invalidatedAt.get(device.id) ?? 0;
+    if (!this.enabled || this.clearedAt > startedAt || invalidated > startedAt) {
+      this.stats.discarded += 1;
+    } else {
+      this.store(tokenHash, device);
+    }
+    // No fill left that started before these invalidations: they can no longer matter.
+    if (this.fillsInFlight === 0) this.invalidatedAt.clear();
+    return device;
+  }
+
+  /** Forgets the device, and makes any fill of it already under way not store what it read. */
+  invalidate(deviceId: string): void {
+    this.sequence += 1;
+    if (this.fillsInFlight > 0) this.invalidatedAt.set(deviceId, this.sequence);
+    const tokenHash = this.tokenOf.get(deviceId);
+    if (tokenHash !== undefined) this.drop(tokenHash, deviceId);
+  }
+
+  /** Forgets everything, including what fills under way will read. */
+  clear(): void {
+    this.sequence += 1;
+    this.clearedAt = this.sequence;
+    this.entries.clear();
+    this.tokenOf.clear();
+  }
+
+  /**
+   * Off: every call reads the database and nothing is stored (e.g. while the cross-process
+   * notification channel is down, when a missed notification could leave an entry stale).
+   * Either way the cache starts over empty.
+   */
+  setEnabled(enabled: boolean): void {
+    this.clear();
+    this.enabled = enabled;
+  }
+
+  private store(tokenHash: string, device: AuthenticatedDevice) {
+    const previous = this.tokenOf.get(device.id);
+    if (previous !== undefined && previous !== tokenHash) this.entries.delete(previous);
+    this.entries.delete(tokenHash); // re-inserted last: the map's order is the age order
+    const cachedAt = this.now();
+    const expiresAt = cachedAt + this.ttlMs * (0.75 + Math.random() * 0.25);
+    this.entries.set(tokenHash, { device, cachedAt, expiresAt });
+    this.tokenOf.set(device.id, tokenHash);
+    while (this.entries.size > this.maxEntries) {
+      const [oldestHash, oldest] = this.entries.entries().next().value as [string, Entry];
+      this.drop(oldestHash, oldest.device.id);
+    }
+  }
+
+  private drop(tokenHash: string, deviceId: string) {
+    this.entries.delete(tokenHash);
+    if (this.tokenOf.get(deviceId) === tokenHash) this.tokenOf.delete(deviceId);
+  }
+}
+
+/**
+ * Gathers the loads asked for within one turn of the event loop into one call of `loadMany`
+ * (cache misses: after a restart or a TTL expiry many headsets miss at once, and one SELECT for
+ * 50 tokens costs about what one for a single token does, on PGlite most of all).
+ */
+export class BatchLoader<K, V> {
+  private pending = new Map<
+    K,
+    Array<{ resolve: (v: V | undefined) => void; reject: (e: unknown) => void }>
+  >();
+
+  constructor(
+    private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>,
+    private readonly maxBatch = 500,
+  ) {}
+
+  /** The value for `key`, or undefined when `loadMany` did not find it. */
+  load(key: K): Promise<V | undefined> {
+    return new Promise<V | undefined>((resolve, reject) => {
+      const waiting = this.pending.get(key);
+      if (waiting) {
+        waiting.push({ resolve, reject });
+        return;
+      }
+      if (this.pending.size === 0) setImmediate(() => void this.run());
+      this.pending.set(key, [{ resolve, reject }]);
+      if (this.pending.size >= this.maxBatch) void this.run();
+    });
+  }
+
+  private async run(): Promise<void> {
+    const batch = this.pending;
+    if (batch.size === 0) return;
+    this.pending = new Map();
+    let found: Map<K, V>;
+    try {
+      found = await this.loadMany([...batch.keys()]);
+    } catch (error) {
+      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+      return;
+    }
+    for (const [key, waiters] of batch) {
+      for (const waiter of waiters) waiter.resolve(found.get(key));
+    }
+  }
+}
