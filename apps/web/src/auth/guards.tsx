@@ -1,14 +1,17 @@
 import { Center, Loader } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from './AuthProvider';
 
 export const HOME_PATH = '/vr-users';
 
 export function FullPageSpinner() {
+  // `common` is bundled and in the store before the first render: never suspend a fallback.
+  const { t } = useTranslation('common', { useSuspense: false });
   return (
     <Center h="100vh" data-testid="auth-spinner">
-      <Loader aria-label="Loading" />
+      <Loader aria-label={t('loading')} />
     </Center>
   );
 }

@@ -13,6 +13,10 @@ import {
 } from '@tanstack/react-table';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import classes from './DataTable.module.css';
+
+/** The id of a row-actions column: it stays pinned to the card's right edge while the table scrolls. */
+export const ACTIONS_COLUMN_ID = 'actions';
 
 export const PAGE_SIZE = 10;
 
@@ -36,6 +40,9 @@ export interface DataTableProps<T> {
 /**
  * The admin tables' shared behaviour: client-side sorting, 10 rows a page, Previous/Next. Sorting,
  * page and selection survive data refreshes (polling never resets what the user chose).
+ *
+ * Layout: compact cells, headers on one line; a table wider than its card scrolls sideways inside
+ * the card (never the page), with the column whose id is `actions` pinned to the right edge.
  */
 export function DataTable<T>({
   data,
@@ -103,8 +110,16 @@ export function DataTable<T>({
 
   return (
     <>
-      <ScrollArea>
-        <Table striped highlightOnHover={Boolean(onRowClick)} verticalSpacing="sm" miw={600}>
+      <ScrollArea type="auto" scrollbars="x" offsetScrollbars="present">
+        <Table
+          className={classes.table}
+          striped
+          highlightOnHover={Boolean(onRowClick)}
+          verticalSpacing="sm"
+          horizontalSpacing="xs"
+          fz="sm"
+          miw={600}
+        >
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (
               <Table.Tr key={group.id}>
@@ -114,6 +129,11 @@ export function DataTable<T>({
                   return (
                     <Table.Th
                       key={header.id}
+                      className={
+                        header.column.id === ACTIONS_COLUMN_ID
+                          ? `${classes.header} ${classes.sticky}`
+                          : classes.header
+                      }
                       aria-sort={
                         sorted === 'asc'
                           ? 'ascending'
@@ -129,6 +149,7 @@ export function DataTable<T>({
                             display: 'inline-flex',
                             alignItems: 'center',
                             gap: 4,
+                            fontSize: 'inherit',
                             fontWeight: 600,
                           }}
                         >
@@ -158,7 +179,10 @@ export function DataTable<T>({
                 style={onRowClick ? { cursor: 'pointer' } : undefined}
               >
                 {row.getVisibleCells().map((cell) => (
-                  <Table.Td key={cell.id}>
+                  <Table.Td
+                    key={cell.id}
+                    className={cell.column.id === ACTIONS_COLUMN_ID ? classes.sticky : undefined}
+                  >
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </Table.Td>
                 ))}

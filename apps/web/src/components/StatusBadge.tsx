@@ -17,12 +17,21 @@ export function statusColor(status: string): string {
   return COLORS[status] ?? 'cyan'; // info for anything unknown
 }
 
+/** Badge styles that show the whole label: a narrow table column never cuts it to an ellipsis. */
+export const FULL_LABEL_BADGE = { label: { overflow: 'visible' } } as const;
+
 export function StatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   const label =
     status in COLORS ? t(`common:status.${status}`) : status || t('common:status.unknown');
   return (
-    <Badge color={statusColor(status)} variant="light" data-status={status}>
+    <Badge
+      color={statusColor(status)}
+      variant="light"
+      data-status={status}
+      styles={FULL_LABEL_BADGE}
+      style={{ flexShrink: 0 }}
+    >
       {label}
     </Badge>
   );

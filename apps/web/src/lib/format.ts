@@ -34,6 +34,20 @@ export function formatDateTime(iso: string | null | undefined, language: string)
   }).format(new Date(iso));
 }
 
+/** Like formatDateTime, but only the time when `iso` falls on the same local day as `sameDayAs`. */
+export function formatDateTimeShort(
+  iso: string | null | undefined,
+  sameDayAs: string | null | undefined,
+  language: string,
+): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (sameDayAs && new Date(sameDayAs).toDateString() === date.toDateString()) {
+    return new Intl.DateTimeFormat(dateLocale(language), { timeStyle: 'short' }).format(date);
+  }
+  return formatDateTime(iso, language);
+}
+
 export function formatDate(iso: string | null | undefined, language: string): string {
   if (!iso) return '—';
   return new Intl.DateTimeFormat(dateLocale(language), { dateStyle: 'medium' }).format(

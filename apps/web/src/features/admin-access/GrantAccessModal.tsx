@@ -88,6 +88,7 @@ export function GrantAccessModal({
             required
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('common:clear') }}
             data-autofocus
             // Focus alone does not open the list over the date field; typing or a click does.
             openOnFocus={false}
@@ -101,6 +102,7 @@ export function GrantAccessModal({
             placeholder={t('datePlaceholder')}
             required
             clearable
+            clearButtonProps={{ 'aria-label': t('common:clear') }}
             minDate={minExpiryDay()}
             valueFormat="D MMMM YYYY"
             leftSection={<IconCalendar size={16} />}

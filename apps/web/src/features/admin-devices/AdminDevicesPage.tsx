@@ -29,11 +29,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client';
 import { confirmAction } from '../../components/confirm';
-import { DataTable } from '../../components/DataTable';
+import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
-import { StatusBadge } from '../../components/StatusBadge';
+import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import {
@@ -43,12 +43,11 @@ import {
   useOrganizationOptions,
 } from './api';
 
-/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
-const FULL_LABEL = { label: { overflow: 'visible' } } as const;
-
 const STATUSES: DeviceStatus[] = ['waiting', 'in_session', 'offline'];
 const TYPES: DeviceType[] = ['oculus', 'pico', 'quest', 'other'];
 const MOVEMENT_TYPES: MovementType[] = ['slide', 'teleport'];
+
+const FILTER_STYLE = { flex: '1 1 170px' } as const;
 
 const canDelete = (device: Device) => device.status !== 'in_session';
 
@@ -192,7 +191,7 @@ export function AdminDevicesPage() {
         accessorKey: 'movement_type',
         header: t('col.movement'),
         cell: (c) => (
-          <Badge variant="outline" color="gray" styles={FULL_LABEL}>
+          <Badge variant="outline" color="gray" styles={FULL_LABEL_BADGE}>
             {t(`common:movementType.${c.row.original.movement_type}`)}
           </Badge>
         ),
@@ -227,7 +226,7 @@ export function AdminDevicesPage() {
           ),
       },
       {
-        id: 'actions',
+        id: ACTIONS_COLUMN_ID,
         header: t('common:actions'),
         enableSorting: false,
         cell: ({ row: { original: device } }) => (
@@ -284,19 +283,19 @@ export function AdminDevicesPage() {
             icon={<IconDeviceVisionPro size={20} />}
           />
           <StatCard
-            label={t('common:status.waiting')}
+            label={t('stats.waiting')}
             value={counts.waiting}
             color="green"
             icon={<IconClockPause size={20} />}
           />
           <StatCard
-            label={t('common:status.in_session')}
+            label={t('stats.inSession')}
             value={counts.in_session}
             color="blue"
             icon={<IconPlayerPlay size={20} />}
           />
           <StatCard
-            label={t('common:status.offline')}
+            label={t('stats.offline')}
             value={counts.offline}
             color="gray"
             icon={<IconPlugConnectedX size={20} />}
@@ -304,13 +303,15 @@ export function AdminDevicesPage() {
         </SimpleGrid>
       ) : null}
       <Card withBorder radius="lg" p="md">
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 5 }} spacing="sm" mb="md">
+        {/* One row at 1366 px; the inputs wrap on narrower screens, never clipping a placeholder. */}
+        <Group gap="sm" mb="md" align="flex-start">
           <TextInput
             aria-label={t('search')}
             placeholder={t('searchPlaceholder')}
             leftSection={<IconSearch size={16} />}
             value={search}
             onChange={(event) => setSearch(event.currentTarget.value)}
+            style={{ flex: '1 1 250px' }}
           />
           <Select
             aria-label={t('col.organization')}
@@ -321,6 +322,7 @@ export function AdminDevicesPage() {
             searchable
             clearable
             nothingFoundMessage={t('nothingFound')}
+            style={FILTER_STYLE}
           />
           <Select
             aria-label={t('col.status')}
@@ -329,6 +331,7 @@ export function AdminDevicesPage() {
             value={status}
             onChange={(value) => setStatus(value as DeviceStatus | null)}
             clearable
+            style={FILTER_STYLE}
           />
           <Select
             aria-label={t('col.type')}
@@ -337,6 +340,7 @@ export function AdminDevicesPage() {
             value={type}
             onChange={(value) => setType(value as DeviceType | null)}
             clearable
+            style={FILTER_STYLE}
           />
           <Select
             aria-label={t('col.movement')}
@@ -348,8 +352,9 @@ export function AdminDevicesPage() {
             value={movement}
             onChange={(value) => setMovement(value as MovementType | null)}
             clearable
+            style={FILTER_STYLE}
           />
-        </SimpleGrid>
+        </Group>
         <Group justify="space-between" mb="sm" mih={30} gap="sm">
           <Text size="xs" c="dimmed">
             {autoRefresh ? t('autoRefreshOn') : t('autoRefreshOff')}

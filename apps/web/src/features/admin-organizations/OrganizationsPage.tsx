@@ -27,7 +27,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client';
 import { confirmAction } from '../../components/confirm';
-import { DataTable } from '../../components/DataTable';
+import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
@@ -107,25 +107,38 @@ export function OrganizationsPage() {
             </Badge>
           ),
       },
-      { id: 'users', accessorFn: (o) => o.stats?.total_users ?? 0, header: t('col.users') },
-      { id: 'vr_users', accessorFn: (o) => o.stats?.total_vr_users ?? 0, header: t('col.vrUsers') },
+      {
+        id: 'people',
+        accessorFn: (o) => o.stats?.total_users ?? 0,
+        header: () => <span title={t('col.peopleHint')}>{t('col.people')}</span>,
+        cell: ({ row: { original: o } }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.peopleHint')}>
+            {o.stats?.total_users ?? 0} / {o.stats?.total_vr_users ?? 0}
+          </Text>
+        ),
+      },
       {
         id: 'sessions',
         accessorFn: (o) => o.stats?.total_sessions ?? 0,
-        header: t('col.sessions'),
-      },
-      {
-        id: 'active_sessions',
-        accessorFn: (o) => o.stats?.active_sessions ?? 0,
-        header: t('col.activeSessions'),
-        cell: (c) => {
-          const count = c.getValue() as number;
-          return count > 0 ? (
-            <Badge color="blue" variant="light" styles={FULL_LABEL}>
-              {count}
-            </Badge>
-          ) : (
-            count
+        header: () => <span title={t('col.sessionsHint')}>{t('col.sessions')}</span>,
+        cell: ({ row: { original: o } }) => {
+          const active = o.stats?.active_sessions ?? 0;
+          return (
+            <Group gap={6} wrap="nowrap">
+              <Text size="sm">{o.stats?.total_sessions ?? 0}</Text>
+              {active > 0 ? (
+                <Tooltip label={t('col.activeSessions')}>
+                  <Badge
+                    color="blue"
+                    variant="light"
+                    styles={FULL_LABEL}
+                    aria-label={`${t('col.activeSessions')}: ${active}`}
+                  >
+                    {active}
+                  </Badge>
+                </Tooltip>
+              ) : null}
+            </Group>
           );
         },
       },
@@ -138,9 +151,9 @@ export function OrganizationsPage() {
       {
         id: 'devices',
         accessorFn: (o) => o.stats?.online_devices ?? 0,
-        header: t('col.devices'),
+        header: () => <span title={t('col.devicesHint')}>{t('col.devices')}</span>,
         cell: ({ row: { original: o } }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.devicesHint')}>
             <Text span c={(o.stats?.online_devices ?? 0) > 0 ? 'green.7' : 'dimmed'} fw={600}>
               {o.stats?.online_devices ?? 0}
             </Text>{' '}
@@ -158,7 +171,7 @@ export function OrganizationsPage() {
         ),
       },
       {
-        id: 'actions',
+        id: ACTIONS_COLUMN_ID,
         header: t('common:actions'),
         enableSorting: false,
         cell: ({ row: { original: organization } }) => (

@@ -5,6 +5,8 @@ import {
   Burger,
   Button,
   Group,
+  MantineThemeProvider,
+  Modal,
   NavLink,
   ScrollArea,
   Stack,
@@ -22,7 +24,7 @@ import {
   IconLogout,
 } from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { createQueryClient } from '../../app/queryClient';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, Outlet, useNavigate } from 'react-router';
@@ -77,16 +79,39 @@ function NavGroup({
   );
 }
 
+/**
+ * Defaults for every dialog of the signed-in app (feature modals and confirmations alike): the
+ * close (×) button gets a translated accessible name. It is not "Close", so that it never clashes
+ * with a dialog's own Close button.
+ */
+function useDialogTheme() {
+  const { t, i18n } = useTranslation();
+  return useMemo(
+    () => ({
+      components: {
+        Modal: Modal.extend({
+          defaultProps: { closeButtonProps: { 'aria-label': t('common:closeDialog') } },
+        }),
+      },
+    }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, i18n.language],
+  );
+}
+
 /** The signed-in app: its own query cache (gone on sign-out), dialogs, toasts and the shell. */
 export function AppLayout() {
   const [queryClient] = useState(createQueryClient);
+  const dialogTheme = useDialogTheme();
   return (
-    <QueryClientProvider client={queryClient}>
-      <ModalsProvider>
-        <Notifications position="top-right" />
-        <Shell />
-      </ModalsProvider>
-    </QueryClientProvider>
+    <MantineThemeProvider theme={dialogTheme}>
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Notifications position="top-right" />
+          <Shell />
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineThemeProvider>
   );
 }
 

@@ -21,13 +21,22 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { useNow } from '../../lib/useNow';
 import { useActiveSessions, useCancelSession } from './api';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+/** A label and its value; a long value wraps to two lines and shows in full on hover (`title`). */
+function Field({ label, title, children }: { label: string; title?: string; children: ReactNode }) {
   return (
-    <Group justify="space-between" gap="sm" wrap="nowrap">
+    <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
       <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
         {label}
       </Text>
-      <Text size="sm" fw={500} ta="right" truncate component="div" style={{ minWidth: 0 }}>
+      <Text
+        size="sm"
+        fw={500}
+        ta="right"
+        lineClamp={2}
+        component="div"
+        title={title}
+        style={{ minWidth: 0, overflowWrap: 'anywhere' }}
+      >
         {children}
       </Text>
     </Group>
@@ -73,16 +82,22 @@ function ActiveSessionCard({
     <Card withBorder radius="lg" padding="lg" data-testid="active-session">
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md">
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Text fw={600} truncate>
+          <Text fw={600} truncate title={session.vr_user_name}>
             {session.vr_user_name}
           </Text>
-          <Text size="xs" c="dimmed" truncate>
+          <Text size="xs" c="dimmed" lineClamp={2} title={session.scenario_name}>
             {session.scenario_name}
           </Text>
         </Stack>
-        <Group gap={4} wrap="nowrap" c="blue">
+        <Group gap={4} wrap="nowrap" c="blue" style={{ flexShrink: 0 }}>
           <IconClock size={16} />
-          <Text fw={600} ff="monospace" size="sm" aria-label={t('sessions:active.duration')}>
+          <Text
+            fw={600}
+            ff="monospace"
+            size="sm"
+            style={{ whiteSpace: 'nowrap' }}
+            aria-label={t('sessions:active.duration')}
+          >
             {formatDuration(t, session.seconds_active + elapsedSinceFetch)}
           </Text>
         </Group>
@@ -91,8 +106,13 @@ function ActiveSessionCard({
         <Field label={t('sessions:active.sessionId')}>
           <Code title={session.id}>{session.id.slice(0, 8)}</Code>
         </Field>
-        <Field label={t('sessions:active.device')}>{session.device_name}</Field>
-        <Field label={t('sessions:active.moduleLevel')}>
+        <Field label={t('sessions:active.device')} title={session.device_name}>
+          {session.device_name}
+        </Field>
+        <Field
+          label={t('sessions:active.moduleLevel')}
+          title={`${session.module_name} - ${session.level_name}`}
+        >
           {session.module_name} - {session.level_name}
         </Field>
         <Field label={t('sessions:active.tasks')}>

@@ -19,7 +19,12 @@ import { useCurrentUser } from '../../auth/AuthProvider';
 import { DataTable } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
-import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
+import {
+  formatDateTime,
+  formatDateTimeShort,
+  formatDuration,
+  progressPercent,
+} from '../../lib/format';
 import { notifySuccess, notifyWarning } from '../../lib/notify';
 import { HISTORY_STATUS_FILTERS, useSessionHistory, type HistoryStatusFilter } from './api';
 import { buildSessionsCsv, sessionsCsvFileName } from './history-csv';
@@ -58,11 +63,11 @@ export function SessionHistory() {
         accessorKey: 'vr_user_name',
         header: t('sessions:history.col.vrUser'),
         cell: ({ row: { original: s } }) => (
-          <Stack gap={0} miw={140}>
-            <Text size="sm" fw={500}>
+          <Stack gap={0} miw={110}>
+            <Text size="sm" fw={500} lineClamp={2} title={s.vr_user_name}>
               {s.vr_user_name}
             </Text>
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" lineClamp={2} title={s.device_name}>
               {s.device_name}
             </Text>
           </Stack>
@@ -73,9 +78,11 @@ export function SessionHistory() {
         accessorFn: (row) => `${row.scenario_name} ${row.module_name} ${row.level_name}`,
         header: t('sessions:history.col.content'),
         cell: ({ row: { original: s } }) => (
-          <Stack gap={0} miw={160}>
-            <Text size="sm">{s.scenario_name}</Text>
-            <Text size="xs" c="dimmed">
+          <Stack gap={0} miw={130}>
+            <Text size="sm" lineClamp={2} title={s.scenario_name}>
+              {s.scenario_name}
+            </Text>
+            <Text size="xs" c="dimmed" lineClamp={2} title={`${s.module_name} - ${s.level_name}`}>
               {s.module_name} - {s.level_name}
             </Text>
           </Stack>
@@ -97,8 +104,8 @@ export function SessionHistory() {
         cell: ({ row: { original: s } }) => {
           const percent = progressPercent(s.completed_tasks, s.total_tasks);
           return (
-            <Stack gap={4} miw={110}>
-              <Text size="xs">
+            <Stack gap={4} miw={84}>
+              <Text size="xs" style={{ whiteSpace: 'nowrap' }}>
                 {s.completed_tasks}/{s.total_tasks} ({percent}%)
               </Text>
               <Progress value={percent} size="sm" aria-label={`${percent}%`} />
@@ -107,25 +114,24 @@ export function SessionHistory() {
         },
       },
       {
-        accessorKey: 'duration_seconds',
-        header: t('sessions:history.col.duration'),
-        sortUndefined: 'last',
-        cell: (c) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDuration(t, c.row.original.duration_seconds)}
-          </Text>
-        ),
-      },
-      {
         accessorKey: 'started_at',
-        header: t('sessions:history.col.time'),
+        header: () => (
+          <span title={t('sessions:history.col.timeHint')}>{t('sessions:history.col.time')}</span>
+        ),
         cell: ({ row: { original: s } }) => (
           <Stack gap={0} style={{ whiteSpace: 'nowrap' }}>
             <Text size="sm" title={t('sessions:history.col.startedAt')}>
               {formatDateTime(s.started_at, i18n.language)}
             </Text>
-            <Text size="xs" c="dimmed" title={t('sessions:history.col.endedAt')}>
-              {t('sessions:history.endedAt', { date: formatDateTime(s.ended_at, i18n.language) })}
+            <Text
+              size="xs"
+              c="dimmed"
+              title={`${t('sessions:history.col.duration')}: ${formatDuration(t, s.duration_seconds)} · ${t('sessions:history.col.endedAt')}: ${formatDateTime(s.ended_at, i18n.language)}`}
+            >
+              {formatDuration(t, s.duration_seconds)} ·{' '}
+              {t('sessions:history.endedAt', {
+                date: formatDateTimeShort(s.ended_at, s.started_at, i18n.language),
+              })}
             </Text>
           </Stack>
         ),
@@ -134,7 +140,7 @@ export function SessionHistory() {
         accessorKey: 'started_by_email',
         header: t('sessions:history.col.startedBy'),
         cell: (c) => (
-          <Text size="sm" truncate maw={200}>
+          <Text size="sm" truncate maw={130} title={c.row.original.started_by_email ?? undefined}>
             {c.row.original.started_by_email ?? t('common:none')}
           </Text>
         ),
@@ -147,7 +153,7 @@ export function SessionHistory() {
           s.success === null ? (
             t('common:none')
           ) : (
-            <Badge variant="dot" color={s.success ? 'green' : 'red'}>
+            <Badge variant="dot" color={s.success ? 'green' : 'red'} style={{ flexShrink: 0 }}>
               {s.success ? t('common:yes') : t('common:no')}
             </Badge>
           ),
