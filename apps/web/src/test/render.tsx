@@ -1,4 +1,4 @@
-import { MantineProvider } from '@mantine/core';
+import { createTheme, MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,11 +8,19 @@ import { MemoryRouter } from 'react-router';
 import { AuthProvider } from '../auth/AuthProvider';
 import '../i18n';
 
+// Expand/collapse animations only delay what a test can see; jsdom has nothing to animate.
+const testTheme = createTheme({
+  components: {
+    Accordion: { defaultProps: { transitionDuration: 0 } },
+    Collapse: { defaultProps: { transitionDuration: 0 } },
+  },
+});
+
 /** Renders UI with every provider of the signed-in app, at the given route. */
 export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?: string } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <MantineProvider>
+    <MantineProvider theme={testTheme}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications />

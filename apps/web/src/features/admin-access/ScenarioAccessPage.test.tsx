@@ -102,7 +102,9 @@ describe('scenario access screen', () => {
       expect(within(row('Old School')).getByText('Expired')).toBeInTheDocument();
       expect(screen.queryByText('New Hospital')).not.toBeInTheDocument();
 
-      await user.click(screen.getByRole('button', { name: 'Grant access' }));
+      await user.click(
+        await screen.findByRole('button', { name: 'Grant access' }, { timeout: 5000 }),
+      );
       const dialog = await screen.findByRole('dialog', { name: 'Grant access: Fire safety' });
       // One year from today is chosen already.
       const [year, month, day] = defaultExpiryDay().split('-').map(Number) as [
@@ -150,7 +152,10 @@ describe('scenario access screen', () => {
       await user.click(
         await screen.findByRole('button', { name: /Fire safety/ }, { timeout: 5000 }),
       );
-      await user.click(screen.getByRole('button', { name: 'Revoke all' }));
+      // The button sits in the accordion panel, hidden until its expand transition ends.
+      await user.click(
+        await screen.findByRole('button', { name: 'Revoke all' }, { timeout: 5000 }),
+      );
       const confirm = await screen.findByRole('dialog', { name: 'Revoke all access' });
       expect(
         within(confirm).getByText('Revoke the access of all 2 organizations to Fire safety?'),
