@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/platform/db.ts';
@@ -46,12 +45,10 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const pglite = await PGlite.create();
-  const database = await openDatabase({ pglite });
+  const database = await openDatabase({});
   await migrate(database.db);
-  const snapshot = await pglite.dumpDataDir('none');
   const snapshotPath = path.join(os.tmpdir(), `vrtc-snapshot-${process.pid}-${Date.now()}.tar`);
-  fs.writeFileSync(snapshotPath, Buffer.from(await snapshot.arrayBuffer()));
+  fs.writeFileSync(snapshotPath, await database.dumpPglite!());
   await database.close();
   project.provide('dbTemplate', { kind: 'pglite', snapshotPath });
   return () => fs.rmSync(snapshotPath, { force: true });

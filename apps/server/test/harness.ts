@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -16,10 +15,7 @@ import { databaseUrlFor } from './template.ts';
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const template = inject('dbTemplate');
   if (template.kind === 'pglite') {
-    const pglite = await PGlite.create({
-      loadDataDir: new Blob([fs.readFileSync(template.snapshotPath)]),
-    });
-    return openDatabase({ pglite });
+    return openDatabase({ pgliteSnapshotPath: template.snapshotPath });
   }
   const name = `${template.runId}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: template.serverUrl });

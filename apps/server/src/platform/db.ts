@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { Worker } from 'node:worker_threads';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -13,6 +13,8 @@ export interface DatabaseHandle {
   kind: 'pglite' | 'postgres';
   /** PostgreSQL: the connection string (for a dedicated LISTEN connection). */
   databaseUrl?: string;
+  /** PGlite: its whole data directory as an uncompressed tar, for `pgliteSnapshotPath`. */
+  dumpPglite?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,131 @@ interface QueryResultLike {
   rows: unknown[];
 }
 
+interface ThreadResult {
+  rows: unknown[];
+  affectedRows: number;
+}
+
+type ThreadRequest =
+  | { op: 'query'; text: string; params: readonly unknown[] }
+  | { op: 'exec'; text: string }
+  | { op: 'dump' }
+  | { op: 'close' };
+
+type ThreadReply =
+  | { ready: true }
+  | { ready: false; error: ErrorData }
+  | { id: number; result: unknown }
+  | { id: number; error: ErrorData };
+
+interface ErrorData {
+  name?: string;
+  message: string;
+  stack?: string;
+  [field: string]: unknown;
+}
+
+/** Rebuilds an error the thread sent as data, keeping PostgreSQL's fields (code, constraint…). */
+function errorFrom(data: ErrorData): Error {
+  const { message, stack, name, ...fields } = data;
+  const error = Object.assign(new Error(message), fields);
+  if (name) error.name = name;
+  if (stack) error.stack = stack;
+  return error;
+}
+
+/**
+ * PGlite runs PostgreSQL compiled to WebAssembly on the thread that calls it, so on the server's
+ * thread a statement holds up every request meanwhile (a last-seen flush of 1,000 devices took
+ * tens of milliseconds). It runs on a worker thread instead, one statement at a time, and this
+ * is its handle: statements go over as messages, rows come back as structured clones (Date,
+ * bigint and Uint8Array intact). The thread keeps the process alive only while a statement is
+ * in flight, as a socket would.
+ */
+class PGliteThread {
+  private readonly worker: Worker;
+  private readonly pending = new Map<
+    number,
+    { resolve(value: unknown): void; reject(error: Error): void }
+  >();
+  private nextId = 1;
+  private stopped: Error | undefined;
+
+  private constructor(source: { dataDir?: string; snapshotPath?: string }) {
+    this.worker = new Worker(new URL('./pglite-worker.js', import.meta.url), {
+      workerData: source,
+    });
+    this.worker.unref();
+    this.worker.on('message', (reply: ThreadReply) => {
+      if (!('id' in reply)) return;
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) this.worker.unref();
+      if ('error' in reply) waiting.reject(errorFrom(reply.error));
+      else waiting.resolve(reply.result);
+    });
+    const stop = (reason: Error) => {
+      this.stopped ??= reason;
+      for (const waiting of this.pending.values()) waiting.reject(this.stopped);
+      this.pending.clear();
+    };
+    this.worker.on('error', (error) =>
+      stop(new Error(`The PGlite database thread failed: ${error.message}`, { cause: error })),
+    );
+    this.worker.on('exit', () => stop(new Error('The PGlite database thread has stopped')));
+  }
+
+  /** Opens PGlite on its thread: in memory, in `dataDir`, or as a copy of a dumped snapshot. */
+  static async start(source: { dataDir?: string; snapshotPath?: string }): Promise<PGliteThread> {
+    const thread = new PGliteThread(source);
+    thread.worker.ref();
+    const reply = await new Promise<ThreadReply>((resolve, reject) => {
+      thread.worker.once('message', resolve);
+      thread.worker.once('error', reject);
+      thread.worker.once('exit', () =>
+        reject(new Error('The PGlite database thread did not start')),
+      );
+    });
+    thread.worker.unref();
+    if ('ready' in reply && !reply.ready) {
+      await thread.worker.terminate();
+      throw errorFrom(reply.error);
+    }
+    return thread;
+  }
+
+  private send<T>(request: ThreadRequest): Promise<T> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, ...request });
+    });
+  }
+
+  query(text: string, params: readonly unknown[]): Promise<ThreadResult> {
+    return this.send({ op: 'query', text, params });
+  }
+
+  /** The simple protocol: several statements at once (migration files); the last one's result. */
+  exec(text: string): Promise<ThreadResult> {
+    return this.send({ op: 'exec', text });
+  }
+
+  /** The whole data directory as an uncompressed tar (test snapshots). */
+  dump(): Promise<Uint8Array> {
+    return this.send({ op: 'dump' });
+  }
+
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    await this.send({ op: 'close' });
+    await this.worker.terminate();
+  }
+}
+
 /**
  * PGlite is a single connection. This presents it to Kysely's PostgresDialect as a pool whose
  * connect() hands the connection out to one holder at a time, so a transaction owns it from BEGIN
@@ -29,7 +156,7 @@ interface QueryResultLike {
  */
 class PGlitePool {
   private tail: Promise<void> = Promise.resolve();
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: PGliteThread) {}
 
   async connect() {
     let release!: () => void;
@@ -42,15 +169,13 @@ class PGlitePool {
         // Statements without parameters go through the simple protocol, which also accepts
         // several statements at once (migration files).
         const result =
-          params.length === 0
-            ? (await pglite.exec(text)).at(-1)
-            : await pglite.query(text, params as unknown[]);
+          params.length === 0 ? await pglite.exec(text) : await pglite.query(text, params);
         const firstWord = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? '';
-        const affected = result?.affectedRows ?? 0;
+        const affected = result.affectedRows;
         return {
           command: firstWord === 'WITH' ? (affected > 0 ? 'UPDATE' : 'SELECT') : firstWord,
-          rowCount: affected || (result?.rows.length ?? 0),
-          rows: result?.rows ?? [],
+          rowCount: affected || result.rows.length,
+          rows: result.rows,
         };
       },
       release() {
@@ -101,10 +226,10 @@ function isAlive(pid: number): boolean {
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when absent, PGlite is used. */
   databaseUrl?: string;
-  /** Directory for PGlite's files (persisted); ignored with databaseUrl or pglite. */
+  /** Directory for PGlite's files (persisted); without it (and without databaseUrl), in memory. */
   pgliteDir?: string;
-  /** An already opened PGlite instance (tests load a migrated snapshot into one). */
-  pglite?: PGlite;
+  /** A PGlite data directory dumped by `dumpPglite` to start from (tests' migrated snapshot). */
+  pgliteSnapshotPath?: string;
   poolSize?: number;
 }
 
@@ -126,25 +251,26 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
 
-  let unlock = () => {};
-  let pglite = options.pglite;
-  if (!pglite) {
-    const dir = options.pgliteDir;
-    if (dir) unlock = lockDataDir(dir);
-    try {
-      pglite = await PGlite.create(dir ? path.join(dir, 'pglite') : undefined);
-    } catch (error) {
-      unlock();
-      throw error;
-    }
+  const dir = options.pgliteDir;
+  const unlock = dir ? lockDataDir(dir) : () => {};
+  let pglite: PGliteThread;
+  try {
+    pglite = await PGliteThread.start({
+      dataDir: dir ? path.join(dir, 'pglite') : undefined,
+      snapshotPath: options.pgliteSnapshotPath,
+    });
+    await pglite.exec(`SET TimeZone = 'UTC'`);
+  } catch (error) {
+    unlock();
+    throw error;
   }
-  await pglite.exec(`SET TimeZone = 'UTC'`);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as unknown as pg.Pool }),
   });
   return {
     db,
     kind: 'pglite',
+    dumpPglite: () => pglite.dump(),
     async close() {
       await db.destroy();
       unlock();
