@@ -129,9 +129,6 @@ export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
           body: HeartbeatBody,
           response: { 200: HeartbeatResponse, 401: ErrorBody },
         },
-        // Browser security headers mean nothing to a headset, and setting them is a sizeable part
-        // of this route's CPU (bench/heartbeat.bench.ts).
-        helmet: false,
         // Every headset calls this every few seconds: info-level request lines would be most of
         // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show.
         logLevel: 'warn',

@@ -219,6 +219,27 @@ describe('device tokens', () => {
     expect((await heartbeat(headset.headers)).statusCode).toBe(200);
   });
 
+  it('get answers without the browser security headers the console API carries', async () => {
+    const { headers, organization } = await makeTenant(t);
+    const headset = await makeEnrolledDevice(t.db, organization.id);
+
+    const consoleApi = await t.app.inject({ url: '/v1/vr-users', headers });
+    expect(consoleApi.statusCode).toBe(200);
+    expect(consoleApi.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(consoleApi.headers['x-content-type-options']).toBe('nosniff');
+
+    for (const response of [
+      await heartbeat(headset.headers),
+      await enroll({ code: 'WRONG234', name: 'Quest', type: 'quest' }),
+    ]) {
+      expect(response.statusCode).toBeLessThan(500);
+      expect(response.headers['content-security-policy']).toBeUndefined();
+      expect(response.headers['x-content-type-options']).toBeUndefined();
+    }
+    const documented = await t.app.inject({ url: '/docs/json' });
+    expect(Object.keys(documented.json().paths)).toContain('/v1/headset/heartbeat');
+  });
+
   it('stop working as soon as the device is deleted or its organisation deactivated', async () => {
     const { organization } = await makeTenant(t);
     const removed = await makeEnrolledDevice(t.db, organization.id);
