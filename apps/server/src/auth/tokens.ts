@@ -7,7 +7,7 @@ export function newToken(): { token: string; hash: string } {
 }
 
 export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex');
+  return crypto.hash('sha256', token, 'hex');
 }
 
 export function bearerToken(header: string | undefined): string | undefined {

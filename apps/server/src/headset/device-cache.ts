@@ -62,15 +62,27 @@ export class DeviceCache {
     tokenHash: string,
     load: () => Promise<AuthenticatedDevice>,
   ): Promise<AuthenticatedDevice> {
+    return this.peek(tokenHash) ?? this.fill(tokenHash, load);
+  }
+
+  /** The cached device for this token hash, if there is a fresh one. */
+  peek(tokenHash: string): AuthenticatedDevice | undefined {
     const entry = this.entries.get(tokenHash);
-    if (entry) {
-      const now = this.now();
-      if (now >= entry.cachedAt && now < entry.expiresAt) {
-        this.stats.hits += 1;
-        return entry.device;
-      }
-      this.drop(tokenHash, entry.device.id);
+    if (!entry) return undefined;
+    const now = this.now();
+    if (now >= entry.cachedAt && now < entry.expiresAt) {
+      this.stats.hits += 1;
+      return entry.device;
     }
+    this.drop(tokenHash, entry.device.id);
+    return undefined;
+  }
+
+  /** `load()`'s answer, stored unless the device was invalidated while it ran. */
+  async fill(
+    tokenHash: string,
+    load: () => Promise<AuthenticatedDevice>,
+  ): Promise<AuthenticatedDevice> {
     this.stats.misses += 1;
     const startedAt = this.sequence;
     this.fillsInFlight += 1;
