@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { LoadRequest, LoadResult } from './load-runner.ts';
 import {
   createScratchDatabase,
@@ -52,6 +53,9 @@ interface Measured extends LoadResult {
   bare?: Measured;
   /** CPU time of this process (the server; PGlite included) per request, microseconds. */
   cpuPerRequestUs: number;
+  /** How long the server's event loop was held up during the measurement: p99 and worst, ms. */
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
   flushes?: FlushRecord[];
   /** Write statements during the measurement and the flush after it. */
   writeStatements?: number;
@@ -101,13 +105,18 @@ async function measure(
   await generator.run(target.url, WARMUP_S);
   const counter = 'counter' in target ? target.counter : undefined;
   counter?.reset();
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
   const cpuBefore = process.cpuUsage();
   const result = await generator.run(target.url, DURATION_S);
   const cpu = process.cpuUsage(cpuBefore);
+  loopDelay.disable();
   const measured: Measured = {
     name: target.name,
     ...result,
     cpuPerRequestUs: (cpu.user + cpu.system) / Math.max(1, result.total),
+    loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
+    loopDelayMaxMs: loopDelay.max / 1e6,
   };
   if (counter && 'flushIntervalMs' in target) {
     measured.statementsPerRequest = (counter.reads + counter.writes) / Math.max(1, result.total);
@@ -193,6 +202,7 @@ function report(results: Measured[]) {
     r.p99.toFixed(1),
     r.bare ? `${((100 * r.requestsPerSecond) / r.bare.requestsPerSecond).toFixed(0)}%` : '',
     r.cpuPerRequestUs.toFixed(0),
+    `${r.loopDelayP99Ms.toFixed(0)} / ${r.loopDelayMaxMs.toFixed(0)}`,
     String(r.total),
     String(r.failures),
   ]);
@@ -203,6 +213,7 @@ function report(results: Measured[]) {
     'p99 ms',
     'vs bare',
     'CPU µs/req',
+    'loop delay p99/max ms',
     'requests',
     'failed',
   ];
@@ -223,7 +234,9 @@ function report(results: Measured[]) {
     const flushes = r.flushes ?? [];
     say(
       `${r.name}: ${flushes.length} flushes wrote last-seen times (up to ` +
-        `${Math.max(0, ...flushes.map((f) => f.devices))} devices each) with ${r.writeStatements} ` +
+        `${Math.max(0, ...flushes.map((f) => f.devices))} devices each, taking ` +
+        `${Math.min(...flushes.map((f) => f.durationMs)).toFixed(0)}–` +
+        `${Math.max(...flushes.map((f) => f.durationMs)).toFixed(0)} ms) with ${r.writeStatements} ` +
         `write statement(s) in all; ${(r.statementsPerRequest ?? 0).toFixed(2)} statements per heartbeat`,
     );
   }

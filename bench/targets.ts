@@ -63,6 +63,8 @@ function isWrite(node: RootOperationNode | OperationNode): boolean {
 export interface FlushRecord {
   devices: number;
   rowsUpdated: number;
+  /** From the flush's start to its answer. */
+  durationMs: number;
 }
 
 /**
@@ -92,9 +94,11 @@ export class StatementCounter implements KyselyPlugin {
   watch(buffer: LastSeenBuffer): void {
     const original = buffer.flush.bind(buffer);
     buffer.flush = async () => {
+      const started = performance.now();
       const result = await original();
       if (result.devices > 0) {
-        this.flushes.push({ devices: result.devices, rowsUpdated: result.rowsUpdated });
+        const durationMs = performance.now() - started;
+        this.flushes.push({ devices: result.devices, rowsUpdated: result.rowsUpdated, durationMs });
       }
       return result;
     };
