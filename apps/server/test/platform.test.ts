@@ -99,6 +99,40 @@ describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
     await again.close();
   });
 
+  it('answers from its own thread with PostgreSQL types and error fields intact', async () => {
+    const database = await openDatabase({});
+    const { rows } = await sql<{ at: Date; big: string; bytes: Uint8Array; list: number[] }>`
+      SELECT now() AS at, 9007199254740993::numeric AS big, '\\x0102'::bytea AS bytes,
+             ARRAY[1, 2] AS list`.execute(database.db);
+    expect(rows[0]!.at).toBeInstanceOf(Date);
+    expect(rows[0]!.big).toBe('9007199254740993');
+    expect([...rows[0]!.bytes]).toEqual([1, 2]);
+    expect(rows[0]!.list).toEqual([1, 2]);
+
+    await sql`CREATE TABLE once (id int PRIMARY KEY)`.execute(database.db);
+    await sql`INSERT INTO once VALUES (${1})`.execute(database.db);
+    const error = await sql`INSERT INTO once VALUES (${1})`
+      .execute(database.db)
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 'once_pkey' });
+
+    await database.close();
+    await expect(sql`SELECT 1`.execute(database.db)).rejects.toThrow();
+  });
+
+  it('keeps a process alive while a statement runs, and lets it end after', async () => {
+    const script = path.resolve(import.meta.dirname, 'fixtures/pglite-one-statement.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    processes.push(child);
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+    expect(await exited(child)).toBe(0);
+    expect(JSON.parse(output)).toEqual({ answer: 42, isDate: true });
+  });
+
   it('takes over a lock left behind by a process that died', async () => {
     const dir = tempDir();
     fs.mkdirSync(dir, { recursive: true });
