@@ -121,7 +121,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   headsetRoutes(app, ctx);
   // Everything a browser loads (the console and its API) in one scope with Helmet's security
   // headers. Headsets are not browsers: outside this scope the headset protocol skips them, which
-  // saves a sixth of a heartbeat's CPU (docs/benchmarks.md).
+  // saves 10–16% of a heartbeat's CPU (docs/benchmarks.md).
   await app.register(async (scope) => {
     const browser = scope.withTypeProvider<TypeBoxTypeProvider>();
     await browser.register(helmet, {
