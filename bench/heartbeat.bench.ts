@@ -27,14 +27,17 @@ import {
  * autocannon runs in a child process (load-runner.ts), so the server keeps this process to itself
  * and the CPU time it spends per request (process.cpuUsage, PGlite included as it runs in-process)
  * can be shown beside the figures.
- * Environment: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (50), BENCH_DEVICES (1000),
- * LOG_LEVEL (the server's, default info as in production; pino writes to /dev/null).
+ * Each target is warmed up for 5 s first: a fresh server spends its first seconds tiering up
+ * code and growing its young generation, which is not the steady state a heartbeat server runs in.
+ * Environment: BENCH_DURATION_S (default 10), BENCH_WARMUP_S (5), BENCH_CONNECTIONS (50),
+ * BENCH_DEVICES (1000), LOG_LEVEL (the server's, default info as in production; pino writes to
+ * /dev/null).
  */
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const DEVICES = Number(process.env.BENCH_DEVICES || 1000);
-const WARMUP_S = 2;
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 5);
 const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
 const MIN_RATIO = 0.5;
 const MAX_P99_MS = 20;
@@ -57,8 +60,9 @@ interface Measured extends LoadResult {
   loopDelayP99Ms: number;
   loopDelayMaxMs: number;
   flushes?: FlushRecord[];
-  /** Write statements during the measurement and the flush after it. */
+  /** Write statements during the measurement and the flush after it: all, and during flushes. */
   writeStatements?: number;
+  writesDuringFlushes?: number;
   statementsPerRequest?: number;
 }
 
@@ -123,6 +127,7 @@ async function measure(
     await sleep(target.flushIntervalMs + 500); // the last flush of what the load left buffered
     measured.flushes = [...counter.flushes];
     measured.writeStatements = counter.writes;
+    measured.writesDuringFlushes = counter.writesDuringFlushes;
   }
   return measured;
 }
@@ -236,8 +241,10 @@ function report(results: Measured[]) {
       `${r.name}: ${flushes.length} flushes wrote last-seen times (up to ` +
         `${Math.max(0, ...flushes.map((f) => f.devices))} devices each, taking ` +
         `${Math.min(...flushes.map((f) => f.durationMs)).toFixed(0)}–` +
-        `${Math.max(...flushes.map((f) => f.durationMs)).toFixed(0)} ms) with ${r.writeStatements} ` +
-        `write statement(s) in all; ${(r.statementsPerRequest ?? 0).toFixed(2)} statements per heartbeat`,
+        `${Math.max(...flushes.map((f) => f.durationMs)).toFixed(0)} ms) with ` +
+        `${r.writesDuringFlushes} write statement(s); ` +
+        `${(r.writeStatements ?? 0) - (r.writesDuringFlushes ?? 0)} other write(s); ` +
+        `${(r.statementsPerRequest ?? 0).toFixed(2)} statements per heartbeat`,
     );
   }
 
@@ -254,8 +261,8 @@ function report(results: Measured[]) {
       [`p99 < ${MAX_P99_MS} ms`, `${r.p99.toFixed(1)} ms`, r.p99 < MAX_P99_MS],
       [
         '1 write statement per flush',
-        `${r.writeStatements}/${flushes.length}`,
-        flushes.length > 0 && r.writeStatements === flushes.length,
+        `${r.writesDuringFlushes}/${flushes.length}`,
+        flushes.length > 0 && r.writesDuringFlushes === flushes.length,
       ],
       ['no failed requests', String(r.failures), r.failures === 0],
     ] as const;

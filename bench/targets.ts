@@ -69,20 +69,29 @@ export interface FlushRecord {
 
 /**
  * Counts every statement the app sends (a Kysely plugin on the database handed to buildApp: no
- * statement of the app bypasses it) and every last-seen flush that had devices to write (the
- * buffer's flush is wrapped). While the benchmark runs, the flush is the only writer: heartbeats
- * write nothing themselves and the sweeper has nothing to end, so write statements = flushes
- * means exactly one write statement per flush. No AsyncLocalStorage here: on Node 20 it turns on
- * promise hooks for every request and would tax the very thing measured.
+ * statement of the app bypasses it), the write statements sent while a last-seen flush was under
+ * way, and every flush that had devices to write (the buffer's flush is wrapped). While the
+ * benchmark runs, heartbeats write nothing themselves and the sweeper has nothing to end, so
+ * writes during flushes = flushes means exactly one write statement per flush. A flush still under
+ * way at reset() is not recorded (its statement was counted before the reset). No
+ * AsyncLocalStorage here: on Node 20 it turns on promise hooks for every request and would tax
+ * the very thing measured.
  */
 export class StatementCounter implements KyselyPlugin {
   reads = 0;
   writes = 0;
+  writesDuringFlushes = 0;
   readonly flushes: FlushRecord[] = [];
+  private flushesUnderWay = 0;
+  private generation = 0;
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    if (isWrite(args.node)) this.writes += 1;
-    else this.reads += 1;
+    if (isWrite(args.node)) {
+      this.writes += 1;
+      if (this.flushesUnderWay > 0) this.writesDuringFlushes += 1;
+    } else {
+      this.reads += 1;
+    }
     return args.node;
   }
 
@@ -94,19 +103,31 @@ export class StatementCounter implements KyselyPlugin {
   watch(buffer: LastSeenBuffer): void {
     const original = buffer.flush.bind(buffer);
     buffer.flush = async () => {
+      const generation = this.generation;
       const started = performance.now();
-      const result = await original();
-      if (result.devices > 0) {
-        const durationMs = performance.now() - started;
-        this.flushes.push({ devices: result.devices, rowsUpdated: result.rowsUpdated, durationMs });
+      this.flushesUnderWay += 1;
+      try {
+        const result = await original();
+        if (result.devices > 0 && generation === this.generation) {
+          const durationMs = performance.now() - started;
+          this.flushes.push({
+            devices: result.devices,
+            rowsUpdated: result.rowsUpdated,
+            durationMs,
+          });
+        }
+        return result;
+      } finally {
+        this.flushesUnderWay -= 1;
       }
-      return result;
     };
   }
 
   reset(): void {
+    this.generation += 1;
     this.reads = 0;
     this.writes = 0;
+    this.writesDuringFlushes = 0;
     this.flushes.length = 0;
   }
 }
