@@ -133,6 +133,15 @@ describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
     expect(JSON.parse(output)).toEqual({ answer: 42, isDate: true });
   });
 
+  it('refuses a data directory it cannot open with a clear message, and releases its lock', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'pglite'), 'not a directory');
+    await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(
+      `Could not open the embedded database in ${path.join(dir, 'pglite')}: `,
+    );
+    expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
+  });
+
   it('takes over a lock left behind by a process that died', async () => {
     const dir = tempDir();
     fs.mkdirSync(dir, { recursive: true });

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -103,13 +104,8 @@ class PGliteThread {
   static async start(source: { dataDir?: string; snapshotPath?: string }): Promise<PGliteThread> {
     const thread = new PGliteThread(source);
     thread.worker.ref();
-    const reply = await new Promise<ThreadReply>((resolve, reject) => {
-      thread.worker.once('message', resolve);
-      thread.worker.once('error', reject);
-      thread.worker.once('exit', () =>
-        reject(new Error('The PGlite database thread did not start')),
-      );
-    });
+    // The thread's first message says whether PGlite opened; `once` rejects if the thread dies.
+    const [reply] = (await once(thread.worker, 'message')) as [ThreadReply];
     thread.worker.unref();
     if ('ready' in reply && !reply.ready) {
       await thread.worker.terminate();
@@ -262,7 +258,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     await pglite.exec(`SET TimeZone = 'UTC'`);
   } catch (error) {
     unlock();
-    throw error;
+    const where = dir ? ` in ${path.join(dir, 'pglite')}` : '';
+    throw new Error(`Could not open the embedded database${where}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as unknown as pg.Pool }),

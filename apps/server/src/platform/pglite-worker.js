@@ -10,11 +10,13 @@ const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPor
 
 /** An error as plain data: the message, and the PostgreSQL fields (code, constraint…) if any. */
 function describe(error) {
-  if (!(error instanceof Error)) return { message: String(error) };
   const fields = {};
+  if (typeof error !== 'object' || error === null) return { message: String(error) };
   for (const [key, value] of Object.entries(error)) {
     if (value === undefined || value === null || typeof value !== 'object') fields[key] = value;
   }
+  // Not every throw is an Error: the file system layer throws { name: 'ErrnoError', errno }.
+  if (!(error instanceof Error)) return { ...fields, message: JSON.stringify(fields) };
   return { ...fields, name: error.name, message: error.message, stack: error.stack };
 }
 
