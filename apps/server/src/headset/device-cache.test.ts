@@ -216,7 +216,7 @@ describe('device cache (heartbeat answered from memory)', () => {
     const device = (session: string | null) =>
       ({ id: 'd1', session: session && { id: session } }) as unknown as AuthenticatedDevice;
     let release!: () => void;
-    const slow = cache.get('h1', async () => {
+    const slow = cache.fill('h1', async () => {
       await new Promise<void>((resolve) => (release = resolve));
       return device(null); // read before the session started
     });
@@ -226,15 +226,13 @@ describe('device cache (heartbeat answered from memory)', () => {
     expect(cache.stats.discarded).toBe(1);
     expect(cache.size).toBe(0);
     // The next call reads again and keeps that.
-    expect((await cache.get('h1', async () => device('s1'))).session).toEqual({ id: 's1' });
-    expect((await cache.get('h1', async () => device('never read'))).session).toEqual({
-      id: 's1',
-    });
+    expect((await cache.fill('h1', async () => device('s1'))).session).toEqual({ id: 's1' });
+    expect(cache.peek('h1')?.session).toEqual({ id: 's1' });
     expect(cache.stats).toEqual({ hits: 1, misses: 2, discarded: 1 });
 
     // Clearing everything during a fill has the same effect.
     cache.invalidate('d1');
-    const cleared = cache.get('h1', async () => device('s2'));
+    const cleared = cache.fill('h1', async () => device('s2'));
     cache.clear();
     await cleared;
     expect(cache.size).toBe(0);

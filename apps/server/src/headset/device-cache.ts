@@ -57,14 +57,6 @@ export class DeviceCache {
     return this.entries.size;
   }
 
-  /** The cached device for this token hash, else `load()`'s answer (stored unless stale). */
-  async get(
-    tokenHash: string,
-    load: () => Promise<AuthenticatedDevice>,
-  ): Promise<AuthenticatedDevice> {
-    return this.peek(tokenHash) ?? this.fill(tokenHash, load);
-  }
-
   /** The cached device for this token hash, if there is a fresh one. */
   peek(tokenHash: string): AuthenticatedDevice | undefined {
     const entry = this.entries.get(tokenHash);
@@ -78,7 +70,10 @@ export class DeviceCache {
     return undefined;
   }
 
-  /** `load()`'s answer, stored unless the device was invalidated while it ran. */
+  /**
+   * `load()`'s answer, for when `peek` found nothing: stored unless the device was invalidated
+   * while it ran.
+   */
   async fill(
     tokenHash: string,
     load: () => Promise<AuthenticatedDevice>,
