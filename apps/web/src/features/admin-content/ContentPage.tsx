@@ -344,7 +344,7 @@ export function ContentPage() {
     </Text>
   );
   // Clicking a scenario, module or level opens what is under it in the next tab.
-  const drillHint = (itemKind: Exclude<ContentKind, 'option'>, count: number) =>
+  const drillHint = (itemKind: ContentKind, count: number) =>
     count > 0 ? (
       <Text size="xs" c="dimmed" mb="xs">
         {t(`drillHint.${itemKind}`)}
@@ -359,6 +359,48 @@ export function ContentPage() {
         </Button>
       )}
     </Stack>
+  );
+
+  /**
+   * The modules, levels or options tab: its filters, then what is under the chosen parent. A row
+   * with `open` opens what is under it in the next tab.
+   */
+  const childPanel = <T extends ContentItem>(panel: {
+    filters: ReactNode;
+    parentId: string | null;
+    pickHint: string;
+    itemKind: ContentKind;
+    query: { data?: T[]; isPending: boolean; error: unknown; refetch: () => unknown };
+    search: string;
+    columns: ColumnDef<T, unknown>[];
+    sortBy: string;
+    open?: (item: T) => void;
+  }) => (
+    <>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mb="md">
+        {panel.filters}
+      </SimpleGrid>
+      {!panel.parentId ? (
+        hint(panel.pickHint)
+      ) : (
+        <QueryState
+          isPending={panel.query.isPending}
+          error={panel.query.data ? null : panel.query.error}
+          errorText={t('loadFailed')}
+          onRetry={() => panel.query.refetch()}
+        >
+          {panel.open && drillHint(panel.itemKind, (panel.query.data ?? []).length)}
+          <DataTable
+            data={(panel.query.data ?? []).filter((item) => matches(item, panel.search))}
+            columns={panel.columns}
+            getRowId={(item) => item.id}
+            initialSorting={[{ id: panel.sortBy, desc: false }]}
+            onRowClick={panel.open}
+            empty={emptyList(panel.itemKind)}
+          />
+        </QueryState>
+      )}
+    </>
   );
 
   return (
@@ -407,91 +449,68 @@ export function ContentPage() {
             </Tabs.Panel>
 
             <Tabs.Panel value="modules">
-              <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mb="md">
-                {scenarioSelect}
-                {searchInput}
-              </SimpleGrid>
-              {!selection.scenarioId ? (
-                hint(t('pick.modules'))
-              ) : (
-                <QueryState
-                  isPending={modules.isPending}
-                  error={modules.data ? null : modules.error}
-                  errorText={t('loadFailed')}
-                  onRetry={() => modules.refetch()}
-                >
-                  {drillHint('module', (modules.data ?? []).length)}
-                  <DataTable
-                    data={(modules.data ?? []).filter((m) => matches(m, search.modules))}
-                    columns={moduleColumns}
-                    getRowId={(m) => m.id}
-                    initialSorting={[{ id: 'order_index', desc: false }]}
-                    onRowClick={(m) => {
-                      setSelection((current) => selectModule(current, m.id));
-                      setTab('levels');
-                    }}
-                    empty={emptyList('module')}
-                  />
-                </QueryState>
-              )}
+              {childPanel({
+                filters: (
+                  <>
+                    {scenarioSelect}
+                    {searchInput}
+                  </>
+                ),
+                parentId: selection.scenarioId,
+                pickHint: t('pick.modules'),
+                itemKind: 'module',
+                query: modules,
+                search: search.modules,
+                columns: moduleColumns,
+                sortBy: 'order_index',
+                open: (m) => {
+                  setSelection((current) => selectModule(current, m.id));
+                  setTab('levels');
+                },
+              })}
             </Tabs.Panel>
 
             <Tabs.Panel value="levels">
-              <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mb="md">
-                {scenarioSelect}
-                {moduleSelect}
-                {searchInput}
-              </SimpleGrid>
-              {!selection.moduleId ? (
-                hint(t('pick.levels'))
-              ) : (
-                <QueryState
-                  isPending={levels.isPending}
-                  error={levels.data ? null : levels.error}
-                  errorText={t('loadFailed')}
-                  onRetry={() => levels.refetch()}
-                >
-                  {drillHint('level', (levels.data ?? []).length)}
-                  <DataTable
-                    data={(levels.data ?? []).filter((l) => matches(l, search.levels))}
-                    columns={levelColumns}
-                    getRowId={(l) => l.id}
-                    initialSorting={[{ id: 'level_number', desc: false }]}
-                    onRowClick={(l) => {
-                      setSelection((current) => selectLevel(current, l.id));
-                      setTab('options');
-                    }}
-                    empty={emptyList('level')}
-                  />
-                </QueryState>
-              )}
+              {childPanel({
+                filters: (
+                  <>
+                    {scenarioSelect}
+                    {moduleSelect}
+                    {searchInput}
+                  </>
+                ),
+                parentId: selection.moduleId,
+                pickHint: t('pick.levels'),
+                itemKind: 'level',
+                query: levels,
+                search: search.levels,
+                columns: levelColumns,
+                sortBy: 'level_number',
+                open: (l) => {
+                  setSelection((current) => selectLevel(current, l.id));
+                  setTab('options');
+                },
+              })}
             </Tabs.Panel>
 
             <Tabs.Panel value="options">
-              <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mb="md">
-                {scenarioSelect}
-                {moduleSelect}
-                {levelSelect}
-                {searchInput}
-              </SimpleGrid>
-              {!selection.levelId ? (
-                hint(t('pick.options'))
-              ) : (
-                <QueryState
-                  isPending={options.isPending}
-                  error={options.data ? null : options.error}
-                  errorText={t('loadFailed')}
-                  onRetry={() => options.refetch()}
-                >
-                  <DataTable
-                    data={(options.data ?? []).filter((o) => matches(o, search.options))}
-                    columns={optionColumns}
-                    getRowId={(o) => o.id}
-                    initialSorting={[{ id: 'order_index', desc: false }]}
-                    empty={emptyList('option')}
-                  />
-                </QueryState>
-              )}
+              {childPanel({
+                filters: (
+                  <>
+                    {scenarioSelect}
+                    {moduleSelect}
+                    {levelSelect}
+                    {searchInput}
+                  </>
+                ),
+                parentId: selection.levelId,
+                pickHint: t('pick.options'),
+                itemKind: 'option',
+                query: options,
+                search: search.options,
+                columns: optionColumns,
+                sortBy: 'order_index',
+              })}
             </Tabs.Panel>
           </Tabs>
         </QueryState>
