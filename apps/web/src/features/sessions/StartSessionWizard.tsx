@@ -84,6 +84,33 @@ function ChoiceCards<T extends { id: string }>({
   );
 }
 
+/** What a choice card shows: its title, its description if any, and one dimmed fact. */
+function ChoiceBody({
+  title,
+  description,
+  note,
+}: {
+  title: string;
+  description: string;
+  note: string;
+}) {
+  return (
+    <>
+      <Text fw={600} size="sm">
+        {title}
+      </Text>
+      {description ? (
+        <Text size="xs" c="dimmed" lineClamp={2}>
+          {description}
+        </Text>
+      ) : null}
+      <Text size="xs" c="dimmed">
+        {note}
+      </Text>
+    </>
+  );
+}
+
 function Empty({ children }: { children: ReactNode }) {
   return (
     <Alert variant="light" color="gray" icon={<IconInfoCircle />}>
@@ -247,19 +274,11 @@ export function StartSessionWizard({
                   value={state.scenarioId}
                   onChange={(id) => dispatch({ type: 'selectScenario', id })}
                   render={(item) => (
-                    <>
-                      <Text fw={600} size="sm">
-                        {item.name}
-                      </Text>
-                      {item.description ? (
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {item.description}
-                        </Text>
-                      ) : null}
-                      <Text size="xs" c="dimmed">
-                        {t('sessions:wizard.moduleCount', { count: item.modules.length })}
-                      </Text>
-                    </>
+                    <ChoiceBody
+                      title={item.name}
+                      description={item.description}
+                      note={t('sessions:wizard.moduleCount', { count: item.modules.length })}
+                    />
                   )}
                 />
               )
@@ -273,19 +292,11 @@ export function StartSessionWizard({
                   value={state.moduleId}
                   onChange={(id) => dispatch({ type: 'selectModule', id })}
                   render={(item) => (
-                    <>
-                      <Text fw={600} size="sm">
-                        {item.name}
-                      </Text>
-                      {item.description ? (
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {item.description}
-                        </Text>
-                      ) : null}
-                      <Text size="xs" c="dimmed">
-                        {t('sessions:wizard.levelCount', { count: item.levels.length })}
-                      </Text>
-                    </>
+                    <ChoiceBody
+                      title={item.name}
+                      description={item.description}
+                      note={t('sessions:wizard.levelCount', { count: item.levels.length })}
+                    />
                   )}
                 />
               )
@@ -299,22 +310,14 @@ export function StartSessionWizard({
                   value={state.levelId}
                   onChange={(id) => dispatch({ type: 'selectLevel', id })}
                   render={(item) => (
-                    <>
-                      <Text fw={600} size="sm">
-                        {t('sessions:wizard.levelTitle', {
-                          number: item.level_number,
-                          name: item.name,
-                        })}
-                      </Text>
-                      {item.description ? (
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {item.description}
-                        </Text>
-                      ) : null}
-                      <Text size="xs" c="dimmed">
-                        {t('sessions:wizard.maxTasks', { count: item.max_tasks })}
-                      </Text>
-                    </>
+                    <ChoiceBody
+                      title={t('sessions:wizard.levelTitle', {
+                        number: item.level_number,
+                        name: item.name,
+                      })}
+                      description={item.description}
+                      note={t('sessions:wizard.maxTasks', { count: item.max_tasks })}
+                    />
                   )}
                 />
               )
