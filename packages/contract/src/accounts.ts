@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Email, Password, Role, Timestamp, Uuid } from './common.ts';
+import { Email, Password, Role, Text, Timestamp, Uuid } from './common.ts';
 
 /** Admin user accounts (/v1/admin/users). The specification calls them users; the server, accounts. */
 
@@ -22,7 +22,7 @@ export const AccountListQuery = Type.Object(
     organization_id: Type.Optional(Uuid),
     role: Type.Optional(Role),
     /** Case-insensitive substring of the email. */
-    search: Type.Optional(Type.String({ maxLength: 254 })),
+    search: Type.Optional(Text({ maxLength: 254 })),
   },
   { additionalProperties: false },
 );

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Role, Uuid } from './common.ts';
+import { Nullable, Role, Text, Uuid } from './common.ts';
 
 export const LoginBody = Type.Object(
   {
-    email: Type.String({ minLength: 1, maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 200 }),
+    email: Text({ minLength: 1, maxLength: 254 }),
+    password: Text({ minLength: 1, maxLength: 200 }),
   },
   { additionalProperties: false },
 );

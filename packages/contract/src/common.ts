@@ -2,15 +2,48 @@ import { Type, type Static } from 'typebox';
 
 /** Shared building blocks of every request and response schema. */
 export const Uuid = Type.String({ format: 'uuid' });
-export const Timestamp = Type.String({ format: 'date-time' });
+export const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
-/** A required human-readable name: trimmed non-blank, bounded. */
-export const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
-export const Description = Type.String({ maxLength: 5000 });
+/**
+ * Characters PostgreSQL cannot store in text (NUL) or that are not Unicode at all (a UTF-16
+ * surrogate without its pair). Every string a client sends is checked against one of the two
+ * patterns below (Ajv compiles patterns with the `u` flag, so a proper pair, e.g. an emoji, is one
+ * character and passes), and `apps/server/test/request-strings.test.ts` walks the OpenAPI document
+ * so a new field without them fails.
+ */
+const UNSTORABLE = '\\u0000\\uD800-\\uDFFF';
+/** Any text made of storable characters, including the empty string. */
+export const STORABLE_TEXT_PATTERN = `^[^${UNSTORABLE}]*$`;
+/** Storable text with at least one character that is not white space. */
+export const NON_BLANK_TEXT_PATTERN = `^[^${UNSTORABLE}]*[^\\s${UNSTORABLE}][^${UNSTORABLE}]*$`;
+
+export interface TextOptions {
+  maxLength: number;
+  minLength?: number;
+  /** Refuse text that is empty or only white space. */
+  nonBlank?: boolean;
+  description?: string;
+}
+
+/**
+ * The one schema for free text in requests: storable characters only, and always a maximum
+ * length, so a client can neither poison a batched write nor grow a row without bound.
+ */
+export const Text = ({ nonBlank, ...options }: TextOptions) =>
+  Type.String({
+    ...options,
+    ...(nonBlank ? { minLength: Math.max(1, options.minLength ?? 1) } : {}),
+    pattern: nonBlank ? NON_BLANK_TEXT_PATTERN : STORABLE_TEXT_PATTERN,
+  });
+
+/** A required human-readable name: non-blank, bounded. */
+export const NAME_MAX_LENGTH = 200;
+export const Name = Text({ maxLength: NAME_MAX_LENGTH, nonBlank: true });
+export const Description = Text({ maxLength: 5000 });
 export const Email = Type.String({ format: 'email', maxLength: 254 });
-export const Password = Type.String({ minLength: 6, maxLength: 200 });
+export const Password = Text({ minLength: 6, maxLength: 200 });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export type IdParams = Static<typeof IdParams>;
@@ -22,12 +55,6 @@ export const Pagination = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const ErrorBody = Type.Object({
-  error: Type.String({ description: 'machine-readable code, e.g. not_found' }),
-  message: Type.String({ description: 'readable text for people' }),
-});
-export type ErrorBody = Static<typeof ErrorBody>;
 
 export const OkBody = Type.Object({ ok: Type.Literal(true) });
 export type OkBody = Static<typeof OkBody>;

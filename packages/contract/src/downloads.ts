@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp } from './common.ts';
+import { Nullable, Text, Timestamp } from './common.ts';
 
 /** VR app builds (APK per headset platform) and their signed, expiring download links. */
 
@@ -43,7 +43,7 @@ export type DownloadLinks = Static<typeof DownloadLinks>;
 export const DownloadFileQuery = Type.Object(
   {
     expires: Type.Integer({ minimum: 0, maximum: 99_999_999_999 }),
-    signature: Type.String({ minLength: 1, maxLength: 128 }),
+    signature: Text({ minLength: 1, maxLength: 128 }),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DeviceType, MovementType, Name, Nullable, Timestamp, Uuid } from './common.ts';
+import { DeviceType, MovementType, Name, Nullable, Text, Timestamp, Uuid } from './common.ts';
 
 /** The headset protocol (/v1/headset/*), as fixed in ARCHITECTURE.md. */
 
@@ -11,7 +11,7 @@ export type EnrollmentCode = Static<typeof EnrollmentCode>;
 
 export const EnrollBody = Type.Object(
   {
-    code: Type.String({ minLength: 1, maxLength: 32 }),
+    code: Text({ minLength: 1, maxLength: 32 }),
     name: Name,
     type: DeviceType,
   },
@@ -28,7 +28,7 @@ export type EnrollResponse = Static<typeof EnrollResponse>;
 export const HeartbeatBody = Type.Object(
   {
     battery_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
-    app_version: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    app_version: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },
 );

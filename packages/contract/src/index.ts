@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './errors.ts';
 export * from './auth.ts';
 export * from './vr-users.ts';
 export * from './headset.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Name, Nullable, Pagination, SessionStatus, Timestamp, Uuid } from './common.ts';
+import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
 
 export const VrUser = Type.Object({
   id: Uuid,
@@ -18,7 +18,7 @@ export type VrUserList = Static<typeof VrUserList>;
 export const VrUserBody = Type.Object(
   {
     name: Name,
-    notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    notes: Type.Optional(Nullable(Text({ maxLength: 2000 }))),
   },
   { additionalProperties: false },
 );

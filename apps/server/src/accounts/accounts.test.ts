@@ -157,8 +157,12 @@ describe('GET /v1/admin/users', () => {
     ).json();
     expect(wildcard.users).toEqual([]);
     const nul = await request('GET', '/v1/admin/users?search=%00');
-    expect(nul.statusCode).toBe(200);
-    expect(nul.json().users).toEqual([]);
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toEqual({
+      error: 'validation_error',
+      message:
+        'querystring.search contains a character that cannot be stored (NUL or an unpaired surrogate)',
+    });
 
     const all = (await request('GET', '/v1/admin/users')).json();
     expect(all.users.length).toBeGreaterThanOrEqual(4);

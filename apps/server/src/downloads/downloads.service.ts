@@ -25,6 +25,14 @@ import { iso } from '../platform/serialize.ts';
 export const NO_DOWNLOAD_LINK = 'Download link is not available at the moment.';
 export const INVALID_DOWNLOAD_LINK = 'Download link is invalid or has expired';
 export const APK_CONTENT_TYPE = 'application/vnd.android.package-archive';
+/** An APK is a ZIP archive, whose first local file header starts with these four bytes. */
+const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const notAnApk = () =>
+  new AppError(
+    'unsupported_media_type',
+    'The file is not an Android app (APK): it does not begin as a ZIP archive does',
+    { headers: { connection: 'close' } },
+  );
 
 export const buildsDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'builds');
 const buildPath = (config: Pick<Config, 'dataDir'>, platform: AppPlatform) =>
@@ -59,17 +67,30 @@ export async function saveBuild(
   declaredLength: number | undefined,
 ): Promise<AppBuild> {
   const tooLarge = () =>
-    new AppError('payload_too_large', 'The build is larger than 2 GiB', { connection: 'close' });
+    new AppError('payload_too_large', 'The build is larger than 2 GiB', {
+      headers: { connection: 'close' },
+    });
   if (declaredLength !== undefined && declaredLength > APP_BUILD_MAX_BYTES) throw tooLarge();
 
   const dir = buildsDir(ctx.config);
   await fs.promises.mkdir(dir, { recursive: true });
   const temp = path.join(dir, `.${platform}.${crypto.randomBytes(6).toString('hex')}.upload`);
   let size = 0;
+  let head = Buffer.alloc(0);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
-      callback(size > APP_BUILD_MAX_BYTES ? tooLarge() : null, chunk);
+      if (size > APP_BUILD_MAX_BYTES) return callback(tooLarge());
+      if (head.length < ZIP_SIGNATURE.length) {
+        head = Buffer.concat([head, chunk.subarray(0, ZIP_SIGNATURE.length - head.length)]);
+        if (head.length === ZIP_SIGNATURE.length && !head.equals(ZIP_SIGNATURE)) {
+          return callback(notAnApk());
+        }
+      }
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(size > 0 && head.length < ZIP_SIGNATURE.length ? notAnApk() : null);
     },
   });
   // Opened before streaming, so the cleanup below never races the file's creation.
@@ -87,7 +108,9 @@ export async function saveBuild(
     if (error instanceof AppError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      throw new AppError('bad_request', 'The upload was interrupted', { connection: 'close' });
+      throw new AppError('bad_request', 'The upload was interrupted', {
+        headers: { connection: 'close' },
+      });
     }
     throw error;
   }

@@ -34,14 +34,6 @@ interface OrganizationRow {
   created_at: Date;
 }
 
-/** Trimmed; PostgreSQL text cannot hold NUL, so such a name is bad input rather than a 500. */
-function cleanName(name: string): string {
-  if (name.includes('\u0000')) {
-    throw new AppError('validation_error', 'body.name must not contain NUL characters');
-  }
-  return name.trim();
-}
-
 const toOrganization = (row: OrganizationRow, stats?: OrganizationStats): Organization => ({
   id: row.id,
   name: row.name,
@@ -156,7 +148,7 @@ export async function getOrganization(ctx: ServiceContext, id: string): Promise<
 export async function createOrganization(ctx: ServiceContext, body: OrganizationCreateBody) {
   const row = await ctx.db
     .insertInto('organizations')
-    .values({ name: cleanName(body.name), created_at: ctx.clock.now() })
+    .values({ name: body.name.trim(), created_at: ctx.clock.now() })
     .returning('id')
     .executeTakeFirstOrThrow();
   return getOrganization(ctx, row.id);
@@ -173,7 +165,7 @@ export async function updateOrganization(
   id: string,
   body: OrganizationUpdateBody,
 ) {
-  const name = body.name === undefined ? undefined : cleanName(body.name);
+  const name = body.name === undefined ? undefined : body.name.trim();
   if (body.active === false && id === caller.organizationId) {
     throw new AppError(
       'cannot_deactivate_own_organization',

@@ -43,7 +43,7 @@ describe('error bodies', () => {
       payload: { name: 'a\u0000b' },
     });
     expect(nul.statusCode).toBe(400);
-    expect(nul.json().error).toBe('bad_request');
+    expect(nul.json().error).toBe('validation_error');
 
     const unknown = await t.app.inject({ url: '/v1/nothing-here', headers });
     expect(unknown.statusCode).toBe(404);

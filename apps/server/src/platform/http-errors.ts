@@ -1,3 +1,4 @@
+import { STORABLE_TEXT_PATTERN } from '@vrtc/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, STATUS, type ErrorCode } from './errors.ts';
 
@@ -6,7 +7,12 @@ interface AjvError {
   keyword: string;
   message?: string;
   params: Record<string, unknown>;
+  /** The failing value (the validator compiles with `verbose`). */
+  data?: unknown;
 }
+
+/** Text without NUL or unpaired surrogates, as the contract's text patterns require. */
+const STORABLE_TEXT = new RegExp(STORABLE_TEXT_PATTERN, 'u');
 
 /** "body.name: must NOT have fewer than 1 characters", naming the failing field. */
 export function describeValidationError(context: string, errors: AjvError[]): string {
@@ -22,7 +28,9 @@ export function describeValidationError(context: string, errors: AjvError[]): st
     case 'format':
       return `${field} must be a valid ${String(first.params.format)}`;
     case 'pattern':
-      return `${field} must not be blank`;
+      return typeof first.data === 'string' && !STORABLE_TEXT.test(first.data)
+        ? `${field} contains a character that cannot be stored (NUL or an unpaired surrogate)`
+        : `${field} must not be blank`;
     // A union of literals fails each branch's `const` first, then the `anyOf` itself.
     case 'const':
     case 'anyOf':
@@ -53,6 +61,44 @@ const PG_CONSTRAINT_ERRORS: Record<string, { code: ErrorCode; message: string }>
   '54000': { code: 'bad_request', message: 'A value is too large to store' },
 };
 
+/** The server could not write: nothing was saved, and it recovers by itself once space returns. */
+const STORAGE_FULL_CODES = new Set([
+  'ENOSPC', // no space left on device
+  'EDQUOT', // disk quota exceeded
+  'EROFS', // file system mounted read-only
+  '53100', // PostgreSQL: disk_full
+]);
+/** The database cannot be reached right now (or, embedded, is gone until a restart). */
+const DATABASE_DOWN_CODES = new Set([
+  'DATABASE_LOST',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+
+export const STORAGE_UNAVAILABLE_MESSAGE =
+  'The server cannot write data right now (its storage is full or unavailable). Nothing was saved; try again later.';
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is unavailable right now. Try again in a moment.';
+
+/** An error of the machine, not of the request: 503 with a stable code, or undefined. */
+function unavailable(error: { code?: string; errno?: number; name?: string }) {
+  // PGlite's file system layer reports errno 28 (ENOSPC) without a string code.
+  const code = error.code ?? (error.name === 'ErrnoError' && error.errno === 28 ? 'ENOSPC' : '');
+  if (STORAGE_FULL_CODES.has(code)) {
+    return { code: 'storage_unavailable' as const, message: STORAGE_UNAVAILABLE_MESSAGE };
+  }
+  // SQLSTATE class 08: connection exceptions.
+  if (DATABASE_DOWN_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code)) {
+    return { code: 'service_unavailable' as const, message: DATABASE_UNAVAILABLE_MESSAGE };
+  }
+  return undefined;
+}
+
 function send(reply: import('fastify').FastifyReply, code: ErrorCode, message: string) {
   return reply.status(STATUS[code]).send({ error: code, message });
 }
@@ -60,15 +106,25 @@ function send(reply: import('fastify').FastifyReply, code: ErrorCode, message: s
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { code?: string }, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).headers(error.headers).send({
-        error: error.code,
-        message: error.message,
-      });
+      return reply
+        .status(error.status)
+        .headers(error.headers)
+        .send({
+          error: error.code,
+          message: error.message,
+          ...(error.details ? { details: error.details } : {}),
+        });
     }
     if (error.validation) {
       const context = error.validationContext ?? 'request';
       const errors = error.validation as unknown as AjvError[];
       return send(reply, 'validation_error', describeValidationError(context, errors));
+    }
+    const down = unavailable(error as { code?: string; errno?: number; name?: string });
+    if (down) {
+      // A lost embedded database is logged once, by the process's fatal handler (main.ts).
+      if (error.code !== 'DATABASE_LOST') request.log.warn({ err: error }, down.message);
+      return send(reply, down.code, down.message);
     }
     const pgError = error.code ? PG_CONSTRAINT_ERRORS[error.code] : undefined;
     if (pgError) {

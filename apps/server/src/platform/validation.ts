@@ -1,9 +1,17 @@
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
 function makeAjv(options: Options) {
-  const ajv = new Ajv({ removeAdditional: false, useDefaults: true, allErrors: false, ...options });
+  // verbose: a failed pattern carries the value, so the message can say whether the text was
+  // blank or held characters that cannot be stored (http-errors.ts).
+  const ajv = new Ajv({
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    verbose: true,
+    ...options,
+  });
   addFormats.default(ajv);
   return ajv;
 }
@@ -14,5 +22,42 @@ function makeAjv(options: Options) {
 const textAjv = makeAjv({ coerceTypes: 'array' });
 const jsonAjv = makeAjv({ coerceTypes: false });
 
+interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
+}
+
+/**
+ * Ajv coerces "1e400" to Infinity and then skips minimum/maximum for a number that is not finite,
+ * so `?days=1e400` would pass a 1..365 check. Query strings and params are flat: refuse any
+ * number in them that is not finite.
+ */
+function refuseInfinity(validate: Validator): Validator {
+  const checked: Validator = (data) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    for (const [name, value] of Object.entries((data as Record<string, unknown>) ?? {})) {
+      const values = Array.isArray(value) ? value : [value];
+      if (values.some((item) => typeof item === 'number' && !Number.isFinite(item))) {
+        checked.errors = [
+          {
+            instancePath: `/${name}`,
+            schemaPath: '#/isFinite',
+            keyword: 'type',
+            params: {},
+            message: 'must be a finite number',
+          },
+        ];
+        return false;
+      }
+    }
+    checked.errors = null;
+    return true;
+  };
+  return checked;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? jsonAjv : textAjv).compile(schema);
+  httpPart === 'body' ? jsonAjv.compile(schema) : refuseInfinity(textAjv.compile(schema));

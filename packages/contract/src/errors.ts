@@ -1,0 +1,102 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Every error the API answers, with its one HTTP status and when it happens. The server's error
+ * handler, the console's translations (an `errors:` key per code in each language) and the table
+ * in docs/api.md are all checked against this list, so a new code that one of them lacks fails a
+ * test or the typecheck.
+ */
+export const ERRORS = {
+  validation_error: {
+    status: 400,
+    when: 'a field is missing, unknown or malformed, out of range, too long, or holds text the database cannot store (NUL, unpaired surrogates); the message names the field',
+  },
+  bad_request: { status: 400, when: 'malformed JSON, or a request the server cannot read' },
+  enrollment_code_invalid: {
+    status: 400,
+    when: 'a headset presents a wrong, expired or revoked enrolment code',
+  },
+  unauthorized: {
+    status: 401,
+    when: 'no token, or an unknown, expired or revoked one, or a token of a deactivated account or organisation',
+  },
+  invalid_credentials: {
+    status: 401,
+    when: 'wrong email or password (the same answer whether the email exists or not)',
+  },
+  forbidden: {
+    status: 403,
+    when: 'a client token on /v1/admin/*; a deactivated account or organisation signing in',
+  },
+  download_link_invalid: { status: 403, when: 'a tampered or expired download link' },
+  not_found: {
+    status: 404,
+    when: 'unknown id, or an id that belongs to another organisation (its existence is never revealed)',
+  },
+  conflict: { status: 409, when: 'the request clashes with data stored meanwhile' },
+  email_taken: { status: 409, when: 'another account already has this email' },
+  vr_user_has_sessions: { status: 409, when: 'deleting a VR user who has sessions' },
+  device_in_session: { status: 409, when: 'deleting a headset during its active session' },
+  device_not_waiting: {
+    status: 409,
+    when: 'starting a session on a headset that is offline or not ready',
+  },
+  device_busy: { status: 409, when: 'starting a session on a headset that already runs one' },
+  session_not_active: {
+    status: 409,
+    when: 'reporting on or cancelling a session that has already ended',
+  },
+  organization_in_use: {
+    status: 409,
+    when: 'deleting an organisation that still has accounts, VR users, headsets or sessions',
+  },
+  cannot_delete_self: { status: 409, when: 'an admin deleting their own account' },
+  cannot_modify_self: { status: 409, when: 'an admin deactivating or demoting their own account' },
+  cannot_deactivate_own_organization: {
+    status: 409,
+    when: 'an admin deactivating the organisation they belong to',
+  },
+  quota_exceeded: {
+    status: 409,
+    when: 'an organisation at its limit of VR users or headsets, or of enrolment codes issued in a day (details: resource, limit)',
+  },
+  payload_too_large: { status: 413, when: 'a JSON body over 1 MiB; an app build over 2 GiB' },
+  unsupported_media_type: {
+    status: 415,
+    when: 'an app build not sent as an APK (content type, or a file that is not a ZIP archive)',
+  },
+  rate_limited: {
+    status: 429,
+    when: 'too many sign-in attempts (5 per account or 30 per client address in 15 minutes) or enrolment attempts; Retry-After says when to try again',
+  },
+  internal_error: { status: 500, when: 'a bug: no input, however malformed, should produce it' },
+  service_unavailable: {
+    status: 503,
+    when: 'the database cannot be reached, or the server is shutting down; retry later',
+  },
+  storage_unavailable: {
+    status: 503,
+    when: 'the server cannot write (disk full or storage unavailable); nothing was saved, retry once space is freed',
+  },
+} as const satisfies Record<string, { status: number; when: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+export const errorStatus = (code: ErrorCode): number => ERRORS[code].status;
+
+/** Values a message is built from (a count, a name, a limit, the field), for translated texts. */
+export const ErrorDetails = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+);
+export type ErrorDetails = Static<typeof ErrorDetails>;
+
+export const ErrorBody = Type.Object({
+  error: Type.Union(
+    ERROR_CODES.map((code) => Type.Literal(code)),
+    { description: 'machine-readable code (see docs/api.md)' },
+  ),
+  message: Type.String({ description: 'readable English text; clients show their own wording' }),
+  details: Type.Optional(ErrorDetails),
+});
+export type ErrorBody = Static<typeof ErrorBody>;
