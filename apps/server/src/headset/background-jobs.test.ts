@@ -106,6 +106,76 @@ describe('background jobs', () => {
     expect(ended).toEqual({ status: 'disconnected', ended_at: expect.any(Date) });
   });
 
+  it('keep every organisation alive when one headset sends text the database cannot store', async () => {
+    const hostileOrganization = await makeOrganization(database.db);
+    const hostile = await makeEnrolledDevice(database.db, hostileOrganization.id, {
+      last_seen_at: clock.now(),
+    });
+    const organization = await makeOrganization(database.db);
+    const alive = await makeEnrolledDevice(database.db, organization.id, {
+      last_seen_at: clock.now(),
+    });
+    const silent = await makeEnrolledDevice(database.db, organization.id, {
+      last_seen_at: clock.now(),
+    });
+    const session = await makeSession(database.db, {
+      organizationId: organization.id,
+      deviceId: silent.device.id,
+      status: 'active',
+      startedAt: clock.now(),
+    });
+
+    for (const appVersion of ['x\u0000y', 'x\ud800y']) {
+      const refused = await app.inject({
+        method: 'POST',
+        url: '/v1/headset/heartbeat',
+        headers: hostile.headers,
+        payload: { app_version: appVersion },
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({
+        error: 'validation_error',
+        message:
+          'body.app_version contains a character that cannot be stored (NUL or an unpaired surrogate)',
+      });
+    }
+    // Whatever else might one day reach the buffer with a value the database refuses.
+    app.lastSeen.record(hostile.device.id, clock.now(), { appVersion: 'x\u0000y' });
+
+    clock.advance(5000);
+    expect((await heartbeat(alive.headers)).statusCode).toBe(200);
+    const seen = clock.now();
+    await eventually(async () => {
+      const row = await database.db
+        .selectFrom('devices')
+        .select('last_seen_at')
+        .where('id', '=', alive.device.id)
+        .executeTakeFirstOrThrow();
+      return row.last_seen_at?.getTime() === seen.getTime() ? true : undefined;
+    });
+    const ended = await eventually(async () => {
+      const row = await database.db
+        .selectFrom('sessions')
+        .select(['status', 'ended_at'])
+        .where('id', '=', session.id)
+        .executeTakeFirstOrThrow();
+      return row.status === 'active' ? undefined : row;
+    });
+    expect(ended).toEqual({ status: 'disconnected', ended_at: clock.now() });
+    // The jobs go on: the next heartbeat is written too.
+    clock.advance(500);
+    expect((await heartbeat(alive.headers)).statusCode).toBe(200);
+    const again = clock.now();
+    await eventually(async () => {
+      const row = await database.db
+        .selectFrom('devices')
+        .select('last_seen_at')
+        .where('id', '=', alive.device.id)
+        .executeTakeFirstOrThrow();
+      return row.last_seen_at?.getTime() === again.getTime() ? true : undefined;
+    });
+  });
+
   it('flush once more on close, before the database is closed', async () => {
     const organization = await makeOrganization(database.db);
     const headset = await makeEnrolledDevice(database.db, organization.id, { last_seen_at: null });

@@ -25,7 +25,11 @@ export interface SweepResult {
  * outlive its transaction. A process that does not get the lock skips the run; another process is
  * already doing the work.
  */
-export async function runSweep(ctx: ServiceContext): Promise<SweepResult> {
+export async function runSweep(
+  ctx: ServiceContext,
+  /** When this process heard from a device without having written it yet (last-seen buffer). */
+  unwrittenSighting: (deviceId: string) => Date | undefined = () => undefined,
+): Promise<SweepResult> {
   const now = ctx.clock.now();
   const silentSince = new Date(now.getTime() - ctx.config.disconnectAfterMs);
   const startedBefore = new Date(now.getTime() - ctx.config.sessionTimeoutMs);
@@ -39,6 +43,8 @@ export async function runSweep(ctx: ServiceContext): Promise<SweepResult> {
       .leftJoin('devices as d', 'd.id', 's.device_id')
       .select([
         's.id',
+        's.device_id',
+        's.started_at',
         sql<boolean>`(d.id IS NULL OR d.last_seen_at IS NULL OR d.last_seen_at < ${silentSince})`.as(
           'silent',
         ),
@@ -57,7 +63,10 @@ export async function runSweep(ctx: ServiceContext): Promise<SweepResult> {
 
     const result: SweepResult = { ran: true, disconnected: [], timedOut: [] };
     for (const session of due) {
-      const status = session.silent ? 'disconnected' : 'timeout';
+      const heard = session.device_id ? unwrittenSighting(session.device_id) : undefined;
+      const silent = session.silent && !(heard && heard >= silentSince);
+      if (!silent && session.started_at >= startedBefore) continue; // heard, and not too long
+      const status = silent ? 'disconnected' : 'timeout';
       const ended = await endActiveSession(
         ctx.deviceEvents,
         trx,
