@@ -88,6 +88,9 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     bodyLimit: 1024 * 1024,
+    // A hop count trusts that many proxies in front (Fastify's types only take the function form).
+    trustProxy:
+      typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
   const { onClosed } = options;
   if (onClosed) app.addHook('onClose', () => onClosed());
@@ -103,6 +106,12 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
+  // API answers carry tokens and personal data: no browser or proxy cache may keep them. Set
+  // before the handler runs, so errors carry it too; a route may still choose its own.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
+    done();
+  });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -152,6 +161,10 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   // Last: nothing after it can fail and leave the listening connection open.
   await deviceEvents.start();
   return app;
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }
 
 /** The built console at `/`; any non-API path falls back to index.html for client-side routes. */

@@ -2,16 +2,11 @@ import type { LoginBody, LoginResponse, Me } from '@vrtc/contract';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
-import {
-  checkRateLimit,
-  clearRateLimit,
-  recordRateLimitHit,
-  type Limit,
-} from '../platform/rate-limit.ts';
+import { clearRateLimit, refundAttempt, takeAttempt, type Limit } from '../platform/rate-limit.ts';
 import { verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
 
@@ -37,7 +32,8 @@ export async function login(
 ): Promise<LoginResponse> {
   const now = ctx.clock.now();
   const limits = loginLimits(body.email, clientAddress);
-  await checkRateLimit(ctx.db, now, limits);
+  // Counted before the password is hashed: a parallel burst cannot outrun its own count.
+  await takeAttempt(ctx.db, now, limits);
 
   const account = await ctx.db
     .selectFrom('accounts')
@@ -57,7 +53,6 @@ export async function login(
 
   const passwordMatches = await verifyPassword(account?.password_hash, body.password);
   if (!account || !passwordMatches) {
-    await recordRateLimitHit(ctx.db, now, limits);
     throw new AppError('invalid_credentials', 'Invalid email or password');
   }
   // Only someone who knows the password learns that the account is switched off.
@@ -65,7 +60,11 @@ export async function login(
   if (!account.organization_active) {
     throw new AppError('forbidden', 'This organization is deactivated');
   }
-  await clearRateLimit(ctx.db, [limits[0]!.key]);
+  // The password was right: the account's failures are forgiven, and this attempt was no failure
+  // of the address.
+  const [accountLimit, addressLimit] = limits;
+  await clearRateLimit(ctx.db, [accountLimit!.key]);
+  await refundAttempt(ctx.db, now, [addressLimit!.key]);
 
   const { token, expiresAt } = await issueToken(ctx, account.id);
   return {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from '../../test/harness.ts';
 import { makeAccount, makeOrganization, makeTenant, TEST_PASSWORD } from '../../test/factories.ts';
-import { LOGIN_MAX_FAILURES_PER_ACCOUNT } from './auth.service.ts';
+import { LOGIN_MAX_FAILURES_PER_ACCOUNT, LOGIN_MAX_FAILURES_PER_ADDRESS } from './auth.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -91,7 +91,8 @@ describe('POST /v1/auth/login', () => {
     const limited = await login(account.email, TEST_PASSWORD, '10.1.1.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('rate_limited');
-    expect(limited.headers['retry-after']).toBeDefined();
+    // The window opened with the first failure, at this same instant of the test clock.
+    expect(limited.headers['retry-after']).toBe(String(15 * 60));
 
     t.clock.advance(16 * 60 * 1000);
     expect((await login(account.email, TEST_PASSWORD, '10.1.1.1')).statusCode).toBe(200);
@@ -104,6 +105,47 @@ describe('POST /v1/auth/login', () => {
     const account = await makeAccount(t.db);
     expect((await login(account.email, TEST_PASSWORD, '10.9.9.9')).statusCode).toBe(429);
     expect((await login(account.email, TEST_PASSWORD, '10.9.9.8')).statusCode).toBe(200);
+  });
+
+  it('evaluates at most the limit of a burst of parallel guesses for one account', async () => {
+    const account = await makeAccount(t.db);
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        login(account.email, `guess-${i}`, `10.3.${Math.floor(i / 200)}.${i % 200}`),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(
+      LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    );
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      60 - LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    );
+    for (const answer of answers.filter((a) => a.statusCode === 429)) {
+      expect(answer.headers['retry-after']).toBe(String(15 * 60));
+    }
+  });
+
+  it('evaluates at most the limit of a burst of parallel guesses from one address', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        login(`burst-${i}@example.com`, 'bad-password', '10.4.4.4'),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(
+      LOGIN_MAX_FAILURES_PER_ADDRESS,
+    );
+    expect(statuses.filter((status) => status === 429)).toHaveLength(
+      80 - LOGIN_MAX_FAILURES_PER_ADDRESS,
+    );
+  });
+
+  it('does not count successful sign-ins against the address', async () => {
+    const account = await makeAccount(t.db);
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS + 5; i++) {
+      expect((await login(account.email, TEST_PASSWORD, '10.5.5.5')).statusCode).toBe(200);
+    }
   });
 
   it('refuses deactivated accounts and accounts of deactivated organisations', async () => {
@@ -156,5 +198,55 @@ describe('tokens', () => {
       .where('id', '=', b.organization.id)
       .execute();
     expect((await t.app.inject({ url: '/v1/vr-users', headers: b.headers })).statusCode).toBe(401);
+  });
+});
+
+describe('behind a reverse proxy', () => {
+  const proxied = (app: TestApp, email: string, client: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email, password: 'bad-password' },
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': client },
+    });
+
+  it('keys the address limit on the client named by a trusted proxy (TRUST_PROXY)', async () => {
+    const behindNginx = await createTestApp({ config: { trustProxy: ['127.0.0.1'] } });
+    try {
+      for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS; i++) {
+        expect((await proxied(behindNginx, `p-${i}@example.com`, '203.0.113.7')).statusCode).toBe(
+          401,
+        );
+      }
+      expect((await proxied(behindNginx, 'p-x@example.com', '203.0.113.7')).statusCode).toBe(429);
+      // Another client behind the same proxy is not punished for the first one.
+      expect((await proxied(behindNginx, 'p-y@example.com', '203.0.113.8')).statusCode).toBe(401);
+    } finally {
+      await behindNginx.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For by default, so a client cannot pick a fresh address per guess', async () => {
+    for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS; i++) {
+      await proxied(t, `spoof-${i}@example.com`, `198.51.100.${i}`);
+    }
+    expect((await proxied(t, 'spoof-x@example.com', '198.51.100.250')).statusCode).toBe(429);
+  });
+});
+
+describe('caching', () => {
+  it('forbids caches to keep API answers, the sign-in above all', async () => {
+    const account = await makeAccount(t.db);
+    const signedIn = await login(account.email, TEST_PASSWORD, '10.6.6.6');
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.headers['cache-control']).toBe('no-store');
+    const me = await t.app.inject({ url: '/v1/me', headers: bearer(signedIn.json().token) });
+    expect(me.headers['cache-control']).toBe('no-store');
+    const refused = await t.app.inject({ url: '/v1/me' });
+    expect(refused.headers['cache-control']).toBe('no-store');
+    const headset = await t.app.inject({ method: 'POST', url: '/v1/headset/heartbeat' });
+    expect(headset.statusCode).toBe(401);
+    expect(headset.headers['cache-control']).toBe('no-store');
   });
 });

@@ -19,6 +19,30 @@ export interface Config {
   lastSeenFlushMs: number;
   logLevel: string;
   webDistDir: string;
+  /**
+   * Which proxies may say who the client is (X-Forwarded-For), as Fastify's `trustProxy`: false
+   * (default: the connecting address is the client), true (any), a hop count, or addresses/CIDRs.
+   * Rate limits key on the client's address, so behind nginx this must be set.
+   */
+  trustProxy: boolean | number | string[];
+  /** Per-organisation limits, so no client can grow a tenant without bound. */
+  quotas: {
+    vrUsers: number;
+    devices: number;
+    /** Enrolment codes an organisation may issue (new or renewed) within 24 hours. */
+    enrollmentCodesPerDay: number;
+  };
+}
+
+function trustProxyFrom(env: NodeJS.ProcessEnv): Config['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -48,6 +72,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTimeoutMs: intFrom(env, 'SESSION_TIMEOUT_MS', 2 * 3600 * 1000),
     lastSeenFlushMs: intFrom(env, 'LAST_SEEN_FLUSH_MS', 1000),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: trustProxyFrom(env),
+    quotas: {
+      vrUsers: intFrom(env, 'QUOTA_VR_USERS', 100_000),
+      devices: intFrom(env, 'QUOTA_DEVICES', 10_000),
+      enrollmentCodesPerDay: intFrom(env, 'QUOTA_ENROLLMENT_CODES_PER_DAY', 100),
+    },
     webDistDir: path.resolve(
       env.WEB_DIST_DIR || path.join(import.meta.dirname, '../../../web/dist'),
     ),

@@ -31,9 +31,10 @@ export interface AuthTokensTable {
   expires_at: Timestamp;
 }
 
-export interface RateLimitHitsTable {
+export interface RateLimitCountersTable {
   key: string;
-  hit_at: Timestamp;
+  hits: number;
+  window_ends_at: Timestamp;
 }
 
 export interface VrUsersTable {
@@ -149,7 +150,7 @@ export interface Database {
   organizations: OrganizationsTable;
   accounts: AccountsTable;
   auth_tokens: AuthTokensTable;
-  rate_limit_hits: RateLimitHitsTable;
+  rate_limit_counters: RateLimitCountersTable;
   vr_users: VrUsersTable;
   devices: DevicesTable;
   enrollment_codes: EnrollmentCodesTable;
