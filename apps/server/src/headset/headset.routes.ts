@@ -6,6 +6,7 @@ import {
   FinishBody,
   HeartbeatBody,
   HeartbeatResponse,
+  OkBody,
   ProgressBody,
   SessionIdParams,
   SessionProgressResponse,
@@ -15,6 +16,7 @@ import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { bearerToken, hashToken } from '../auth/tokens.ts';
 import type { AppInstance } from '../platform/app-types.ts';
 import { callerOf, type ServiceContext } from '../platform/context.ts';
+import { DatabaseLostError } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
@@ -51,6 +53,36 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: ServiceContext) {
       },
     },
     (request) => headset.currentEnrollmentCode(ctx, callerOf(request)),
+  );
+  app.post(
+    '/v1/devices/enrollment-code/renew',
+    {
+      schema: {
+        tags: ['devices'],
+        description:
+          'Replaces the organisation’s enrolment code with a new one; the old code stops working ' +
+          'at once (headsets enrolled with it stay). 409 quota_exceeded past ' +
+          'QUOTA_ENROLLMENT_CODES_PER_DAY codes issued in 24 hours.',
+        response: { 200: EnrollmentCode, 409: ErrorBody },
+      },
+    },
+    (request) => headset.renewEnrollmentCode(ctx, callerOf(request)),
+  );
+  app.delete(
+    '/v1/devices/enrollment-code',
+    {
+      schema: {
+        tags: ['devices'],
+        description:
+          'Revokes the organisation’s enrolment code: no headset can enrol with it any more. ' +
+          'Opening "Add headset" again issues a new one.',
+        response: { 200: OkBody },
+      },
+    },
+    async (request) => {
+      await headset.revokeEnrollmentCode(ctx, callerOf(request));
+      return { ok: true as const };
+    },
   );
 }
 
@@ -97,10 +129,12 @@ function requireDevice(ctx: ServiceContext, lastSeen: LastSeenBuffer): onRequest
  * works nowhere else, as user tokens do not work here.
  */
 export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
-  const lastSeen = new LastSeenBuffer(ctx.db);
+  const lastSeen = new LastSeenBuffer(ctx.db, ctx.log);
   app.decorate('lastSeen', lastSeen);
   app.addHook('onClose', async () => {
     await lastSeen.flush().catch((error: unknown) => {
+      // A lost database was reported once already, by the process's fatal handler.
+      if (error instanceof DatabaseLostError) return;
       ctx.log.error({ err: error }, 'final flush of last-seen times failed');
     });
   });

@@ -13,7 +13,8 @@ import { newToken } from '../auth/tokens.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
-import { checkRateLimit, recordRateLimitHit, type Limit } from '../platform/rate-limit.ts';
+import { checkQuota, quotaExceeded } from '../platform/quota.ts';
+import { countAttempt, refundAttempt, takeAttempt, type Limit } from '../platform/rate-limit.ts';
 import type { MovementType, SessionStatus } from '../platform/schema.ts';
 import { iso } from '../platform/serialize.ts';
 import { endActiveSession } from '../sessions/session-end.ts';
@@ -44,6 +45,63 @@ export function normalizeEnrollmentCode(input: string): string {
 const isUniqueViolation = (error: unknown) =>
   typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
+const codeBody = (row: { code: string; expires_at: Date }): EnrollmentCode => ({
+  code: row.code,
+  expires_at: iso(row.expires_at),
+});
+
+/**
+ * Counts one code issued by the organisation against its daily quota (QUOTA_ENROLLMENT_CODES_PER_DAY),
+ * refusing with 409 quota_exceeded past it: renewing a code is cheap for a person and must not
+ * be a loop for a script.
+ */
+async function countIssuedCode(ctx: ServiceContext, organizationId: string, now: Date) {
+  const max = ctx.config.quotas.enrollmentCodesPerDay;
+  const [count] = await countAttempt(ctx.db, now, [
+    { key: `enrollment-codes:${organizationId}`, max, windowMs: ENROLLMENT_CODE_TTL_MS },
+  ]);
+  if (count && count.hits > max) throw quotaExceeded('enrollment_codes', max);
+}
+
+/**
+ * Stores a fresh code for the organisation, replacing its row when `replaceValid` or when the
+ * stored code has expired; undefined when a valid code is stored and was not to be replaced.
+ * Draws again in the (about one in 10^12) case that another organisation holds the drawn code.
+ */
+async function storeNewCode(
+  ctx: ServiceContext,
+  organizationId: string,
+  now: Date,
+  replaceValid: boolean,
+): Promise<EnrollmentCode | undefined> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    try {
+      const stored = await ctx.db
+        .insertInto('enrollment_codes')
+        .values({
+          organization_id: organizationId,
+          code: newEnrollmentCode(),
+          created_at: now,
+          expires_at: new Date(now.getTime() + ENROLLMENT_CODE_TTL_MS),
+        })
+        .onConflict((conflict) => {
+          const update = conflict.column('organization_id').doUpdateSet((eb) => ({
+            code: eb.ref('excluded.code'),
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
+          }));
+          return replaceValid ? update : update.where('enrollment_codes.expires_at', '<=', now);
+        })
+        .returning(['code', 'expires_at'])
+        .executeTakeFirst();
+      return stored ? codeBody(stored) : undefined;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new AppError('conflict', 'Could not issue an enrollment code. Please try again.');
+}
+
 /**
  * The organisation's current enrolment code: the stored one while it is valid, else a fresh one
  * replacing it. Concurrent callers agree: the upsert only replaces an expired row, and a caller
@@ -54,47 +112,42 @@ export async function currentEnrollmentCode(
   caller: Caller,
 ): Promise<EnrollmentCode> {
   const now = ctx.clock.now();
-  const toBody = (row: { code: string; expires_at: Date }) => ({
-    code: row.code,
-    expires_at: iso(row.expires_at),
-  });
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const current = await ctx.db
+  const readValid = () =>
+    ctx.db
       .selectFrom('enrollment_codes')
       .select(['code', 'expires_at'])
       .where('organization_id', '=', caller.organizationId)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    if (current) return toBody(current);
-    try {
-      const renewed = await ctx.db
-        .insertInto('enrollment_codes')
-        .values({
-          organization_id: caller.organizationId,
-          code: newEnrollmentCode(),
-          created_at: now,
-          expires_at: new Date(now.getTime() + ENROLLMENT_CODE_TTL_MS),
-        })
-        .onConflict((conflict) =>
-          conflict
-            .column('organization_id')
-            .doUpdateSet((eb) => ({
-              code: eb.ref('excluded.code'),
-              created_at: eb.ref('excluded.created_at'),
-              expires_at: eb.ref('excluded.expires_at'),
-            }))
-            .where('enrollment_codes.expires_at', '<=', now),
-        )
-        .returning(['code', 'expires_at'])
-        .executeTakeFirst();
-      if (renewed) return toBody(renewed);
-      // Another request renewed it first: the next round reads its code.
-    } catch (error) {
-      // The drawn code is held by another organisation (about one chance in 10^12): draw again.
-      if (!isUniqueViolation(error)) throw error;
-    }
-  }
+  const current = await readValid();
+  if (current) return codeBody(current);
+  await countIssuedCode(ctx, caller.organizationId, now);
+  const issued = await storeNewCode(ctx, caller.organizationId, now, false);
+  if (issued) return issued;
+  // Another request issued one first: answer with its code.
+  const winner = await readValid();
+  if (winner) return codeBody(winner);
   throw new AppError('conflict', 'Could not issue an enrollment code. Please try again.');
+}
+
+/** Replaces the organisation's code with a new one at once: the old code stops working. */
+export async function renewEnrollmentCode(
+  ctx: ServiceContext,
+  caller: Caller,
+): Promise<EnrollmentCode> {
+  const now = ctx.clock.now();
+  await countIssuedCode(ctx, caller.organizationId, now);
+  const renewed = await storeNewCode(ctx, caller.organizationId, now, true);
+  if (!renewed) throw new AppError('conflict', 'Could not issue an enrollment code.');
+  return renewed;
+}
+
+/** Revokes the organisation's code: no headset can enrol until a code is issued again. */
+export async function revokeEnrollmentCode(ctx: ServiceContext, caller: Caller): Promise<void> {
+  await ctx.db
+    .deleteFrom('enrollment_codes')
+    .where('organization_id', '=', caller.organizationId)
+    .execute();
 }
 
 function enrollLimits(clientAddress: string): Limit[] {
@@ -118,7 +171,7 @@ export async function enroll(
 ): Promise<EnrollResponse> {
   const now = ctx.clock.now();
   const limits = enrollLimits(clientAddress);
-  await checkRateLimit(ctx.db, now, limits);
+  await takeAttempt(ctx.db, now, limits);
   const code = normalizeEnrollmentCode(body.code);
   const owner = await ctx.db
     .selectFrom('enrollment_codes as e')
@@ -128,24 +181,30 @@ export async function enroll(
     .where('e.expires_at', '>', now)
     .where('o.active', '=', true)
     .executeTakeFirst();
-  if (!owner) {
-    await recordRateLimitHit(ctx.db, now, limits);
-    throw new AppError('enrollment_code_invalid', INVALID_CODE_MESSAGE);
-  }
+  if (!owner) throw new AppError('enrollment_code_invalid', INVALID_CODE_MESSAGE);
+  // A fleet enrolled from one address with a valid code is not a run of failures.
+  await refundAttempt(
+    ctx.db,
+    now,
+    limits.map((limit) => limit.key),
+  );
   const { token, hash } = newToken();
-  const device = await ctx.db
-    .insertInto('devices')
-    .values({
-      organization_id: owner.organization_id,
-      name: body.name.trim(),
-      type: body.type,
-      movement_type: 'slide',
-      token_hash: hash,
-      last_seen_at: now,
-      created_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const device = await ctx.db.transaction().execute(async (trx) => {
+    await checkQuota(trx, owner.organization_id, 'devices', ctx.config.quotas.devices);
+    return trx
+      .insertInto('devices')
+      .values({
+        organization_id: owner.organization_id,
+        name: body.name.trim(),
+        type: body.type,
+        movement_type: 'slide',
+        token_hash: hash,
+        last_seen_at: now,
+        created_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
   return { device_id: device.id, device_token: token };
 }
 

@@ -98,6 +98,59 @@ describe('enrolment codes', () => {
   });
 });
 
+describe('revoking and renewing the enrolment code', () => {
+  const codeCall = (method: 'POST' | 'DELETE', url: string, headers: Record<string, string>) =>
+    t.app.inject({ method, url, headers });
+
+  it('renews the code at once: the old one stops working, headsets enrolled with it stay', async () => {
+    const { headers } = await makeTenant(t);
+    const first = await enrollmentCode(headers);
+    const enrolled = await enroll({ code: first.code, name: 'Quest-1', type: 'quest' });
+    expect(enrolled.statusCode).toBe(201);
+
+    const renewed = await codeCall('POST', '/v1/devices/enrollment-code/renew', headers);
+    expect(renewed.statusCode).toBe(200);
+    const second = renewed.json<{ code: string; expires_at: string }>();
+    expect(second.code).toMatch(codeShape);
+    expect(second.code).not.toBe(first.code);
+    expect(await enrollmentCode(headers)).toEqual(second);
+
+    expect((await enroll({ code: first.code, name: 'Quest-2', type: 'quest' })).json()).toEqual({
+      error: 'enrollment_code_invalid',
+      message: 'Enrollment code is invalid or has expired',
+    });
+    expect((await enroll({ code: second.code, name: 'Quest-2', type: 'quest' })).statusCode).toBe(
+      201,
+    );
+    const token = enrolled.json<{ device_token: string }>().device_token;
+    expect((await heartbeat(bearer(token))).statusCode).toBe(200);
+  });
+
+  it('revokes the code: nobody enrols with it, and the next "Add headset" gets a new one', async () => {
+    const { headers } = await makeTenant(t);
+    const { code } = await enrollmentCode(headers);
+    const revoked = await codeCall('DELETE', '/v1/devices/enrollment-code', headers);
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toEqual({ ok: true });
+    expect((await enroll({ code, name: 'Quest-1', type: 'quest' })).statusCode).toBe(400);
+    expect((await enrollmentCode(headers)).code).not.toBe(code);
+  });
+
+  it('keeps bulk enrolment: one code enrols a whole fleet from one address', async () => {
+    const { headers } = await makeTenant(t);
+    const { code } = await enrollmentCode(headers);
+    for (let i = 0; i < ENROLL_MAX_FAILURES_PER_ADDRESS + 5; i++) {
+      const response = await enroll({ code, name: `Fleet-${i}`, type: 'pico' }, '192.0.2.55');
+      expect(response.statusCode).toBe(201);
+    }
+  });
+
+  it('needs a signed-in user of the organisation', async () => {
+    expect((await codeCall('DELETE', '/v1/devices/enrollment-code', {})).statusCode).toBe(401);
+    expect((await codeCall('POST', '/v1/devices/enrollment-code/renew', {})).statusCode).toBe(401);
+  });
+});
+
 describe('enrolment', () => {
   it('enrols a headset into the code owner organisation, case-insensitively', async () => {
     const { headers, organization } = await makeTenant(t);
@@ -180,7 +233,7 @@ describe('enrolment', () => {
     const limited = await enroll({ code, name: 'Quest-1', type: 'quest' }, address);
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('rate_limited');
-    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.headers['retry-after']).toBe(String(15 * 60));
 
     // Another address is not affected.
     expect(

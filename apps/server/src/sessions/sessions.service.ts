@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import { checkQuota } from '../platform/quota.ts';
 import type { Session } from '../platform/schema.ts';
 import { iso, isoOrNull } from '../platform/serialize.ts';
 import { endActiveSession } from './session-end.ts';
@@ -61,7 +62,7 @@ export async function startSession(
       const device = await lockStartableDevice(ctx, trx, caller, body.device_id, now);
       const level = await findGrantedLevel(trx, caller, body.level_id, now);
       const options = await findOptions(trx, level.level_id, body.selected_options ?? []);
-      const vrUser = await resolveVrUser(trx, caller, body, now);
+      const vrUser = await resolveVrUser(trx, caller, body, now, ctx.config.quotas.vrUsers);
       const session = await trx
         .insertInto('sessions')
         .values({
@@ -183,7 +184,13 @@ async function findOptions(trx: Tx, levelId: string, optionIds: string[]) {
  * case-insensitive), else a new one. A transaction-scoped advisory lock on the name keeps two
  * concurrent starts from creating the same person twice.
  */
-async function resolveVrUser(trx: Tx, caller: Caller, body: StartSessionBody, now: Date) {
+async function resolveVrUser(
+  trx: Tx,
+  caller: Caller,
+  body: StartSessionBody,
+  now: Date,
+  vrUserQuota: number,
+) {
   if (body.vr_user_id) {
     const byId = await trx
       .selectFrom('vr_users')
@@ -207,6 +214,7 @@ async function resolveVrUser(trx: Tx, caller: Caller, body: StartSessionBody, no
     .orderBy('id')
     .executeTakeFirst();
   if (existing) return existing;
+  await checkQuota(trx, caller.organizationId, 'vr_users', vrUserQuota);
   return trx
     .insertInto('vr_users')
     .values({ organization_id: caller.organizationId, name, notes: null, created_at: now })

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import { checkQuota } from '../platform/quota.ts';
 import { iso, isoOrNull, textOrNull } from '../platform/serialize.ts';
 
 interface VrUserRow {
@@ -61,16 +62,19 @@ async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promise<VrUse
 }
 
 export async function createVrUser(ctx: ServiceContext, caller: Caller, body: VrUserBody) {
-  const row = await ctx.db
-    .insertInto('vr_users')
-    .values({
-      organization_id: caller.organizationId,
-      name: body.name.trim(),
-      notes: textOrNull(body.notes),
-      created_at: ctx.clock.now(),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    await checkQuota(trx, caller.organizationId, 'vr_users', ctx.config.quotas.vrUsers);
+    return trx
+      .insertInto('vr_users')
+      .values({
+        organization_id: caller.organizationId,
+        name: body.name.trim(),
+        notes: textOrNull(body.notes),
+        created_at: ctx.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  });
   return getVrUser(ctx.db, caller, row.id);
 }
 

@@ -15,14 +15,16 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBan, IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
 import { QRCodeSVG } from 'qrcode.react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/client';
+import { confirmAction } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
-import { useEnrollmentCode } from './api';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { useEnrollmentCode, useRenewEnrollmentCode, useRevokeEnrollmentCode } from './api';
 
 /** What the QR code carries: the console's address with the code, e.g. https://host/enroll?code=AB12CD34. */
 export function enrollmentUrl(origin: string, code: string): string {
@@ -32,20 +34,78 @@ export function enrollmentUrl(origin: string, code: string): string {
 /** "Add headset": the organisation's enrolment code as text and QR code, with instructions. */
 export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t, i18n } = useTranslation();
-  const enrollment = useEnrollmentCode();
-  const { mutate, reset } = enrollment;
+  const current = useEnrollmentCode();
+  const renew = useRenewEnrollmentCode();
+  const revoke = useRevokeEnrollmentCode();
+  const { mutate, reset } = current;
+  const resetRenew = renew.reset;
   const origin = window.location.origin;
+  const [revoked, setRevoked] = useState(false);
 
   useEffect(() => {
+    setRevoked(false);
+    resetRenew();
     if (opened) mutate();
     else reset();
-  }, [opened, mutate, reset]);
+  }, [opened, mutate, reset, resetRenew]);
 
+  // The newest code shown: a renewal's answer replaces the one the dialog opened with.
+  const enrollment = renew.data ? { ...current, data: renew.data } : current;
   const code = enrollment.data?.code;
+
+  const renewCode = async () => {
+    const confirmed = await confirmAction({
+      title: t('devices:renewTitle'),
+      message: t('devices:renewConfirm'),
+      confirmLabel: t('devices:renew'),
+    });
+    if (!confirmed) return;
+    renew.mutate(undefined, {
+      onSuccess: () => notifySuccess(t('devices:renewed')),
+      onError: (error) => notifyError(errorMessage(error, t('devices:codeFailed'))),
+    });
+  };
+
+  const revokeCode = async () => {
+    const confirmed = await confirmAction({
+      title: t('devices:revokeTitle'),
+      message: t('devices:revokeConfirm'),
+      confirmLabel: t('devices:revoke'),
+      danger: true,
+    });
+    if (!confirmed) return;
+    revoke.mutate(undefined, {
+      onSuccess: () => {
+        setRevoked(true);
+        notifySuccess(t('devices:revoked'));
+      },
+      onError: (error) => notifyError(errorMessage(error, t('devices:revokeFailed'))),
+    });
+  };
+
+  const issueAgain = () => {
+    setRevoked(false);
+    resetRenew();
+    mutate();
+  };
 
   return (
     <Modal opened={opened} onClose={onClose} title={t('devices:addTitle')} size="lg">
-      {enrollment.isPending || enrollment.isIdle ? (
+      {revoked ? (
+        <Stack gap="md" align="flex-start">
+          <Alert color="gray" icon={<IconBan />} w="100%">
+            {t('devices:revokedText')}
+          </Alert>
+          <Group justify="space-between" w="100%">
+            <Button variant="light" onClick={issueAgain}>
+              {t('devices:newCode')}
+            </Button>
+            <Button variant="default" onClick={onClose}>
+              {t('common:close')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : enrollment.isPending || enrollment.isIdle ? (
         <Center py="xl">
           <Loader aria-label={t('common:loading')} />
         </Center>
@@ -140,7 +200,26 @@ export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose:
             </List>
           </Stack>
 
-          <Group justify="flex-end">
+          <Group justify="space-between">
+            <Group gap="xs">
+              <Button
+                variant="subtle"
+                leftSection={<IconRefresh size={16} />}
+                loading={renew.isPending}
+                onClick={renewCode}
+              >
+                {t('devices:renew')}
+              </Button>
+              <Button
+                variant="subtle"
+                color="red"
+                leftSection={<IconBan size={16} />}
+                loading={revoke.isPending}
+                onClick={revokeCode}
+              >
+                {t('devices:revoke')}
+              </Button>
+            </Group>
             <Button variant="default" onClick={onClose}>
               {t('common:close')}
             </Button>

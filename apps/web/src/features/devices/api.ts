@@ -72,3 +72,17 @@ export function useEnrollmentCode() {
     mutationFn: () => api.post<EnrollmentCode>('/v1/devices/enrollment-code'),
   });
 }
+
+/** A new code in place of the current one, which stops working at once. */
+export function useRenewEnrollmentCode() {
+  return useMutation({
+    mutationFn: () => api.post<EnrollmentCode>('/v1/devices/enrollment-code/renew'),
+  });
+}
+
+/** Revokes the current code: no headset can enrol with it any more. */
+export function useRevokeEnrollmentCode() {
+  return useMutation({
+    mutationFn: () => api.delete<OkBody>('/v1/devices/enrollment-code'),
+  });
+}
