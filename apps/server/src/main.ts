@@ -1,7 +1,9 @@
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './accounts/first-admin.ts';
-import { loadConfig } from './platform/config.ts';
-import { openDatabase, type Db } from './platform/db.ts';
+import type { AppInstance } from './platform/app-types.ts';
+import { loadConfig, type Config } from './platform/config.ts';
+import { prepareDataDir } from './platform/data-dir.ts';
+import { openDatabase, type DatabaseHandle, type Db } from './platform/db.ts';
 import { migrate } from './platform/migrate.ts';
 
 export interface StartServerOptions {
@@ -12,8 +14,19 @@ export interface StartServerOptions {
   beforeStart?: (db: Db) => Promise<void>;
 }
 
-/** Starts the server: database, migrations, first admin, HTTP; closes cleanly on SIGINT/SIGTERM. */
-export async function startServer(config = loadConfig(), options: StartServerOptions = {}) {
+export interface RunningServer {
+  app: AppInstance;
+  database: DatabaseHandle;
+}
+
+/** Starts the server: data directory, database, migrations, first admin, HTTP. */
+export async function startServer(
+  config: Config = loadConfig(),
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
+  // Uploaded builds and the signing secret live there whatever the database: refuse to start
+  // with a directory the server could not write, rather than fail on the first upload.
+  prepareDataDir(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.dataDir,
@@ -30,38 +43,64 @@ export async function startServer(config = loadConfig(), options: StartServerOpt
     });
     await ensureFirstAdmin(database.db, config, app.log);
     await app.listen({ port: config.port, host: config.host });
-    return app;
+    return { app, database };
   } catch (error) {
     await database.close();
     throw error;
   }
 }
 
+/** Longest a shutdown may take before the process exits anyway (a stuck request, a hung query). */
+const SHUTDOWN_DEADLINE_MS = 30_000;
+
+/**
+ * The production entry (`node …/main.ts`, and `npm start` in its own process): starts the server,
+ * drains and exits on SIGINT/SIGTERM, and exits non-zero with one log line when the embedded
+ * database dies, so a process manager restarts it instead of leaving a server that answers 503.
+ */
+export async function runServer(config: Config = loadConfig()): Promise<RunningServer> {
+  let server: RunningServer;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+  const { app, database } = server;
+  let stopping = false;
+  const stop = (exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      app.log.error(`shutdown took longer than ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
+      process.exit(exitCode || 1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
+    // app.close() stops accepting connections, waits for in-flight requests, then runs onClose
+    // hooks (background jobs, then the database).
+    app.close().then(
+      () => process.exit(exitCode),
+      (error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (!stopping) app.log.info(`${signal} received: finishing in-flight requests, then closing`);
+      stop(0);
+    });
+  }
+  database.onLost((error) => {
+    app.log.fatal(
+      `${error.message}; the server cannot go on without its database and exits (a process ` +
+        'manager restarts it; the data on disk is intact up to the last committed write)',
+    );
+    stop(1);
+  });
+  return server;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const config = loadConfig();
-  startServer(config).then(
-    (app) => {
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        app.log.info(`${signal} received: finishing in-flight requests, then closing`);
-        // app.close() stops accepting connections, waits for in-flight requests, then runs
-        // onClose hooks (background jobs, then the database).
-        app.close().then(
-          () => process.exit(0),
-          (error: unknown) => {
-            app.log.error({ err: error }, 'shutdown failed');
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGINT', () => stop('SIGINT'));
-      process.on('SIGTERM', () => stop('SIGTERM'));
-    },
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(1);
-    },
-  );
+  await runServer();
 }

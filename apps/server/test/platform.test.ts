@@ -12,6 +12,7 @@ import { migrate } from '../src/platform/migrate.ts';
 import { databaseUrlFor } from './template.ts';
 
 const serverEntry = path.resolve(import.meta.dirname, '../src/main.ts');
+const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 const tempDirs: string[] = [];
 const processes: ChildProcess[] = [];
 
@@ -32,18 +33,27 @@ interface RunningServer {
   output: () => string;
 }
 
+const serverEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: '',
+  WEB_DIST_DIR: '/nonexistent',
+  ...env,
+});
+
 /** Starts the real server process (PGlite in dataDir) and resolves once it listens. */
-function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: '',
-      WEB_DIST_DIR: '/nonexistent',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer(
+  env: Record<string, string>,
+  command: { file: string; args: string[] } = {
+    file: process.execPath,
+    args: ['--import', 'tsx', serverEntry],
+  },
+): Promise<RunningServer> {
+  const child = spawn(command.file, command.args, {
+    cwd: repositoryRoot,
+    env: serverEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   processes.push(child);
   let output = '';
@@ -183,6 +193,64 @@ describe('the server process', { timeout: 180_000 }, () => {
     expect((await fetch(`${first.url}/v1/me`)).status).toBe(401);
     first.child.kill('SIGTERM');
     await exited(first.child);
+  });
+
+  it('drains and exits when SIGTERM is sent to `npm start` (no wrapper keeps it alive)', async () => {
+    const dir = tempDir();
+    const server = await startServer(
+      { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
+      { file: 'npm', args: ['start', '--silent'] },
+    );
+    expect((await fetch(`${server.url}/v1/me`)).status).toBe(401);
+    server.child.kill('SIGTERM');
+    expect(await exited(server.child)).toBe(0);
+    await expect(fetch(`${server.url}/v1/me`)).rejects.toThrow();
+    expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
+  });
+
+  it('exits non-zero with one fatal log line when its embedded database dies', async () => {
+    const dir = tempDir();
+    const script = path.resolve(import.meta.dirname, 'fixtures/server-losing-database.ts');
+    const server = await startServer(
+      { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
+      { file: process.execPath, args: ['--import', 'tsx', script] },
+    );
+    expect((await login(server.url, 'admin@example.com', 'whatever1')).status).toBe(200);
+    const before = server.output().length;
+    server.child.stdin!.write('crash\n');
+    expect(await exited(server.child)).toBe(1);
+    const after = server
+      .output()
+      .slice(before)
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    const problems = after.filter((line) => line.level >= 40);
+    expect(problems).toEqual([
+      {
+        ...problems[0],
+        level: 60,
+        msg: expect.stringMatching(
+          /^The embedded database thread stopped \(exit code 1\); the server cannot go on without its database and exits/,
+        ),
+      },
+    ]);
+  });
+
+  it('refuses to start with a DATA_DIR it cannot write, saying which and what to do', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'a-file');
+    fs.writeFileSync(file, '');
+    const failure = await startServer({ DATA_DIR: path.join(file, 'data') }).then(
+      () => undefined,
+      (error: Error & { exitCode: number }) => error,
+    );
+    expect(failure?.exitCode).toBe(1);
+    expect(failure?.message.trim()).toBe(
+      `DATA_DIR ${path.join(file, 'data')} cannot be used: a part of the path is a file, not a ` +
+        'directory (ENOTDIR). Create the directory and let the server’s user write to it, or set ' +
+        'DATA_DIR to a directory that it can write.',
+    );
   });
 
   it('prints a generated password once when no admin credentials are given', async () => {

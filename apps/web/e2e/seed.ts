@@ -164,7 +164,8 @@ export async function uploadBuild(admin: string, platform: 'oculus' | 'pico') {
       authorization: `Bearer ${admin}`,
       'content-type': 'application/vnd.android.package-archive',
     },
-    body: new Uint8Array(Buffer.from(`PK e2e ${platform} build`)),
+    // An APK is a ZIP archive: the server checks its first four bytes.
+    body: new Uint8Array(Buffer.from(`PK\x03\x04 e2e ${platform} build`)),
   });
   if (!response.ok) throw new Error(`build upload → ${response.status}: ${await response.text()}`);
 }

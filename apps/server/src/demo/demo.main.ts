@@ -135,12 +135,12 @@ async function main(running: Running) {
   let db: Db | undefined;
   let seed: DemoSeed | undefined;
   say('Starting the server and filling the demo database…');
-  running.app = await startServer(config, {
+  ({ app: running.app } = await startServer(config, {
     beforeStart: async (migrated) => {
       db = migrated;
       seed = await seedDemo(migrated, systemClock);
     },
-  });
+  }));
   const address = running.app.server.address() as AddressInfo;
   const host = ['0.0.0.0', '::'].includes(config.host) ? '127.0.0.1' : config.host;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;

@@ -234,6 +234,16 @@ describe('VR app builds and signed downloads', () => {
     expect(empty.json()).toEqual({ error: 'bad_request', message: 'The build file is empty' });
     expect(fs.readdirSync(buildsDir)).toEqual([]); // the temporary file is gone
 
+    for (const notZip of [Buffer.from('MZ\x90\x00 a Windows program'), Buffer.from('PK')]) {
+      const refused = await upload('oculus', notZip);
+      expect(refused.statusCode).toBe(415);
+      expect(refused.json()).toEqual({
+        error: 'unsupported_media_type',
+        message: 'The file is not an Android app (APK): it does not begin as a ZIP archive does',
+      });
+    }
+    expect(fs.readdirSync(buildsDir)).toEqual([]);
+
     const tooLarge = await t.app.inject({
       method: 'POST',
       url: '/v1/admin/vr-app/builds/oculus',

@@ -12,6 +12,14 @@ export type Tx = Transaction<Database>;
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * Calls `listener` once if the database is gone for good: the embedded database's thread died,
+   * so every statement from now on fails with DatabaseLostError. (A PostgreSQL pool replaces lost
+   * connections by itself, so it never calls it.)
+   */
+  onLost(listener: (error: DatabaseLostError) => void): void;
+  /** PGlite: ends its thread abruptly, as a fatal error inside it would (tests of that path). */
+  crashForTests?(): Promise<void>;
   /** PostgreSQL: the connection string (for a dedicated LISTEN connection). */
   databaseUrl?: string;
   /** PGlite: its whole data directory as an uncompressed tar, for `pgliteSnapshotPath`. */
@@ -49,6 +57,11 @@ interface ErrorData {
   [field: string]: unknown;
 }
 
+/** Every statement fails with this once the embedded database's thread has died. */
+export class DatabaseLostError extends Error {
+  readonly code = 'DATABASE_LOST';
+}
+
 /** Rebuilds an error the thread sent as data, keeping PostgreSQL's fields (code, constraint…). */
 function errorFrom(data: ErrorData): Error {
   const { message, stack, name, ...fields } = data;
@@ -74,6 +87,8 @@ class PGliteThread {
   >();
   private nextId = 1;
   private stopped: Error | undefined;
+  private closing = false;
+  private readonly lostListeners: Array<(error: DatabaseLostError) => void> = [];
 
   private constructor(source: { dataDir?: string; snapshotPath?: string }) {
     this.worker = new Worker(new URL('./pglite-worker.js', import.meta.url), {
@@ -89,15 +104,31 @@ class PGliteThread {
       if ('error' in reply) waiting.reject(errorFrom(reply.error));
       else waiting.resolve(reply.result);
     });
-    const stop = (reason: Error) => {
-      this.stopped ??= reason;
-      for (const waiting of this.pending.values()) waiting.reject(this.stopped);
+    const stop = (reason: DatabaseLostError) => {
+      if (this.stopped) return;
+      this.stopped = reason;
+      for (const waiting of this.pending.values()) waiting.reject(reason);
       this.pending.clear();
+      if (!this.closing) for (const listener of this.lostListeners) listener(reason);
     };
     this.worker.on('error', (error) =>
-      stop(new Error(`The PGlite database thread failed: ${error.message}`, { cause: error })),
+      stop(
+        new DatabaseLostError(`The embedded database thread failed: ${error.message}`, {
+          cause: error,
+        }),
+      ),
     );
-    this.worker.on('exit', () => stop(new Error('The PGlite database thread has stopped')));
+    this.worker.on('exit', (code) =>
+      stop(new DatabaseLostError(`The embedded database thread stopped (exit code ${code})`)),
+    );
+  }
+
+  onLost(listener: (error: DatabaseLostError) => void): void {
+    this.lostListeners.push(listener);
+  }
+
+  async crash(): Promise<void> {
+    await this.worker.terminate();
   }
 
   /** Opens PGlite on its thread: in memory, in `dataDir`, or as a copy of a dumped snapshot. */
@@ -140,6 +171,7 @@ class PGliteThread {
 
   async close(): Promise<void> {
     if (this.stopped) return;
+    this.closing = true;
     await this.send({ op: 'close' });
     await this.worker.terminate();
   }
@@ -243,6 +275,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       db,
       kind: 'postgres',
       databaseUrl: options.databaseUrl,
+      onLost: () => {},
       close: () => db.destroy(),
     };
   }
@@ -270,6 +303,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     db,
     kind: 'pglite',
     dumpPglite: () => pglite.dump(),
+    onLost: (listener) => pglite.onLost(listener),
+    crashForTests: () => pglite.crash(),
     async close() {
       await db.destroy();
       unlock();
