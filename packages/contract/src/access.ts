@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp, Uuid } from './common.ts';
+import { listPageFields, listQueryFields } from './lists.ts';
 
 /** Time-limited scenario access per organisation (/v1/admin/scenarios/...). */
 
@@ -57,7 +58,14 @@ export const ScenarioAccessEntry = Type.Object({
 });
 export type ScenarioAccessEntry = Static<typeof ScenarioAccessEntry>;
 
+/** Paged by scenario (`q` matches the scenario's name), each with every organisation. */
+export const ScenarioAccessQuery = Type.Object(listQueryFields(['scenario_name'] as const), {
+  additionalProperties: false,
+});
+export type ScenarioAccessQuery = Static<typeof ScenarioAccessQuery>;
+
 export const ScenarioAccessMatrix = Type.Object({
   scenario_access: Type.Array(ScenarioAccessEntry),
+  ...listPageFields,
 });
 export type ScenarioAccessMatrix = Static<typeof ScenarioAccessMatrix>;

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Email, Password, Role, Text, Timestamp, Uuid } from './common.ts';
+import { Email, Password, Role, Timestamp, Uuid } from './common.ts';
+import { listPageFields, listQueryFields } from './lists.ts';
 
 /** Admin user accounts (/v1/admin/users). The specification calls them users; the server, accounts. */
 
@@ -14,15 +15,23 @@ export const Account = Type.Object({
 });
 export type Account = Static<typeof Account>;
 
-export const AccountList = Type.Object({ users: Type.Array(Account) });
+export const AccountList = Type.Object({ users: Type.Array(Account), ...listPageFields });
 export type AccountList = Static<typeof AccountList>;
 
+export const ACCOUNT_SORT_FIELDS = [
+  'email',
+  'role',
+  'organization_name',
+  'active',
+  'created_at',
+] as const;
+
+/** `q` matches the email (a literal substring: % and _ are not wildcards). Default: by email. */
 export const AccountListQuery = Type.Object(
   {
     organization_id: Type.Optional(Uuid),
     role: Type.Optional(Role),
-    /** Case-insensitive substring of the email. */
-    search: Type.Optional(Text({ maxLength: 254 })),
+    ...listQueryFields(ACCOUNT_SORT_FIELDS),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Description, Name, Nullable, Timestamp, Uuid } from './common.ts';
+import { listPageFields, listQueryFields } from './lists.ts';
 
 /**
  * Scenario content: scenarios → modules → levels → level options. Admin management under
@@ -32,8 +33,18 @@ const scenarioFields = {
 export const ScenarioSummary = Type.Object({ ...scenarioFields, module_count: Type.Integer() });
 export type ScenarioSummary = Static<typeof ScenarioSummary>;
 
-export const ScenarioList = Type.Object({ scenarios: Type.Array(ScenarioSummary) });
+export const ScenarioList = Type.Object({
+  scenarios: Type.Array(ScenarioSummary),
+  ...listPageFields,
+});
 export type ScenarioList = Static<typeof ScenarioList>;
+
+/** `q` matches the name or the description. Default order: by name. */
+export const ScenarioListQuery = Type.Object(
+  listQueryFields(['name', 'module_count', 'active', 'created_at'] as const),
+  { additionalProperties: false },
+);
+export type ScenarioListQuery = Static<typeof ScenarioListQuery>;
 
 export const CreateScenarioBody = Type.Object(
   { name: Name, description: OptionalDescription },
@@ -63,8 +74,15 @@ export const ContentModule = Type.Object({
 });
 export type ContentModule = Static<typeof ContentModule>;
 
-export const ModuleList = Type.Object({ modules: Type.Array(ContentModule) });
+export const ModuleList = Type.Object({ modules: Type.Array(ContentModule), ...listPageFields });
 export type ModuleList = Static<typeof ModuleList>;
+
+/** `q` matches the name or the description. Default order: order_index, then name. */
+export const ModuleListQuery = Type.Object(
+  listQueryFields(['order_index', 'name', 'created_at'] as const),
+  { additionalProperties: false },
+);
+export type ModuleListQuery = Static<typeof ModuleListQuery>;
 
 export const CreateModuleBody = Type.Object(
   {
@@ -100,8 +118,15 @@ export const ContentLevel = Type.Object({
 });
 export type ContentLevel = Static<typeof ContentLevel>;
 
-export const LevelList = Type.Object({ levels: Type.Array(ContentLevel) });
+export const LevelList = Type.Object({ levels: Type.Array(ContentLevel), ...listPageFields });
 export type LevelList = Static<typeof LevelList>;
+
+/** `q` matches the name or the description. Default order: level_number, then name. */
+export const LevelListQuery = Type.Object(
+  listQueryFields(['level_number', 'name', 'max_tasks', 'created_at'] as const),
+  { additionalProperties: false },
+);
+export type LevelListQuery = Static<typeof LevelListQuery>;
 
 export const CreateLevelBody = Type.Object(
   {
@@ -138,8 +163,18 @@ export const LevelOption = Type.Object({
 });
 export type LevelOption = Static<typeof LevelOption>;
 
-export const LevelOptionList = Type.Object({ options: Type.Array(LevelOption) });
+export const LevelOptionList = Type.Object({
+  options: Type.Array(LevelOption),
+  ...listPageFields,
+});
 export type LevelOptionList = Static<typeof LevelOptionList>;
+
+/** `q` matches the name or the description. Default order: order_index, then name. */
+export const LevelOptionListQuery = Type.Object(
+  listQueryFields(['order_index', 'name', 'created_at'] as const),
+  { additionalProperties: false },
+);
+export type LevelOptionListQuery = Static<typeof LevelOptionListQuery>;
 
 export const CreateLevelOptionBody = Type.Object(
   { name: Name, description: OptionalDescription, order_index: OrderIndex },

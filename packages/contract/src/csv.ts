@@ -22,3 +22,91 @@ export function neutralizeCsvCell<T>(value: T): T | string {
 export function neutralizeCsvRows<T>(rows: readonly (readonly T[])[]): (T | string)[][] {
   return rows.map((row) => row.map(neutralizeCsvCell));
 }
+
+/** Progress percent = completed tasks over max tasks (max treated as 1 if missing), whole. */
+export function progressPercent(
+  completed: number | null | undefined,
+  max: number | null | undefined,
+): number {
+  const denominator = max && max > 0 ? max : 1;
+  return Math.round(((completed ?? 0) / denominator) * 100);
+}
+
+/** The History export's columns, in the specification's order (section 9). */
+export const HISTORY_CSV_COLUMNS = [
+  'No',
+  'VR User',
+  'Device',
+  'Scenario',
+  'Module',
+  'Level',
+  'Status',
+  'Tasks Completed',
+  'Total Tasks',
+  'Progress %',
+  'Duration (seconds)',
+  'Duration (formatted)',
+  'Started By',
+  'Started At',
+  'Ended At',
+  'Success',
+] as const;
+
+/** "2m 5s": the same minutes-and-seconds reading as the screen, language-neutral for the file. */
+export function csvDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '';
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(whole / 60)}m ${whole % 60}s`;
+}
+
+/** What a History CSV row is made of (a HistorySession has it all). */
+export interface HistoryCsvSession {
+  vr_user_name: string;
+  device_name: string;
+  scenario_name: string;
+  module_name: string;
+  level_name: string;
+  status: string;
+  completed_tasks: number;
+  total_tasks: number;
+  duration_seconds: number | null;
+  started_by_email: string | null;
+  started_at: string;
+  ended_at: string | null;
+  success: boolean | null;
+}
+
+/** One row of the History CSV, `number` counting from 1, cells already formula-safe. */
+export function historyCsvRow(session: HistoryCsvSession, number: number): Array<string | number> {
+  const row = [
+    number,
+    session.vr_user_name,
+    session.device_name,
+    session.scenario_name,
+    session.module_name,
+    session.level_name,
+    session.status,
+    session.completed_tasks,
+    session.total_tasks,
+    progressPercent(session.completed_tasks, session.total_tasks),
+    session.duration_seconds ?? '',
+    csvDuration(session.duration_seconds),
+    session.started_by_email ?? '',
+    session.started_at,
+    session.ended_at ?? '',
+    session.success === null ? '' : session.success ? 'Yes' : 'No',
+  ];
+  return row.map(neutralizeCsvCell);
+}
+
+/** A name any file system accepts: no path separators, reserved or control characters. */
+export function safeFileNamePart(value: string): string {
+  const cleaned = value
+    .normalize('NFC')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, '_')
+    .replace(/\s+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^[_.]+|[_.]+$/g, '');
+  return cleaned.slice(0, 80) || 'organization';
+}

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DeviceStatus, DeviceType, MovementType, Nullable, Timestamp, Uuid } from './common.ts';
+import { listPageFields, listQueryFields } from './lists.ts';
 
 /** A headset as the console shows it; status is derived on the server (ARCHITECTURE.md). */
 export const Device = Type.Object({
@@ -18,14 +19,17 @@ export const Device = Type.Object({
 });
 export type Device = Static<typeof Device>;
 
-export const DeviceList = Type.Object({ devices: Type.Array(Device) });
-export type DeviceList = Static<typeof DeviceList>;
+export const DEVICE_SORT_FIELDS = ['name', 'type', 'status', 'last_seen', 'created_at'] as const;
 
+/** `q` matches the device's name. Default order: by name. */
 export const DeviceListQuery = Type.Object(
-  { status: Type.Optional(DeviceStatus) },
+  { status: Type.Optional(DeviceStatus), ...listQueryFields(DEVICE_SORT_FIELDS) },
   { additionalProperties: false },
 );
 export type DeviceListQuery = Static<typeof DeviceListQuery>;
+
+export const DeviceList = Type.Object({ devices: Type.Array(Device), ...listPageFields });
+export type DeviceList = Static<typeof DeviceList>;
 
 export const MovementTypeBody = Type.Object(
   { movement_type: MovementType },
@@ -33,17 +37,43 @@ export const MovementTypeBody = Type.Object(
 );
 export type MovementTypeBody = Static<typeof MovementTypeBody>;
 
-/** GET /v1/admin/devices/all: every organisation's devices, optionally filtered. */
+export const ADMIN_DEVICE_SORT_FIELDS = [
+  ...DEVICE_SORT_FIELDS,
+  'organization_name',
+  'movement_type',
+] as const;
+
+/**
+ * GET /v1/admin/devices/all: every organisation's devices, optionally filtered. `q` matches the
+ * device's or its organisation's name.
+ */
 export const AdminDeviceListQuery = Type.Object(
   {
     organization_id: Type.Optional(Uuid),
     status: Type.Optional(DeviceStatus),
     device_type: Type.Optional(DeviceType),
     movement_type: Type.Optional(MovementType),
+    ...listQueryFields(ADMIN_DEVICE_SORT_FIELDS),
   },
   { additionalProperties: false },
 );
 export type AdminDeviceListQuery = Static<typeof AdminDeviceListQuery>;
+
+/** Devices by status under the list's filters other than status and q (the stat cards). */
+export const DeviceSummary = Type.Object({
+  total: Type.Integer(),
+  waiting: Type.Integer(),
+  in_session: Type.Integer(),
+  offline: Type.Integer(),
+});
+export type DeviceSummary = Static<typeof DeviceSummary>;
+
+export const AdminDeviceList = Type.Object({
+  devices: Type.Array(Device),
+  ...listPageFields,
+  summary: DeviceSummary,
+});
+export type AdminDeviceList = Static<typeof AdminDeviceList>;
 
 export const BULK_DELETE_MAX_DEVICES = 500;
 

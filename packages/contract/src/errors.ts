@@ -92,10 +92,7 @@ export const ErrorDetails = Type.Record(
 export type ErrorDetails = Static<typeof ErrorDetails>;
 
 export const ErrorBody = Type.Object({
-  error: Type.Union(
-    ERROR_CODES.map((code) => Type.Literal(code)),
-    { description: 'machine-readable code (see docs/api.md)' },
-  ),
+  error: Type.Enum(ERROR_CODES, { description: 'machine-readable code (see docs/api.md)' }),
   message: Type.String({ description: 'readable English text; clients show their own wording' }),
   details: Type.Optional(ErrorDetails),
 });

@@ -1,5 +1,6 @@
 export * from './common.ts';
 export * from './errors.ts';
+export * from './lists.ts';
 export * from './auth.ts';
 export * from './vr-users.ts';
 export * from './headset.ts';

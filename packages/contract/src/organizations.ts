@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, Timestamp, Uuid } from './common.ts';
+import { listPageFields, listQueryFields } from './lists.ts';
 
 /** Admin organisations (/v1/admin/organizations). */
 
@@ -31,11 +32,41 @@ export const Organization = Type.Object({
 });
 export type Organization = Static<typeof Organization>;
 
-export const OrganizationList = Type.Object({ organizations: Type.Array(Organization) });
+/** Figures over every organisation (the stat cards above the table), with include_stats. */
+export const OrganizationSummary = Type.Object({
+  total: Type.Integer(),
+  active: Type.Integer(),
+  total_sessions: Type.Integer(),
+  total_devices: Type.Integer(),
+  online_devices: Type.Integer(),
+});
+export type OrganizationSummary = Static<typeof OrganizationSummary>;
+
+export const OrganizationList = Type.Object({
+  organizations: Type.Array(Organization),
+  ...listPageFields,
+  summary: Type.Optional(OrganizationSummary),
+});
 export type OrganizationList = Static<typeof OrganizationList>;
 
+/** Sorting by a figure (anything but name, active, created_at) needs include_stats. */
+export const ORGANIZATION_SORT_FIELDS = [
+  'name',
+  'active',
+  'created_at',
+  'total_users',
+  'total_vr_users',
+  'total_sessions',
+  'success_rate',
+  'total_devices',
+] as const;
+
+/** `q` matches the name. Default order: by name. */
 export const OrganizationListQuery = Type.Object(
-  { include_stats: Type.Optional(Type.Boolean({ default: false })) },
+  {
+    include_stats: Type.Optional(Type.Boolean({ default: false })),
+    ...listQueryFields(ORGANIZATION_SORT_FIELDS),
+  },
   { additionalProperties: false },
 );
 export type OrganizationListQuery = Static<typeof OrganizationListQuery>;

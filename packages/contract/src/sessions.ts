@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, SessionStatus, Timestamp, Uuid } from './common.ts';
+import { LIST_MAX_OFFSET, SortOrder } from './lists.ts';
+import { IsoDate } from './stats.ts';
 
 export const SESSION_LIST_DEFAULT_LIMIT = 50;
 export const SESSION_LIST_MAX_LIMIT = 500;
@@ -54,10 +56,28 @@ export type HistorySession = Static<typeof HistorySession>;
 export const StartedSession = Type.Object({ ...historyFields, max_tasks: Type.Integer() });
 export type StartedSession = Static<typeof StartedSession>;
 
+/**
+ * The History tab's filters, shared by the list and its CSV export (GET /v1/sessions/export).
+ * Without `status`, ended sessions only. `from`/`to` are UTC days, both inclusive, of started_at.
+ */
+export const sessionFilterFields = {
+  status: Type.Optional(SessionStatus),
+  from: Type.Optional(IsoDate),
+  to: Type.Optional(IsoDate),
+  vr_user_id: Type.Optional(Uuid),
+  device_id: Type.Optional(Uuid),
+  scenario_id: Type.Optional(Uuid),
+};
+
+export const SessionExportQuery = Type.Object(sessionFilterFields, {
+  additionalProperties: false,
+});
+export type SessionExportQuery = Static<typeof SessionExportQuery>;
+
+/** Newest first by default (`order=asc` for oldest first); sessions started together by id. */
 export const SessionListQuery = Type.Object(
   {
-    /** Without it, ended sessions only (the History tab). */
-    status: Type.Optional(SessionStatus),
+    ...sessionFilterFields,
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -65,7 +85,9 @@ export const SessionListQuery = Type.Object(
         default: SESSION_LIST_DEFAULT_LIMIT,
       }),
     ),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2_147_483_647, default: 0 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: LIST_MAX_OFFSET, default: 0 })),
+    sort: Type.Optional(Type.Enum(['started_at'])),
+    order: Type.Optional(SortOrder),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
+import { listPageFields, listQueryFields } from './lists.ts';
 
 export const VrUser = Type.Object({
   id: Uuid,
@@ -12,7 +13,21 @@ export const VrUser = Type.Object({
 });
 export type VrUser = Static<typeof VrUser>;
 
-export const VrUserList = Type.Object({ vr_users: Type.Array(VrUser) });
+export const VR_USER_SORT_FIELDS = [
+  'name',
+  'session_count',
+  'completed_count',
+  'last_session_at',
+  'created_at',
+] as const;
+
+/** `q` matches the name or the notes. Default order: by name. */
+export const VrUserListQuery = Type.Object(listQueryFields(VR_USER_SORT_FIELDS), {
+  additionalProperties: false,
+});
+export type VrUserListQuery = Static<typeof VrUserListQuery>;
+
+export const VrUserList = Type.Object({ vr_users: Type.Array(VrUser), ...listPageFields });
 export type VrUserList = Static<typeof VrUserList>;
 
 export const VrUserBody = Type.Object(

@@ -6,6 +6,7 @@ import {
   RevokeAccessBody,
   RevokeAccessResponse,
   ScenarioAccessMatrix,
+  ScenarioAccessQuery,
 } from '@vrtc/contract';
 import type { AppInstance } from '../platform/app-types.ts';
 import { callerOf, type ServiceContext } from '../platform/context.ts';
@@ -21,13 +22,14 @@ export function accessRoutes(app: AppInstance, ctx: ServiceContext) {
       schema: {
         tags,
         description:
-          'One entry per scenario listing every organisation. has_access is true when a grant ' +
-          'exists and has no expiry or expires later than now; an expired grant is listed with ' +
-          'has_access false and its dates.',
+          'A page of scenarios (`q` matches the name), each listing every organisation. ' +
+          'has_access is true when a grant exists and has no expiry or expires later than now; ' +
+          'an expired grant is listed with has_access false and its dates.',
+        querystring: ScenarioAccessQuery,
         response: { 200: ScenarioAccessMatrix },
       },
     },
-    async () => ({ scenario_access: await access.accessMatrix(ctx) }),
+    (request) => access.accessMatrix(ctx, request.query),
   );
 
   app.post(

@@ -3,11 +3,21 @@ import type {
   GrantAccessResponse,
   RevokeAccessBody,
   ScenarioAccessEntry,
+  ScenarioAccessMatrix,
+  ScenarioAccessQuery,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import {
+  containsPattern,
+  hasSearch,
+  orderBySql,
+  pageOf,
+  totalColumn,
+  totalOf,
+} from '../platform/paging.ts';
 import { iso, isoOrNull } from '../platform/serialize.ts';
 
 /**
@@ -97,17 +107,32 @@ export async function revokeAccess(
   });
 }
 
-/** Every scenario with every organisation and its grant state, in three queries. */
-export async function accessMatrix(ctx: ServiceContext): Promise<ScenarioAccessEntry[]> {
+/**
+ * A page of scenarios (by name; `q` matches it), each with every organisation and its grant
+ * state, in three queries.
+ */
+export async function accessMatrix(
+  ctx: ServiceContext,
+  query: ScenarioAccessQuery,
+): Promise<ScenarioAccessMatrix> {
   const now = ctx.clock.now().getTime();
-  const [scenarios, organizations, grants] = await Promise.all([
-    ctx.db
-      .selectFrom('scenarios')
-      .select(['id', 'name'])
-      .orderBy(sql`lower(name)`)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
+  const page = pageOf(query);
+  let matching = ctx.db.selectFrom('scenarios as s');
+  if (hasSearch(query.q)) matching = matching.where('s.name', 'ilike', containsPattern(query.q));
+  const scenarios = await matching
+    .select(['s.id', 's.name', totalColumn()])
+    .orderBy(
+      orderBySql(query, { scenario_name: sql`lower(s.name)` }, 'scenario_name', [
+        sql`s.created_at`,
+        sql`s.id`,
+      ]),
+    )
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const scenarioIds = scenarios.map((scenario) => scenario.id);
+  const [total, organizations, grants] = await Promise.all([
+    totalOf(scenarios, page, matching),
     ctx.db
       .selectFrom('organizations')
       .select(['id', 'name'])
@@ -115,15 +140,18 @@ export async function accessMatrix(ctx: ServiceContext): Promise<ScenarioAccessE
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
-    ctx.db
-      .selectFrom('scenario_access')
-      .select(['scenario_id', 'organization_id', 'granted_at', 'granted_by', 'expires_at'])
-      .execute(),
+    scenarioIds.length === 0
+      ? []
+      : ctx.db
+          .selectFrom('scenario_access')
+          .select(['scenario_id', 'organization_id', 'granted_at', 'granted_by', 'expires_at'])
+          .where('scenario_id', 'in', scenarioIds)
+          .execute(),
   ]);
   const grantOf = new Map(grants.map((g) => [`${g.scenario_id}/${g.organization_id}`, g]));
 
-  return scenarios.map((scenario) => {
-    const entries = organizations.map((organization) => {
+  const entries = scenarios.map((scenario): ScenarioAccessEntry => {
+    const rows = organizations.map((organization) => {
       const grant = grantOf.get(`${scenario.id}/${organization.id}`);
       const live = !!grant && (grant.expires_at === null || grant.expires_at.getTime() > now);
       return {
@@ -139,8 +167,9 @@ export async function accessMatrix(ctx: ServiceContext): Promise<ScenarioAccessE
       scenario_id: scenario.id,
       scenario_name: scenario.name,
       total_organizations: organizations.length,
-      organizations_with_access: entries.filter((e) => e.has_access).length,
-      organizations: entries,
+      organizations_with_access: rows.filter((row) => row.has_access).length,
+      organizations: rows,
     };
   });
+  return { scenario_access: entries, total, ...page };
 }

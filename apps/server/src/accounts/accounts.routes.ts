@@ -21,12 +21,14 @@ export function accountsRoutes(app: AppInstance, ctx: ServiceContext) {
     {
       schema: {
         tags,
-        description: 'Filters combine; search is a case-insensitive substring of the email.',
+        description:
+          'A page of accounts; filters combine, `q` is a case-insensitive literal substring of ' +
+          'the email.',
         querystring: AccountListQuery,
         response: { 200: AccountList, 400: ErrorBody },
       },
     },
-    async (request) => ({ users: await accounts.listAccounts(ctx, request.query) }),
+    (request) => accounts.listAccounts(ctx, request.query),
   );
 
   app.post(

@@ -1,16 +1,26 @@
 import type {
+  ACCOUNT_SORT_FIELDS,
+  AccountList,
   Account,
   AccountCreateBody,
   AccountListQuery,
   AccountPasswordBody,
   AccountUpdateBody,
 } from '@vrtc/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { revokeTokens } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import {
+  containsPattern,
+  hasSearch,
+  orderBySql,
+  pageOf,
+  totalColumn,
+  totalOf,
+} from '../platform/paging.ts';
 import { iso } from '../platform/serialize.ts';
 
 interface AccountRow {
@@ -25,20 +35,20 @@ interface AccountRow {
 
 const toAccount = (row: AccountRow): Account => ({ ...row, created_at: iso(row.created_at) });
 
-function selectAccounts(db: Db | Tx) {
-  return db
-    .selectFrom('accounts as a')
-    .innerJoin('organizations as o', 'o.id', 'a.organization_id')
-    .select([
-      'a.id',
-      'a.email',
-      'a.role',
-      'a.organization_id',
-      'o.name as organization_name',
-      'a.active',
-      'a.created_at',
-    ]);
-}
+const accountsWithOrganization = (db: Db | Tx) =>
+  db.selectFrom('accounts as a').innerJoin('organizations as o', 'o.id', 'a.organization_id');
+
+const ACCOUNT_COLUMNS = [
+  'a.id',
+  'a.email',
+  'a.role',
+  'a.organization_id',
+  'o.name as organization_name',
+  'a.active',
+  'a.created_at',
+] as const;
+
+const selectAccounts = (db: Db | Tx) => accountsWithOrganization(db).select(ACCOUNT_COLUMNS);
 
 const emailTaken = () => new AppError('email_taken', 'An account with this email already exists');
 
@@ -73,22 +83,34 @@ async function findOrganization(db: Db | Tx, id: string) {
   return organization;
 }
 
+const SORT_COLUMNS: Record<(typeof ACCOUNT_SORT_FIELDS)[number], RawBuilder<unknown>> = {
+  email: sql`lower(a.email)`,
+  role: sql`a.role`,
+  organization_name: sql`lower(o.name)`,
+  active: sql`a.active`,
+  created_at: sql`a.created_at`,
+};
+
+/** A page of accounts; filters combine, `q` is a literal substring of the email. */
 export async function listAccounts(
   ctx: ServiceContext,
   query: AccountListQuery,
-): Promise<Account[]> {
-  let select = selectAccounts(ctx.db);
-  if (query.organization_id) select = select.where('a.organization_id', '=', query.organization_id);
-  if (query.role) select = select.where('a.role', '=', query.role);
-  const search = query.search?.trim();
-  // No email holds NUL (and PostgreSQL text cannot): nothing matches.
-  if (search?.includes('\u0000')) return [];
-  if (search) {
-    // strpos, not LIKE: the search text is matched literally, % and _ included.
-    select = select.where(sql<boolean>`strpos(lower(a.email), ${search.toLowerCase()}) > 0`);
+): Promise<AccountList> {
+  const page = pageOf(query);
+  let matching = accountsWithOrganization(ctx.db);
+  if (query.organization_id) {
+    matching = matching.where('a.organization_id', '=', query.organization_id);
   }
-  const rows = await select.orderBy(sql`lower(a.email)`).execute();
-  return rows.map(toAccount);
+  if (query.role) matching = matching.where('a.role', '=', query.role);
+  if (hasSearch(query.q)) matching = matching.where('a.email', 'ilike', containsPattern(query.q));
+  const rows = await matching
+    .select([...ACCOUNT_COLUMNS, totalColumn()])
+    .orderBy(orderBySql(query, SORT_COLUMNS, 'email', [sql`a.id`]))
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  const total = await totalOf(rows, page, matching);
+  return { users: rows.map(toAccount), total, ...page };
 }
 
 export async function getAccount(ctx: ServiceContext, id: string): Promise<Account> {

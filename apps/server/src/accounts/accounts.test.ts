@@ -145,23 +145,23 @@ describe('GET /v1/admin/users', () => {
     ).json();
     expect(clients.users.map((u: { id: string }) => u.id)).toEqual([bob.id]);
 
-    const search = (await request('GET', '/v1/admin/users?search=FILTER.TEST')).json();
+    const search = (await request('GET', '/v1/admin/users?q=FILTER.TEST')).json();
     expect(search.users.map((u: { id: string }) => u.id)).toEqual([alice.id, bob.id]);
     // The search text is literal: % and _ are not wildcards.
     const literal = (
-      await request('GET', `/v1/admin/users?search=${encodeURIComponent('_100%')}`)
+      await request('GET', `/v1/admin/users?q=${encodeURIComponent('_100%')}`)
     ).json();
     expect(literal.users.map((u: { id: string }) => u.id)).toEqual([bob.id]);
     const wildcard = (
-      await request('GET', `/v1/admin/users?search=${encodeURIComponent('a%e')}`)
+      await request('GET', `/v1/admin/users?q=${encodeURIComponent('a%e')}`)
     ).json();
     expect(wildcard.users).toEqual([]);
-    const nul = await request('GET', '/v1/admin/users?search=%00');
+    const nul = await request('GET', '/v1/admin/users?q=%00');
     expect(nul.statusCode).toBe(400);
     expect(nul.json()).toEqual({
       error: 'validation_error',
       message:
-        'querystring.search contains a character that cannot be stored (NUL or an unpaired surrogate)',
+        'querystring.q contains a character that cannot be stored (NUL or an unpaired surrogate)',
     });
 
     const all = (await request('GET', '/v1/admin/users')).json();
@@ -172,8 +172,12 @@ describe('GET /v1/admin/users', () => {
     for (const [query, message] of [
       ['role=root', 'querystring.role'],
       ['organization_id=abc', 'querystring.organization_id must be a valid uuid'],
-      [`search=${'x'.repeat(255)}`, 'querystring.search must NOT have more than 254 characters'],
-      ['sort=email', 'querystring.sort is not allowed'],
+      [`q=${'x'.repeat(201)}`, 'querystring.q must NOT have more than 200 characters'],
+      [
+        'sort=password',
+        'querystring.sort must be one of: email, role, organization_name, active, created_at',
+      ],
+      ['page=2', 'querystring.page is not allowed'],
     ] as const) {
       const response = await request('GET', `/v1/admin/users?${query}`);
       expect(response.statusCode, query).toBe(400);

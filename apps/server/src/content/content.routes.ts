@@ -8,12 +8,16 @@ import {
   ErrorBody,
   IdParams,
   LevelList,
+  LevelListQuery,
   LevelOption,
   LevelOptionList,
+  LevelOptionListQuery,
   ModuleList,
+  ModuleListQuery,
   OkBody,
   ScenarioDetail,
   ScenarioList,
+  ScenarioListQuery,
   ScenarioSummary,
   UpdateLevelBody,
   UpdateLevelOptionBody,
@@ -32,10 +36,15 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
   // ---- Scenarios ----
   app.get(
     '/v1/admin/scenarios',
-    { schema: { tags, response: { 200: ScenarioList } } },
-    async () => ({
-      scenarios: await content.listScenarios(ctx),
-    }),
+    {
+      schema: {
+        tags,
+        description: 'A page of scenarios; `q` matches the name or the description.',
+        querystring: ScenarioListQuery,
+        response: { 200: ScenarioList },
+      },
+    },
+    (request) => content.listScenarios(ctx, request.query),
   );
 
   app.post(
@@ -98,8 +107,15 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
   // ---- Modules ----
   app.get(
     '/v1/admin/scenarios/:id/modules',
-    { schema: { tags, params: IdParams, response: { 200: ModuleList, 404: ErrorBody } } },
-    async (request) => ({ modules: await content.listModules(ctx, request.params.id) }),
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: ModuleListQuery,
+        response: { 200: ModuleList, 404: ErrorBody },
+      },
+    },
+    (request) => content.listModules(ctx, request.params.id, request.query),
   );
 
   app.post(
@@ -153,8 +169,15 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
   // ---- Levels ----
   app.get(
     '/v1/admin/modules/:id/levels',
-    { schema: { tags, params: IdParams, response: { 200: LevelList, 404: ErrorBody } } },
-    async (request) => ({ levels: await content.listLevels(ctx, request.params.id) }),
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: LevelListQuery,
+        response: { 200: LevelList, 404: ErrorBody },
+      },
+    },
+    (request) => content.listLevels(ctx, request.params.id, request.query),
   );
 
   app.post(
@@ -206,8 +229,15 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
   // ---- Level options ----
   app.get(
     '/v1/admin/levels/:id/options',
-    { schema: { tags, params: IdParams, response: { 200: LevelOptionList, 404: ErrorBody } } },
-    async (request) => ({ options: await content.listLevelOptions(ctx, request.params.id) }),
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: LevelOptionListQuery,
+        response: { 200: LevelOptionList, 404: ErrorBody },
+      },
+    },
+    (request) => content.listLevelOptions(ctx, request.params.id, request.query),
   );
 
   app.post(

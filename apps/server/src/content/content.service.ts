@@ -5,8 +5,16 @@ import type {
   CreateLevelOptionBody,
   CreateModuleBody,
   CreateScenarioBody,
+  LevelList,
+  LevelListQuery,
   LevelOption,
+  LevelOptionList,
+  LevelOptionListQuery,
+  ModuleList,
+  ModuleListQuery,
   ScenarioDetail,
+  ScenarioList,
+  ScenarioListQuery,
   ScenarioSummary,
   UpdateLevelBody,
   UpdateLevelOptionBody,
@@ -18,6 +26,14 @@ import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { notFound } from '../platform/errors.ts';
+import {
+  containsPattern,
+  hasSearch,
+  orderBySql,
+  pageOf,
+  totalColumn,
+  totalOf,
+} from '../platform/paging.ts';
 import { iso } from '../platform/serialize.ts';
 import { loadModuleTrees } from './content-tree.ts';
 
@@ -50,19 +66,25 @@ async function underParent<T>(what: string, insert: () => Promise<T>): Promise<T
 
 // ---- Scenarios ----
 
+const moduleCountSql = sql<number>`(SELECT count(*)::int FROM modules m WHERE m.scenario_id = s.id)`;
+
 function selectScenarios(db: Db) {
   return db
     .selectFrom('scenarios as s')
-    .leftJoin('modules as m', 'm.scenario_id', 's.id')
     .select([
       's.id',
       's.name',
       's.description',
       's.active',
       's.created_at',
-      sql<number>`count(m.id)::int`.as('module_count'),
-    ])
-    .groupBy('s.id');
+      moduleCountSql.as('module_count'),
+    ]);
+}
+
+/** Name or description contains `q` (case-insensitive), on the given table alias. */
+function nameOrDescription(alias: string, q: string) {
+  const pattern = containsPattern(q);
+  return sql<boolean>`(${sql.ref(`${alias}.name`)} ILIKE ${pattern} OR ${sql.ref(`${alias}.description`)} ILIKE ${pattern})`;
 }
 
 function toScenario(row: {
@@ -76,13 +98,44 @@ function toScenario(row: {
   return { ...row, created_at: iso(row.created_at) };
 }
 
-export async function listScenarios(ctx: ServiceContext): Promise<ScenarioSummary[]> {
-  const rows = await selectScenarios(ctx.db)
-    .orderBy(sql`lower(s.name)`)
-    .orderBy('s.created_at')
-    .orderBy('s.id')
+export async function listScenarios(
+  ctx: ServiceContext,
+  query: ScenarioListQuery,
+): Promise<ScenarioList> {
+  const page = pageOf(query);
+  let matching = ctx.db.selectFrom('scenarios as s');
+  if (hasSearch(query.q)) matching = matching.where(nameOrDescription('s', query.q));
+  const rows = await matching
+    .select([
+      's.id',
+      's.name',
+      's.description',
+      's.active',
+      's.created_at',
+      moduleCountSql.as('module_count'),
+      totalColumn(),
+    ])
+    .orderBy(
+      orderBySql(
+        query,
+        {
+          name: sql`lower(s.name)`,
+          module_count: sql`module_count`,
+          active: sql`s.active`,
+          created_at: sql`s.created_at`,
+        },
+        'name',
+        [sql`s.created_at`, sql`s.id`],
+      ),
+    )
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map(toScenario);
+  return {
+    scenarios: rows.map(toScenario),
+    total: await totalOf(rows, page, matching),
+    ...page,
+  };
 }
 
 async function getScenarioSummary(db: Db, id: string): Promise<ScenarioSummary> {
@@ -158,17 +211,26 @@ const moduleColumns = [
 export async function listModules(
   ctx: ServiceContext,
   scenarioId: string,
-): Promise<ContentModule[]> {
+  query: ModuleListQuery,
+): Promise<ModuleList> {
   await getScenarioSummary(ctx.db, scenarioId);
-  const rows = await ctx.db
-    .selectFrom('modules')
-    .select(moduleColumns)
-    .where('scenario_id', '=', scenarioId)
-    .orderBy('order_index')
-    .orderBy('created_at')
-    .orderBy('id')
+  const page = pageOf(query);
+  let matching = ctx.db.selectFrom('modules').where('scenario_id', '=', scenarioId);
+  if (hasSearch(query.q)) matching = matching.where(nameOrDescription('modules', query.q));
+  const rows = await matching
+    .select([...moduleColumns, totalColumn()])
+    .orderBy(
+      orderBySql(
+        query,
+        { order_index: sql`order_index`, name: sql`lower(name)`, created_at: sql`created_at` },
+        'order_index',
+        [sql`created_at`, sql`id`],
+      ),
+    )
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map(toModule);
+  return { modules: rows.map(toModule), total: await totalOf(rows, page, matching), ...page };
 }
 
 export async function createModule(
@@ -244,22 +306,39 @@ const levelColumns = [
   'created_at',
 ] as const;
 
-export async function listLevels(ctx: ServiceContext, moduleId: string): Promise<ContentLevel[]> {
+export async function listLevels(
+  ctx: ServiceContext,
+  moduleId: string,
+  query: LevelListQuery,
+): Promise<LevelList> {
   const parent = await ctx.db
     .selectFrom('modules')
     .select('id')
     .where('id', '=', moduleId)
     .executeTakeFirst();
   if (!parent) throw notFound('Module');
-  const rows = await ctx.db
-    .selectFrom('levels')
-    .select(levelColumns)
-    .where('module_id', '=', moduleId)
-    .orderBy('level_number')
-    .orderBy('created_at')
-    .orderBy('id')
+  const page = pageOf(query);
+  let matching = ctx.db.selectFrom('levels').where('module_id', '=', moduleId);
+  if (hasSearch(query.q)) matching = matching.where(nameOrDescription('levels', query.q));
+  const rows = await matching
+    .select([...levelColumns, totalColumn()])
+    .orderBy(
+      orderBySql(
+        query,
+        {
+          level_number: sql`level_number`,
+          name: sql`lower(name)`,
+          max_tasks: sql`max_tasks`,
+          created_at: sql`created_at`,
+        },
+        'level_number',
+        [sql`created_at`, sql`id`],
+      ),
+    )
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map(toLevel);
+  return { levels: rows.map(toLevel), total: await totalOf(rows, page, matching), ...page };
 }
 
 export async function createLevel(
@@ -336,22 +415,31 @@ const optionColumns = [
 export async function listLevelOptions(
   ctx: ServiceContext,
   levelId: string,
-): Promise<LevelOption[]> {
+  query: LevelOptionListQuery,
+): Promise<LevelOptionList> {
   const parent = await ctx.db
     .selectFrom('levels')
     .select('id')
     .where('id', '=', levelId)
     .executeTakeFirst();
   if (!parent) throw notFound('Level');
-  const rows = await ctx.db
-    .selectFrom('level_options')
-    .select(optionColumns)
-    .where('level_id', '=', levelId)
-    .orderBy('order_index')
-    .orderBy('created_at')
-    .orderBy('id')
+  const page = pageOf(query);
+  let matching = ctx.db.selectFrom('level_options').where('level_id', '=', levelId);
+  if (hasSearch(query.q)) matching = matching.where(nameOrDescription('level_options', query.q));
+  const rows = await matching
+    .select([...optionColumns, totalColumn()])
+    .orderBy(
+      orderBySql(
+        query,
+        { order_index: sql`order_index`, name: sql`lower(name)`, created_at: sql`created_at` },
+        'order_index',
+        [sql`created_at`, sql`id`],
+      ),
+    )
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map(toOption);
+  return { options: rows.map(toOption), total: await totalOf(rows, page, matching), ...page };
 }
 
 export async function createLevelOption(

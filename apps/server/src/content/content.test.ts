@@ -241,11 +241,11 @@ describe('modules, levels and options', () => {
     });
 
     const modules = await call('GET', `/v1/admin/scenarios/${scenario.id}/modules`);
-    expect(modules.json()).toEqual({ modules: [module] });
+    expect(modules.json()).toEqual({ modules: [module], total: 1, limit: 50, offset: 0 });
     const levels = await call('GET', `/v1/admin/modules/${module.id}/levels`);
-    expect(levels.json()).toEqual({ levels: [level] });
+    expect(levels.json()).toEqual({ levels: [level], total: 1, limit: 50, offset: 0 });
     const options = await call('GET', `/v1/admin/levels/${level.id}/options`);
-    expect(options.json()).toEqual({ options: [option] });
+    expect(options.json()).toEqual({ options: [option], total: 1, limit: 50, offset: 0 });
 
     const m = await call('PUT', `/v1/admin/modules/${module.id}`, {
       name: 'Mod 2',
@@ -283,6 +283,9 @@ describe('modules, levels and options', () => {
     });
     expect((await call('GET', `/v1/admin/levels/${level.id}/options`)).json()).toEqual({
       options: [],
+      total: 0,
+      limit: 50,
+      offset: 0,
     });
 
     const other = await created(`/v1/admin/levels/${level.id}/options`, {
@@ -307,6 +310,9 @@ describe('modules, levels and options', () => {
     expect((await call('GET', `/v1/admin/levels/${level2.id}/options`)).statusCode).toBe(404);
     expect((await call('GET', `/v1/admin/modules/${module2.id}/levels`)).json()).toEqual({
       levels: [],
+      total: 0,
+      limit: 50,
+      offset: 0,
     });
   });
 

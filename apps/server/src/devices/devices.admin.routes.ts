@@ -2,7 +2,7 @@ import {
   AdminDeviceListQuery,
   BulkDeleteDevicesBody,
   BulkDeleteDevicesResponse,
-  DeviceList,
+  AdminDeviceList,
   ErrorBody,
   IdParams,
   OkBody,
@@ -19,12 +19,15 @@ export function adminDevicesRoutes(app: AppInstance, ctx: ServiceContext) {
     {
       schema: {
         tags,
-        description: 'Devices of every organisation, by name, optionally filtered.',
+        description:
+          'Devices of every organisation, a page at a time, optionally filtered; `q` matches the ' +
+          'device’s or its organisation’s name. `summary` counts them by status under the ' +
+          'filters other than status and q.',
         querystring: AdminDeviceListQuery,
-        response: { 200: DeviceList },
+        response: { 200: AdminDeviceList },
       },
     },
-    async (request) => ({ devices: await devices.listAllDevices(ctx, request.query) }),
+    (request) => devices.listAllDevices(ctx, request.query),
   );
 
   app.delete(

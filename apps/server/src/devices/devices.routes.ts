@@ -19,14 +19,14 @@ export function devicesRoutes(app: AppInstance, ctx: ServiceContext) {
     {
       schema: {
         tags,
-        description: "The caller's organisation's devices, by name; status is derived now.",
+        description:
+          "The caller's organisation's devices, a page at a time (by name unless sorted); " +
+          'status is derived now; `q` matches the name.',
         querystring: DeviceListQuery,
         response: { 200: DeviceList },
       },
     },
-    async (request) => ({
-      devices: await devices.listDevices(ctx, callerOf(request), request.query),
-    }),
+    (request) => devices.listDevices(ctx, callerOf(request), request.query),
   );
 
   app.delete(

@@ -1,5 +1,8 @@
 import type {
+  ADMIN_DEVICE_SORT_FIELDS,
+  AdminDeviceList,
   AdminDeviceListQuery,
+  DeviceList,
   BulkDeleteDevicesResponse,
   Device,
   DeviceListQuery,
@@ -7,10 +10,19 @@ import type {
   DeviceType,
   MovementType,
 } from '@vrtc/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import {
+  containsPattern,
+  hasSearch,
+  orderBySql,
+  pageOf,
+  totalColumn,
+  totalOf,
+  type ListQuery,
+} from '../platform/paging.ts';
 import { iso, isoOrNull } from '../platform/serialize.ts';
 import { currentSessionIdSql, deviceStatusSql } from './device-status.ts';
 
@@ -23,21 +35,68 @@ export interface DeviceFilter {
   status?: DeviceStatus;
   type?: DeviceType;
   movementType?: MovementType;
+  /** Matches the device's name, or its organisation's name when `searchOrganization`. */
+  q?: string;
+  searchOrganization?: boolean;
 }
+
+type AdminDeviceSortField = (typeof ADMIN_DEVICE_SORT_FIELDS)[number];
 
 /**
  * The one device query behind the client list, the admin list and single-device answers. Status
  * and the status filter use the same SQL expression, evaluated at `ctx.clock.now()`.
  */
+function deviceQuery(ctx: ServiceContext, db: Db | Tx, filter: DeviceFilter) {
+  const status = deviceStatusSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
+  let query = db
+    .selectFrom('devices as d')
+    .innerJoin('organizations as o', 'o.id', 'd.organization_id');
+  if (filter.organizationId) query = query.where('d.organization_id', '=', filter.organizationId);
+  if (filter.id) query = query.where('d.id', '=', filter.id);
+  if (filter.status) query = query.where(status, '=', filter.status);
+  if (filter.type) query = query.where('d.type', '=', filter.type);
+  if (filter.movementType) query = query.where('d.movement_type', '=', filter.movementType);
+  if (hasSearch(filter.q)) {
+    const pattern = containsPattern(filter.q);
+    query = query.where((eb) =>
+      filter.searchOrganization
+        ? eb.or([eb('d.name', 'ilike', pattern), eb('o.name', 'ilike', pattern)])
+        : eb('d.name', 'ilike', pattern),
+    );
+  }
+  return { query, status };
+}
+
+const sortColumns = (
+  status: RawBuilder<DeviceStatus>,
+): Record<AdminDeviceSortField, RawBuilder<unknown>> => ({
+  name: sql`lower(d.name)`,
+  type: sql`d.type`,
+  // in_session, waiting, offline: the order of how much a device is in use.
+  status: sql`CASE ${status} WHEN 'in_session' THEN 0 WHEN 'waiting' THEN 1 ELSE 2 END`,
+  last_seen: sql`d.last_seen_at`,
+  created_at: sql`d.created_at`,
+  organization_name: sql`lower(o.name)`,
+  movement_type: sql`d.movement_type`,
+});
+
+export interface DevicePage {
+  devices: Device[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** A page of devices matching `filter`, sorted as asked (by name by default). */
 export async function findDevices(
   ctx: ServiceContext,
   db: Db | Tx,
   filter: DeviceFilter,
-): Promise<Device[]> {
-  const status = deviceStatusSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
-  let query = db
-    .selectFrom('devices as d')
-    .innerJoin('organizations as o', 'o.id', 'd.organization_id')
+  list: ListQuery<AdminDeviceSortField> = {},
+): Promise<DevicePage> {
+  const page = pageOf(list);
+  const { query, status } = deviceQuery(ctx, db, filter);
+  const rows = await query
     .select([
       'd.id',
       'd.name',
@@ -51,48 +110,80 @@ export async function findDevices(
       'd.battery_percent',
       'd.app_version',
       'd.created_at',
-    ]);
-  if (filter.organizationId) query = query.where('d.organization_id', '=', filter.organizationId);
-  if (filter.id) query = query.where('d.id', '=', filter.id);
-  if (filter.status) query = query.where(status, '=', filter.status);
-  if (filter.type) query = query.where('d.type', '=', filter.type);
-  if (filter.movementType) query = query.where('d.movement_type', '=', filter.movementType);
-  const rows = await query
-    .orderBy(sql`lower(d.name)`)
-    .orderBy('d.name')
-    .orderBy('d.id')
+      totalColumn(),
+    ])
+    .orderBy(orderBySql(list, sortColumns(status), 'name', [sql`d.name`, sql`d.id`]))
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    type: row.type,
-    status: row.status,
-    last_seen: isoOrNull(row.last_seen_at),
-    current_session_id: row.current_session_id,
-    organization_id: row.organization_id,
-    organization_name: row.organization_name,
-    movement_type: row.movement_type,
-    battery_percent: row.battery_percent,
-    app_version: row.app_version,
-    created_at: iso(row.created_at),
-  }));
+  const total = await totalOf(rows, page, query);
+  return {
+    devices: rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      status: row.status,
+      last_seen: isoOrNull(row.last_seen_at),
+      current_session_id: row.current_session_id,
+      organization_id: row.organization_id,
+      organization_name: row.organization_name,
+      movement_type: row.movement_type,
+      battery_percent: row.battery_percent,
+      app_version: row.app_version,
+      created_at: iso(row.created_at),
+    })),
+    total,
+    ...page,
+  };
 }
 
-export function listDevices(ctx: ServiceContext, caller: Caller, query: DeviceListQuery) {
-  return findDevices(ctx, ctx.db, { organizationId: caller.organizationId, status: query.status });
+export function listDevices(
+  ctx: ServiceContext,
+  caller: Caller,
+  query: DeviceListQuery,
+): Promise<DeviceList> {
+  return findDevices(
+    ctx,
+    ctx.db,
+    { organizationId: caller.organizationId, status: query.status, q: query.q },
+    query,
+  );
 }
 
-export function listAllDevices(ctx: ServiceContext, query: AdminDeviceListQuery) {
-  return findDevices(ctx, ctx.db, {
+/** Every organisation's devices, a page at a time, with the status counts of the stat cards. */
+export async function listAllDevices(
+  ctx: ServiceContext,
+  query: AdminDeviceListQuery,
+): Promise<AdminDeviceList> {
+  const filter: DeviceFilter = {
     organizationId: query.organization_id,
-    status: query.status,
     type: query.device_type,
     movementType: query.movement_type,
-  });
+  };
+  const { query: counted, status } = deviceQuery(ctx, ctx.db, filter);
+  const [page, summary] = await Promise.all([
+    findDevices(
+      ctx,
+      ctx.db,
+      { ...filter, status: query.status, q: query.q, searchOrganization: true },
+      query,
+    ),
+    counted
+      .select([
+        sql<number>`count(*)::int`.as('total'),
+        sql<number>`(count(*) FILTER (WHERE ${status} = 'waiting'))::int`.as('waiting'),
+        sql<number>`(count(*) FILTER (WHERE ${status} = 'in_session'))::int`.as('in_session'),
+        sql<number>`(count(*) FILTER (WHERE ${status} = 'offline'))::int`.as('offline'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { ...page, summary };
 }
 
 async function getDevice(ctx: ServiceContext, organizationId: string, id: string): Promise<Device> {
-  const [device] = await findDevices(ctx, ctx.db, { organizationId, id });
+  const {
+    devices: [device],
+  } = await findDevices(ctx, ctx.db, { organizationId, id });
   if (!device) throw notFound('Device');
   return device;
 }

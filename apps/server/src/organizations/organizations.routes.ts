@@ -22,14 +22,15 @@ export function organizationsRoutes(app: AppInstance, ctx: ServiceContext) {
     {
       schema: {
         tags,
-        description: 'With include_stats=true each organization carries its figures (stats).',
+        description:
+          'A page of organisations; `q` matches the name. With include_stats=true each carries ' +
+          'its figures (stats), the answer a summary over all organisations, and the list may be ' +
+          'sorted by a figure.',
         querystring: OrganizationListQuery,
         response: { 200: OrganizationList, 400: ErrorBody },
       },
     },
-    async (request) => ({
-      organizations: await organizations.listOrganizations(ctx, request.query),
-    }),
+    (request) => organizations.listOrganizations(ctx, request.query),
   );
 
   app.post(

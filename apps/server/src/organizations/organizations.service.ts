@@ -5,18 +5,29 @@ import {
   type OrganizationAnalytics,
   type OrganizationAnalyticsQuery,
   type OrganizationCreateBody,
+  type ORGANIZATION_SORT_FIELDS,
+  type OrganizationList,
   type OrganizationListQuery,
   type OrganizationStats,
+  type OrganizationSummary,
   type OrganizationUpdateBody,
 } from '@vrtc/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { deviceOnlineSql } from '../devices/device-status.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import {
+  containsPattern,
+  hasSearch,
+  orderBySql,
+  countRows,
+  pageOf,
+  totalColumn,
+  totalOf,
+} from '../platform/paging.ts';
 import { iso } from '../platform/serialize.ts';
 import {
   countSql,
-  countWhereSql,
   groupKeySql,
   groupedNameSql,
   sessionFilterSql,
@@ -42,68 +53,43 @@ const toOrganization = (row: OrganizationRow, stats?: OrganizationStats): Organi
   ...(stats ? { stats } : {}),
 });
 
+type OrganizationSortField = (typeof ORGANIZATION_SORT_FIELDS)[number];
+const FIGURE_SORTS = new Set<OrganizationSortField>([
+  'total_users',
+  'total_vr_users',
+  'total_sessions',
+  'success_rate',
+  'total_devices',
+]);
+
 /**
- * Organisations with their figures: one grouped subquery per table, joined once, so the cost does
- * not grow with one query per organisation.
+ * Each organisation's figures, as columns of a query over `organizations as o`: one indexed lookup
+ * per organisation and table (accounts, VR users and devices by organisation; sessions from the
+ * daily rollup), so the cost follows the organisations asked for, never the whole database.
  */
-function selectOrganizationsWithStats(ctx: ServiceContext) {
+function figureColumns(ctx: ServiceContext) {
   const online = deviceOnlineSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
-  return ctx.db
-    .selectFrom('organizations as o')
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('accounts')
-          .select(['organization_id', countSql().as('total')])
-          .groupBy('organization_id')
-          .as('a'),
-      (join) => join.onRef('a.organization_id', '=', 'o.id'),
-    )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('vr_users')
-          .select(['organization_id', countSql().as('total')])
-          .groupBy('organization_id')
-          .as('v'),
-      (join) => join.onRef('v.organization_id', '=', 'o.id'),
-    )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('sessions as s')
-          .select([
-            's.organization_id',
-            countSql().as('total'),
-            countWhereSql(sql`s.status = 'active'`).as('active'),
-            successRateSql('s').as('success_rate'),
-          ])
-          .groupBy('s.organization_id')
-          .as('ses'),
-      (join) => join.onRef('ses.organization_id', '=', 'o.id'),
-    )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom('devices as d')
-          .select(['d.organization_id', countSql().as('total'), countWhereSql(online).as('online')])
-          .groupBy('d.organization_id')
-          .as('dev'),
-      (join) => join.onRef('dev.organization_id', '=', 'o.id'),
-    )
-    .select([
-      'o.id',
-      'o.name',
-      'o.active',
-      'o.created_at',
-      sql<number>`coalesce(a.total, 0)`.as('total_users'),
-      sql<number>`coalesce(v.total, 0)`.as('total_vr_users'),
-      sql<number>`coalesce(ses.total, 0)`.as('total_sessions'),
-      sql<number>`coalesce(ses.active, 0)`.as('active_sessions'),
-      sql<number>`coalesce(ses.success_rate, 0)`.as('success_rate'),
-      sql<number>`coalesce(dev.total, 0)`.as('total_devices'),
-      sql<number>`coalesce(dev.online, 0)`.as('online_devices'),
-    ]);
+  const rollup = (figure: RawBuilder<unknown>) =>
+    sql`(SELECT ${figure} FROM session_daily r WHERE r.organization_id = o.id)`;
+  return [
+    sql<number>`(SELECT count(*)::int FROM accounts a WHERE a.organization_id = o.id)`.as(
+      'total_users',
+    ),
+    sql<number>`(SELECT count(*)::int FROM vr_users v WHERE v.organization_id = o.id)`.as(
+      'total_vr_users',
+    ),
+    sql<number>`${rollup(sql`coalesce(sum(r.sessions), 0)::int`)}`.as('total_sessions'),
+    sql<number>`${rollup(sql`coalesce(sum(r.active), 0)::int`)}`.as('active_sessions'),
+    sql<number>`${rollup(
+      sql`coalesce(round(100.0 * sum(r.successes) / nullif(sum(r.sessions) - sum(r.active), 0), 1), 0)::float8`,
+    )}`.as('success_rate'),
+    sql<number>`(SELECT count(*)::int FROM devices d WHERE d.organization_id = o.id)`.as(
+      'total_devices',
+    ),
+    sql<number>`(SELECT count(*)::int FROM devices d WHERE d.organization_id = o.id AND ${online})`.as(
+      'online_devices',
+    ),
+  ];
 }
 
 type OrganizationStatsRow = OrganizationRow & OrganizationStats;
@@ -119,28 +105,82 @@ const withStats = (row: OrganizationStatsRow): Organization =>
     online_devices: row.online_devices,
   });
 
+const SORT_COLUMNS: Record<OrganizationSortField, RawBuilder<unknown>> = {
+  name: sql`lower(o.name)`,
+  active: sql`o.active`,
+  created_at: sql`o.created_at`,
+  total_users: sql`total_users`,
+  total_vr_users: sql`total_vr_users`,
+  total_sessions: sql`total_sessions`,
+  success_rate: sql`success_rate`,
+  total_devices: sql`total_devices`,
+};
+
+/** Figures over every organisation: the stat cards above the table. */
+async function organizationSummary(ctx: ServiceContext): Promise<OrganizationSummary> {
+  const online = deviceOnlineSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
+  return ctx.db
+    .selectNoFrom([
+      sql<number>`(SELECT count(*)::int FROM organizations)`.as('total'),
+      sql<number>`(SELECT count(*)::int FROM organizations WHERE active)`.as('active'),
+      sql<number>`(SELECT coalesce(sum(sessions), 0)::int FROM session_daily)`.as('total_sessions'),
+      sql<number>`(SELECT count(*)::int FROM devices)`.as('total_devices'),
+      sql<number>`(SELECT count(*)::int FROM devices d WHERE ${online})`.as('online_devices'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * A page of organisations, by name unless sorted otherwise. With include_stats, each carries its
+ * figures and the answer a summary. Sorted by a column of their own, figures are looked up for the
+ * page's organisations only; sorted by a figure, for every organisation (there are few).
+ */
 export async function listOrganizations(
   ctx: ServiceContext,
   query: OrganizationListQuery,
-): Promise<Organization[]> {
-  if (query.include_stats) {
-    const rows = await selectOrganizationsWithStats(ctx)
-      .orderBy(sql`lower(o.name)`)
-      .orderBy('o.created_at')
-      .execute();
-    return rows.map(withStats);
+): Promise<OrganizationList> {
+  const sortByFigure = query.sort !== undefined && FIGURE_SORTS.has(query.sort);
+  if (sortByFigure && !query.include_stats) {
+    throw new AppError(
+      'validation_error',
+      `querystring.sort: sorting by ${query.sort} needs include_stats=true`,
+    );
   }
-  const rows = await ctx.db
-    .selectFrom('organizations')
-    .select(['id', 'name', 'active', 'created_at'])
-    .orderBy(sql`lower(name)`)
-    .orderBy('created_at')
-    .execute();
-  return rows.map((row) => toOrganization(row));
+  const page = pageOf(query);
+  let matching = ctx.db.selectFrom('organizations as o');
+  if (hasSearch(query.q)) matching = matching.where('o.name', 'ilike', containsPattern(query.q));
+  const order = orderBySql(query, SORT_COLUMNS, 'name', [sql`o.name`, sql`o.id`]);
+  if (!query.include_stats) {
+    const rows = await matching
+      .select(['o.id', 'o.name', 'o.active', 'o.created_at', totalColumn()])
+      .orderBy(order)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const total = await totalOf(rows, page, matching);
+    return { organizations: rows.map((row) => toOrganization(row)), total, ...page };
+  }
+
+  const columns = ['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns(ctx)] as const;
+  const pageRows = sortByFigure
+    ? await matching.select(columns).orderBy(order).limit(page.limit).offset(page.offset).execute()
+    : await ctx.db
+        .selectFrom(
+          matching.selectAll('o').orderBy(order).limit(page.limit).offset(page.offset).as('o'),
+        )
+        .select(columns)
+        .orderBy(order)
+        .execute();
+  const [total, summary] = await Promise.all([countRows(matching), organizationSummary(ctx)]);
+  return { organizations: pageRows.map(withStats), total, ...page, summary };
 }
 
 export async function getOrganization(ctx: ServiceContext, id: string): Promise<Organization> {
-  const row = await selectOrganizationsWithStats(ctx).where('o.id', '=', id).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom('organizations as o')
+    .select(['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns(ctx)])
+    .where('o.id', '=', id)
+    .executeTakeFirst();
   if (!row) throw notFound('Organization');
   return withStats(row);
 }

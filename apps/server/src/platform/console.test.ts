@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 
@@ -11,6 +12,14 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(distDir, 'assets'));
   fs.writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><title>console</title>');
   fs.writeFileSync(path.join(distDir, 'assets', 'app-1.js'), 'console.log(1)');
+  // As `npm run build` leaves a hashed asset: the file, and its brotli and gzip copies.
+  const bundle = `export const big = ${JSON.stringify('x'.repeat(5000))};`;
+  fs.writeFileSync(path.join(distDir, 'assets', 'index-Bq3xZ9aF.js'), bundle);
+  fs.writeFileSync(
+    path.join(distDir, 'assets', 'index-Bq3xZ9aF.js.br'),
+    zlib.brotliCompressSync(bundle),
+  );
+  fs.writeFileSync(path.join(distDir, 'assets', 'index-Bq3xZ9aF.js.gz'), zlib.gzipSync(bundle));
   t = await createTestApp({ config: { webDistDir: distDir } });
 });
 afterAll(async () => {
@@ -35,6 +44,28 @@ describe('the console at /', () => {
     const asset = await t.app.inject({ url: '/assets/app-2.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.body).toBe('console.log(2)');
+  });
+
+  it('sends the precompressed copy a client accepts, and lets hashed assets be cached for good', async () => {
+    const url = '/assets/index-Bq3xZ9aF.js';
+    const plain = await t.app.inject({ url });
+    const brotli = await t.app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } });
+    const gzip = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(brotli.rawPayload.length).toBeLessThan(plain.rawPayload.length / 10);
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    for (const response of [plain, brotli, gzip]) {
+      expect(response.headers['content-type']).toBe('application/javascript; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.vary).toContain('accept-encoding');
+    }
+    // index.html names the current build's assets: always revalidated.
+    for (const page of ['/', '/login', '/index.html']) {
+      const response = await t.app.inject({ url: page });
+      expect(response.headers['cache-control'], page).toBe('no-cache');
+    }
   });
 
   it('keeps JSON 404s for unknown API paths', async () => {

@@ -43,6 +43,43 @@ export interface VrUsersTable {
   name: string;
   notes: string | null;
   created_at: CreatedAt;
+  /** Kept by the sessions_rollup trigger (migration 0004); never written by the application. */
+  session_count: Generated<number>;
+  completed_count: Generated<number>;
+  last_session_at: Generated<Date | null>;
+}
+
+/** Daily figures per organisation, kept exact by the sessions_rollup trigger (migration 0004). */
+export interface SessionDailyTable {
+  organization_id: string;
+  day: string;
+  sessions: number;
+  active: number;
+  completed: number;
+  cancelled: number;
+  disconnected: number;
+  timeout: number;
+  successes: number;
+  completion_sum: string;
+  timed: number;
+  duration_sum: string;
+}
+
+export interface SessionDailyScenarioTable {
+  day: string;
+  scenario_id: string | null;
+  scenario_name: string;
+  sessions: number;
+  completed: number;
+  ended: number;
+  successes: number;
+  completion_sum: string;
+}
+
+export interface SessionDailyDeviceTypeTable {
+  day: string;
+  device_type: string;
+  sessions: number;
 }
 
 export type DeviceType = 'oculus' | 'pico' | 'quest' | 'other';
@@ -160,6 +197,9 @@ export interface Database {
   level_options: LevelOptionsTable;
   scenario_access: ScenarioAccessTable;
   sessions: SessionsTable;
+  session_daily: SessionDailyTable;
+  session_daily_scenario: SessionDailyScenarioTable;
+  session_daily_device_type: SessionDailyDeviceTypeTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -3,13 +3,16 @@ import {
   ErrorBody,
   HistorySession,
   IdParams,
+  SessionExportQuery,
   SessionList,
   SessionListQuery,
   StartedSession,
   StartSessionBody,
 } from '@vrtc/contract';
+import { create as contentDisposition } from 'content-disposition';
 import type { AppInstance } from '../platform/app-types.ts';
 import { callerOf, type ServiceContext } from '../platform/context.ts';
+import * as history from './history.ts';
 import * as sessions from './sessions.service.ts';
 
 const tags = ['sessions'];
@@ -39,12 +42,41 @@ export function sessionsRoutes(app: AppInstance, ctx: ServiceContext) {
     {
       schema: {
         tags,
-        description: 'Newest first. Without status, ended sessions only (the History tab).',
+        description:
+          'The History tab: newest first (order=asc for oldest first); without status, ended ' +
+          'sessions only. Filters: from/to (UTC days of started_at, inclusive), vr_user_id, ' +
+          'device_id, scenario_id.',
         querystring: SessionListQuery,
-        response: { 200: SessionList },
+        response: { 200: SessionList, 400: ErrorBody },
       },
     },
-    (request) => sessions.listSessions(ctx, callerOf(request), request.query),
+    (request) => history.listHistory(ctx, callerOf(request), request.query),
+  );
+
+  app.get(
+    '/v1/sessions/export',
+    {
+      schema: {
+        tags,
+        description:
+          'The History CSV of every session matching the same filters as GET /v1/sessions, ' +
+          'newest first: UTF-8 with a byte-order mark, the specification’s 16 columns, cells ' +
+          'safe from formula injection; the file name carries the organisation, the date and ' +
+          'the filters. Streamed, whatever its size.',
+        querystring: SessionExportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { fileName, stream } = await history.exportHistory(
+        ctx,
+        callerOf(request),
+        request.query,
+      );
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', contentDisposition(fileName))
+        .send(stream);
+    },
   );
 
   app.get(

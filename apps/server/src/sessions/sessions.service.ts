@@ -1,9 +1,6 @@
 import {
-  SESSION_LIST_DEFAULT_LIMIT,
   type ActiveSession,
   type HistorySession,
-  type SessionList,
-  type SessionListQuery,
   type StartedSession,
   type StartSessionBody,
 } from '@vrtc/contract';
@@ -220,30 +217,6 @@ async function resolveVrUser(
     .values({ organization_id: caller.organizationId, name, notes: null, created_at: now })
     .returning(['id', 'name'])
     .executeTakeFirstOrThrow();
-}
-
-export async function listSessions(
-  ctx: ServiceContext,
-  caller: Caller,
-  query: SessionListQuery,
-): Promise<SessionList> {
-  const limit = query.limit ?? SESSION_LIST_DEFAULT_LIMIT;
-  const offset = query.offset ?? 0;
-  let base = ctx.db.selectFrom('sessions').where('organization_id', '=', caller.organizationId);
-  base = query.status
-    ? base.where('status', '=', query.status)
-    : base.where('status', '!=', 'active');
-  const [rows, total] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('started_at', 'desc')
-      .orderBy('id')
-      .limit(limit)
-      .offset(offset)
-      .execute(),
-    base.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow(),
-  ]);
-  return { sessions: rows.map(toHistorySession), total: total.count, limit, offset };
 }
 
 export async function listActiveSessions(

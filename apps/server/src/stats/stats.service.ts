@@ -13,14 +13,13 @@ import {
   type StatsRangeQuery,
   type TopOrganization,
 } from '@vrtc/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import Papa from 'papaparse';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
 import {
   averageCompletionSql,
-  averageDurationSql,
   countSql,
   countWhereSql,
   groupKeySql,
@@ -54,7 +53,7 @@ function periods(now: Date) {
   } as const;
 }
 
-/** Figures by scenario, most-run first. */
+/** Figures by scenario over sessions, most-run first (any window; organisation analytics). */
 export async function scenarioStats(db: Db, filter: SessionFilter): Promise<ScenarioStat[]> {
   return db
     .selectFrom('sessions as s')
@@ -73,30 +72,81 @@ export async function scenarioStats(db: Db, filter: SessionFilter): Promise<Scen
     .execute();
 }
 
-async function figures(db: Db, now: Date, filter: SessionFilter): Promise<GlobalStats> {
+/**
+ * UTC days [from, to) as the rollups hold them ('YYYY-MM-DD'); unbounded when absent. The global
+ * figures read the daily rollups of migration 0004, never the sessions table: a year is ~365 rows
+ * per organisation, however many sessions it holds.
+ */
+interface Days {
+  from?: string;
+  to?: string;
+}
+
+function dayCondition(column: string, days: Days): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (days.from) parts.push(sql`${sql.ref(column)} >= ${days.from}::date`);
+  if (days.to) parts.push(sql`${sql.ref(column)} < ${days.to}::date`);
+  return parts.length ? sql<boolean>`(${sql.join(parts, sql` AND `)})` : sql<boolean>`true`;
+}
+
+/** Ended sessions of a rollup row set: every session but the active ones. */
+const ENDED = sql`(sum(r.sessions) - sum(r.active))`;
+const percentOfEnded = (numerator: RawBuilder<unknown>) =>
+  sql<number>`coalesce(round(100.0 * ${numerator} / nullif(${ENDED}, 0), 1), 0)::float8`;
+
+/** Scenario figures from the daily scenario rollup, most-run first. */
+function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
+  const ended = sql`sum(r.ended)`;
+  return db
+    .selectFrom('session_daily_scenario as r')
+    .leftJoin('scenarios as sc', 'sc.id', 'r.scenario_id')
+    .select([
+      groupedNameSql('sc.name', 'r.scenario_name').as('scenario_name'),
+      sql<number>`sum(r.sessions)::int`.as('total_sessions'),
+      sql<number>`sum(r.completed)::int`.as('completed_sessions'),
+      sql<number>`coalesce(round(100.0 * sum(r.successes) / nullif(${ended}, 0), 1), 0)::float8`.as(
+        'success_rate',
+      ),
+      sql<number>`coalesce(round(100 * (sum(r.completion_sum) / nullif(${ended}, 0)), 1), 0)::float8`.as(
+        'average_completion',
+      ),
+    ])
+    .where(dayCondition('r.day', days))
+    .groupBy(groupKeySql('r.scenario_id', 'r.scenario_name'))
+    .having(sql`sum(r.sessions)`, '>', 0)
+    .orderBy('total_sessions', 'desc')
+    .orderBy('scenario_name')
+    .execute();
+}
+
+async function figures(db: Db, now: Date, days: Days): Promise<GlobalStats> {
   const { today, week, month } = periods(now);
   const startedIn = ([start, end]: readonly [Date, Date]) =>
-    countWhereSql(sql`s.started_at >= ${start} AND s.started_at < ${end}`);
+    sql<number>`coalesce(sum(r.sessions) FILTER (WHERE r.day >= ${isoDate(start)}::date AND r.day < ${isoDate(end)}::date), 0)::int`;
   const [row, scenarios] = await Promise.all([
     db
-      .selectFrom('sessions as s')
+      .selectFrom('session_daily as r')
       .select([
-        countSql().as('total_sessions'),
-        countWhereSql(sql`s.status = 'active'`).as('active_sessions'),
-        countWhereSql(sql`s.status = 'completed'`).as('completed_sessions'),
-        countWhereSql(sql`s.status = 'cancelled'`).as('cancelled_sessions'),
-        countWhereSql(sql`s.status = 'disconnected'`).as('disconnected_sessions'),
-        countWhereSql(sql`s.status = 'timeout'`).as('timeout_sessions'),
+        sql<number>`coalesce(sum(r.sessions), 0)::int`.as('total_sessions'),
+        sql<number>`coalesce(sum(r.active), 0)::int`.as('active_sessions'),
+        sql<number>`coalesce(sum(r.completed), 0)::int`.as('completed_sessions'),
+        sql<number>`coalesce(sum(r.cancelled), 0)::int`.as('cancelled_sessions'),
+        sql<number>`coalesce(sum(r.disconnected), 0)::int`.as('disconnected_sessions'),
+        sql<number>`coalesce(sum(r.timeout), 0)::int`.as('timeout_sessions'),
         startedIn(today).as('sessions_today'),
         startedIn(week).as('sessions_this_week'),
         startedIn(month).as('sessions_this_month'),
-        averageDurationSql('s').as('average_duration_seconds'),
-        successRateSql('s').as('success_rate'),
-        averageCompletionSql('s').as('average_completion'),
+        sql<number>`coalesce(round(sum(r.duration_sum) / nullif(sum(r.timed), 0)), 0)::int`.as(
+          'average_duration_seconds',
+        ),
+        percentOfEnded(sql`sum(r.successes)`).as('success_rate'),
+        sql<number>`coalesce(round(100 * (sum(r.completion_sum) / nullif(${ENDED}, 0)), 1), 0)::float8`.as(
+          'average_completion',
+        ),
       ])
-      .where(sessionFilterSql('s', filter))
+      .where(dayCondition('r.day', days))
       .executeTakeFirstOrThrow(),
-    scenarioStats(db, filter),
+    rolledUpScenarioStats(db, days),
   ]);
   return { ...row, scenario_stats: scenarios };
 }
@@ -142,17 +192,18 @@ function dayRange(startDate: string, endDate: string): DayRange {
   return { startDate, endDate, from, to };
 }
 
+const daysOf = (range: DayRange): Days => ({ from: isoDate(range.from), to: isoDate(range.to) });
+
 async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
-  const day = sql<string>`to_char(s.started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
   const rows = await db
-    .selectFrom('sessions as s')
+    .selectFrom('session_daily as r')
     .select([
-      day.as('date'),
-      countSql().as('sessions'),
-      countWhereSql(sql`s.status = 'completed'`).as('completed'),
+      sql<string>`r.day::text`.as('date'),
+      sql<number>`sum(r.sessions)::int`.as('sessions'),
+      sql<number>`sum(r.completed)::int`.as('completed'),
     ])
-    .where(sessionFilterSql('s', { startedFrom: range.from, startedBefore: range.to }))
-    .groupBy(day)
+    .where(dayCondition('r.day', daysOf(range)))
+    .groupBy('r.day')
     .execute();
   const byDate = new Map(rows.map((row) => [row.date, row]));
   const series: DailyStat[] = [];
@@ -164,13 +215,14 @@ async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
   return series;
 }
 
-async function deviceTypes(db: Db, filter: SessionFilter): Promise<DeviceTypeStat[]> {
+async function deviceTypes(db: Db, days: Days): Promise<DeviceTypeStat[]> {
   const [sessions, devices] = await Promise.all([
     db
-      .selectFrom('sessions as s')
-      .select(['s.device_type', countSql().as('count')])
-      .where(sessionFilterSql('s', filter))
-      .groupBy('s.device_type')
+      .selectFrom('session_daily_device_type as r')
+      .select(['r.device_type', sql<number>`sum(r.sessions)::int`.as('count')])
+      .where(dayCondition('r.day', days))
+      .groupBy('r.device_type')
+      .having(sql`sum(r.sessions)`, '>', 0)
       .execute(),
     db
       .selectFrom('devices')
@@ -200,32 +252,33 @@ async function deviceTypes(db: Db, filter: SessionFilter): Promise<DeviceTypeSta
     );
 }
 
-function topOrganizations(db: Db, filter: SessionFilter): Promise<TopOrganization[]> {
+function topOrganizations(db: Db, days: Days): Promise<TopOrganization[]> {
   return db
-    .selectFrom('sessions as s')
-    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .selectFrom('session_daily as r')
+    .innerJoin('organizations as o', 'o.id', 'r.organization_id')
     .select([
-      's.organization_id',
+      'r.organization_id',
       'o.name as organization_name',
-      countSql().as('total_sessions'),
-      successRateSql('s').as('success_rate'),
+      sql<number>`sum(r.sessions)::int`.as('total_sessions'),
+      percentOfEnded(sql`sum(r.successes)`).as('success_rate'),
     ])
-    .where(sessionFilterSql('s', filter))
-    .groupBy(['s.organization_id', 'o.name'])
+    .where(dayCondition('r.day', days))
+    .groupBy(['r.organization_id', 'o.name'])
+    .having(sql`sum(r.sessions)`, '>', 0)
     .orderBy('total_sessions', 'desc')
     .orderBy('o.name')
-    .orderBy('s.organization_id')
+    .orderBy('r.organization_id')
     .limit(STATS_TOP_ORGANIZATIONS)
     .execute();
 }
 
 async function statsForRange(ctx: ServiceContext, range: DayRange): Promise<StatsRange> {
-  const filter: SessionFilter = { startedFrom: range.from, startedBefore: range.to };
+  const days = daysOf(range);
   const [base, daily, types, organizations] = await Promise.all([
-    figures(ctx.db, ctx.clock.now(), filter),
+    figures(ctx.db, ctx.clock.now(), days),
     dailySeries(ctx.db, range),
-    deviceTypes(ctx.db, filter),
-    topOrganizations(ctx.db, filter),
+    deviceTypes(ctx.db, days),
+    topOrganizations(ctx.db, days),
   ]);
   return {
     ...base,

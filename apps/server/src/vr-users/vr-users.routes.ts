@@ -5,6 +5,7 @@ import {
   VrUser,
   VrUserBody,
   VrUserList,
+  VrUserListQuery,
   VrUserSessionList,
   VrUserSessionsQuery,
 } from '@vrtc/contract';
@@ -15,9 +16,19 @@ import * as vrUsers from './vr-users.service.ts';
 const tags = ['vr-users'];
 
 export function vrUsersRoutes(app: AppInstance, ctx: ServiceContext) {
-  app.get('/v1/vr-users', { schema: { tags, response: { 200: VrUserList } } }, async (request) => ({
-    vr_users: await vrUsers.listVrUsers(ctx, callerOf(request)),
-  }));
+  app.get(
+    '/v1/vr-users',
+    {
+      schema: {
+        tags,
+        description:
+          'The organisation’s VR users, a page at a time; `q` matches the name or the notes.',
+        querystring: VrUserListQuery,
+        response: { 200: VrUserList },
+      },
+    },
+    (request) => vrUsers.listVrUsers(ctx, callerOf(request), request.query),
+  );
 
   app.post(
     '/v1/vr-users',

@@ -1,10 +1,28 @@
-import type { VrUser, VrUserBody, VrUserSessionList, VrUserSessionsQuery } from '@vrtc/contract';
-import { sql } from 'kysely';
+import type {
+  VR_USER_SORT_FIELDS,
+  VrUser,
+  VrUserBody,
+  VrUserList,
+  VrUserListQuery,
+  VrUserSessionList,
+  VrUserSessionsQuery,
+} from '@vrtc/contract';
+import { sql, type RawBuilder } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
 import { checkQuota } from '../platform/quota.ts';
+import {
+  containsPattern,
+  hasSearch,
+  orderBySql,
+  pageOf,
+  totalColumn,
+  totalOf,
+} from '../platform/paging.ts';
 import { iso, isoOrNull, textOrNull } from '../platform/serialize.ts';
+
+type VrUserSortField = (typeof VR_USER_SORT_FIELDS)[number];
 
 interface VrUserRow {
   id: string;
@@ -28,33 +46,56 @@ function toVrUser(row: VrUserRow): VrUser {
   };
 }
 
-function selectVrUsers(db: Db | Tx, organizationId: string) {
-  return db
-    .selectFrom('vr_users as v')
-    .leftJoin('sessions as s', 's.vr_user_id', 'v.id')
-    .select([
-      'v.id',
-      'v.name',
-      'v.notes',
-      'v.created_at',
-      sql<number>`count(s.id)::int`.as('session_count'),
-      sql<number>`(count(s.id) FILTER (WHERE s.status = 'completed'))::int`.as('completed_count'),
-      sql<Date | null>`max(s.started_at)`.as('last_session_at'),
-    ])
-    .where('v.organization_id', '=', organizationId)
-    .groupBy('v.id');
-}
+/** Session figures are counters the sessions trigger keeps (migration 0004): no join, no scan. */
+const VR_USER_COLUMNS = [
+  'v.id',
+  'v.name',
+  'v.notes',
+  'v.created_at',
+  'v.session_count',
+  'v.completed_count',
+  'v.last_session_at',
+] as const;
 
-export async function listVrUsers(ctx: ServiceContext, caller: Caller): Promise<VrUser[]> {
-  const rows = await selectVrUsers(ctx.db, caller.organizationId)
-    .orderBy(sql`lower(v.name)`)
-    .orderBy('v.created_at')
+const SORT_COLUMNS: Record<VrUserSortField, RawBuilder<unknown>> = {
+  name: sql`lower(v.name)`,
+  session_count: sql`v.session_count`,
+  completed_count: sql`v.completed_count`,
+  last_session_at: sql`v.last_session_at`,
+  created_at: sql`v.created_at`,
+};
+
+/** A page of the organisation's VR users: cost follows the organisation, never the database. */
+export async function listVrUsers(
+  ctx: ServiceContext,
+  caller: Caller,
+  query: VrUserListQuery,
+): Promise<VrUserList> {
+  const page = pageOf(query);
+  let base = ctx.db
+    .selectFrom('vr_users as v')
+    .where('v.organization_id', '=', caller.organizationId);
+  if (hasSearch(query.q)) {
+    const pattern = containsPattern(query.q);
+    base = base.where((eb) =>
+      eb.or([eb('v.name', 'ilike', pattern), eb('v.notes', 'ilike', pattern)]),
+    );
+  }
+  const rows = await base
+    .select([...VR_USER_COLUMNS, totalColumn()])
+    .orderBy(orderBySql(query, SORT_COLUMNS, 'name', [sql`v.name`, sql`v.id`]))
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
-  return rows.map(toVrUser);
+  const total = await totalOf(rows, page, base);
+  return { vr_users: rows.map(toVrUser), total, ...page };
 }
 
 async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promise<VrUser> {
-  const row = await selectVrUsers(db, caller.organizationId)
+  const row = await db
+    .selectFrom('vr_users as v')
+    .select(VR_USER_COLUMNS)
+    .where('v.organization_id', '=', caller.organizationId)
     .where('v.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound('VR user');

@@ -1,0 +1,74 @@
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+
+/** The paging part of a list query (contract: listQueryFields). */
+export interface ListQuery<Field extends string> {
+  limit?: number;
+  offset?: number;
+  sort?: Field;
+  order?: 'asc' | 'desc';
+  q?: string;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export function pageOf(query: { limit?: number; offset?: number }, defaultLimit = 50): Page {
+  return { limit: query.limit ?? defaultLimit, offset: query.offset ?? 0 };
+}
+
+/**
+ * ORDER BY for a list: the chosen column (or the list's default), then `tiebreak` columns in the
+ * same direction, so rows that sort equal keep one order and pages never overlap. Text columns
+ * sort case-insensitively when their expression says so (lower(name)).
+ */
+export function orderBySql<Field extends string>(
+  query: ListQuery<Field>,
+  columns: Record<Field, RawBuilder<unknown>>,
+  defaultField: Field,
+  tiebreak: RawBuilder<unknown>[],
+): RawBuilder<unknown> {
+  const direction = query.order === 'desc' ? sql`DESC` : sql`ASC`;
+  // NULLs (never seen, no session yet) come last either way: they are the least informative.
+  const nulls = sql`NULLS LAST`;
+  const keys = [columns[query.sort ?? defaultField], ...tiebreak];
+  return sql.join(
+    keys.map((key) => sql`${key} ${direction} ${nulls}`),
+    sql`, `,
+  );
+}
+
+/** `q` as a case-insensitive substring pattern, with LIKE's wildcards taken literally. */
+export function containsPattern(q: string): string {
+  return `%${q.trim().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/** True when the search text has anything to match. */
+export const hasSearch = (q: string | undefined): q is string => !!q && q.trim().length > 0;
+
+/**
+ * The rows matching `matching` (a query before its select list) and the total over all pages: the
+ * page's rows carry it in a `count(*) OVER ()` column; an empty page past the end counts apart.
+ */
+export async function totalOf<DB, TB extends keyof DB>(
+  rows: Array<{ total: number | string }>,
+  page: Page,
+  matching: SelectQueryBuilder<DB, TB, object>,
+): Promise<number> {
+  if (rows.length > 0) return Number(rows[0]!.total);
+  if (page.offset === 0) return 0;
+  return countRows(matching);
+}
+
+/** How many rows `matching` (a query before its select list) selects. */
+export async function countRows<DB, TB extends keyof DB>(
+  matching: SelectQueryBuilder<DB, TB, object>,
+): Promise<number> {
+  const counted = (await matching.select(sql<string>`count(*)`.as('count')).executeTakeFirst()) as
+    { count: string } | undefined;
+  return Number(counted?.count ?? 0);
+}
+
+/** The window column that carries the total on every row of a page. */
+export const totalColumn = () => sql<number>`count(*) OVER ()`.as('total');

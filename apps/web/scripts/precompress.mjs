@@ -1,0 +1,46 @@
+// After `vite build`: a brotli (.br) and a gzip (.gz) copy beside every text file of dist/, made
+// once at maximum compression, so the server sends them by content negotiation without
+// compressing on each request (apps/server/src/app.ts, serveConsole).
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const dist = path.resolve(import.meta.dirname, '../dist');
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)$/;
+/** Below this, the headers cost more than compression saves. */
+const MIN_BYTES = 1024;
+
+function* files(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* files(full);
+    else if (COMPRESSIBLE.test(entry.name)) yield full;
+  }
+}
+
+let before = 0;
+let after = 0;
+await Promise.all(
+  [...files(dist)].map(async (file) => {
+    const content = fs.readFileSync(file);
+    if (content.length < MIN_BYTES) return;
+    const [br, gz] = await Promise.all([
+      brotli(content, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+        },
+      }),
+      gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
+    ]);
+    fs.writeFileSync(`${file}.br`, br);
+    fs.writeFileSync(`${file}.gz`, gz);
+    before += content.length;
+    after += br.length;
+  }),
+);
+const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;
+console.log(`precompressed dist/: ${kb(before)} → ${kb(after)} with brotli (gzip copies beside)`);
