@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Three nodes behind nginx: their own suite (vitest.cluster.config.ts, npm run test:cluster).
+    exclude: ['test/cluster/**', '**/node_modules/**'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

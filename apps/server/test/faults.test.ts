@@ -102,7 +102,7 @@ describe('a full disk', () => {
 
     const stored = await upload();
     expect(stored.statusCode).toBe(201);
-    expect(fs.readdirSync(path.join(dataDir, 'builds'))).toEqual(['pico.apk']);
+    expect(fs.readdirSync(path.join(dataDir, 'builds')).sort()).toEqual(['pico.apk', 'pico.json']);
   });
 });
 

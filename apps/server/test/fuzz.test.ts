@@ -9,7 +9,7 @@ import {
   makeVrUser,
   grantAccess,
 } from './factories.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, type TestApp, contextOf } from './harness.ts';
 
 /**
  * Malformed requests, generated from the OpenAPI document, over every route: wrong types, NUL and
@@ -135,13 +135,7 @@ let t: TestApp;
 let ctx: ServiceContext;
 beforeAll(async () => {
   t = await createTestApp();
-  ctx = {
-    db: t.db,
-    clock: t.clock,
-    config: t.config,
-    log: t.app.log,
-    deviceEvents: t.app.deviceEvents,
-  };
+  ctx = contextOf(t);
 });
 afterAll(() => t.close());
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { AppInstance } from '../src/platform/app-types.ts';
+import type { ServiceContext } from '../src/platform/context.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { testConfig, type Config } from '../src/platform/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/db.ts';
@@ -70,6 +71,21 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
       await database.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** How long `vi.waitFor` waits for background work (a flush, a sweep, another process) here. */
+export const BACKGROUND = { timeout: 5000, interval: 20 };
+
+/** What the app's services receive, for tests that call a service or job directly. */
+export function contextOf(t: TestApp): ServiceContext {
+  return {
+    db: t.db,
+    clock: t.clock,
+    config: t.config,
+    log: t.app.log,
+    deviceEvents: t.app.deviceEvents,
+    live: t.app.live,
   };
 }
 

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { SimulatedHeadset, type HeadsetEvent } from '@vrtc/headset-sim';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runSweep } from '../src/headset/sweeper.ts';
 import { grantAccess, makeScenarioTree, makeTenant } from './factories.ts';
-import { createTestApp, type TestApp } from './harness.ts';
+import { createTestApp, type TestApp, contextOf } from './harness.ts';
 
 /**
  * The simulated headset against the real server over HTTP: enrolment with a console code, a
@@ -25,18 +25,8 @@ afterAll(async () => {
   await t.close();
 });
 
-async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** A simulated headset plays on its own timers: give it time. */
+const PLAYING = { timeout: 10_000, interval: 20 };
 
 /** An organisation with staff, a granted level with an option, and its enrolment code. */
 async function setup() {
@@ -104,7 +94,7 @@ describe('simulated headset end to end', () => {
       successRate: 1,
     });
     await headset.start();
-    expect(headset.deviceId).toBeDefined();
+    expect(headset.deviceId).toMatch(/^[0-9a-f-]{36}$/);
 
     const devices = await t.app.inject({ url: '/v1/devices', headers: tenant.headers });
     expect(devices.json().devices).toEqual([
@@ -118,12 +108,24 @@ describe('simulated headset end to end', () => {
       selected_options: [tree.options[0]!.id],
     });
 
-    const done = await eventually(async () => {
-      const entry = await historyEntry(tenant.headers, session.id);
-      return entry?.status === 'completed' ? entry : undefined;
+    await vi.waitFor(async () => {
+      expect(await historyEntry(tenant.headers, session.id)).toMatchObject({
+        status: 'completed',
+        success: true,
+        completed_tasks: 3,
+      });
+    }, PLAYING);
+    await vi.waitFor(() => expect(events.map((e) => e.type)).toContain('finished'), PLAYING);
+    // It told of each task as it went: the session keeps the timeline.
+    const detail = await t.app.inject({
+      url: `/v1/sessions/${session.id}`,
+      headers: tenant.headers,
     });
-    expect(done).toMatchObject({ status: 'completed', success: true, completed_tasks: 3 });
-    await eventually(() => events.find((e) => e.type === 'finished'));
+    expect(detail.json().tasks).toEqual(
+      [1, 2, 3].map((number) =>
+        expect.objectContaining({ number, key: `task-${number}`, result: 'passed' }),
+      ),
+    );
 
     const lines = events.filter((e) => e.type !== 'heartbeat').map((e) => e.line);
     expect(lines).toEqual(
@@ -169,7 +171,11 @@ describe('simulated headset end to end', () => {
     expect(cancel.statusCode).toBe(200);
     headset.restoreConnection();
 
-    const ended = await eventually(() => events.find((e) => e.type === 'session_ended'));
+    const ended = await vi.waitFor(() => {
+      const event = events.find((e) => e.type === 'session_ended');
+      expect(event).toMatchObject({ type: 'session_ended' });
+      return event!;
+    }, PLAYING);
     expect(ended.line).toBe(
       `[Pico-1] session ${session.id.slice(0, 8)}… stopped: Session is no longer active (cancelled)`,
     );
@@ -202,17 +208,15 @@ describe('simulated headset end to end', () => {
 
     await t.app.lastSeen.flush();
     t.clock.advance(t.config.disconnectAfterMs + 1);
-    const sweep = await runSweep({
-      db: t.db,
-      clock: t.clock,
-      config: t.config,
-      log: t.app.log,
-      deviceEvents: t.app.deviceEvents,
-    });
+    const sweep = await runSweep(contextOf(t));
     expect(sweep.disconnected).toContain(session.id);
 
     headset.restoreConnection();
-    const ended = await eventually(() => events.find((e) => e.type === 'session_ended'));
+    const ended = await vi.waitFor(() => {
+      const event = events.find((e) => e.type === 'session_ended');
+      expect(event).toMatchObject({ type: 'session_ended' });
+      return event!;
+    }, PLAYING);
     expect(ended.line).toContain('Session is no longer active (disconnected)');
     expect(await historyEntry(tenant.headers, session.id)).toMatchObject({
       status: 'disconnected',

@@ -157,7 +157,12 @@ describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'server.lock'), '999999999');
     const database = await openDatabase({ pgliteDir: dir });
+    // The lock is this process's now, and the database answers.
+    expect(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8')).toBe(String(process.pid));
+    const { rows } = await sql<{ answer: number }>`SELECT 1 AS answer`.execute(database.db);
+    expect(rows).toEqual([{ answer: 1 }]);
     await database.close();
+    expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
   });
 });
 

@@ -99,6 +99,7 @@ describe('request strings', () => {
       error: 'validation_error',
       message:
         'body.password contains a character that cannot be stored (NUL or an unpaired surrogate)',
+      details: { field: 'body.password', rule: 'storable' },
     });
   });
 

@@ -8,6 +8,7 @@ import {
   countWhereSql,
   groupKeySql,
   groupedNameSql,
+  groupedOptionalNameSql,
   successRateSql,
 } from '../src/stats/stats-sql.ts';
 import {
@@ -70,6 +71,7 @@ async function directFigures(from?: Date, to?: Date) {
     .leftJoin('scenarios as sc', 'sc.id', 's.scenario_id')
     .select([
       groupedNameSql('sc.name', 's.scenario_name').as('scenario_name'),
+      groupedOptionalNameSql('sc.id', 'sc.name_en', 's.scenario_name_en').as('scenario_name_en'),
       countSql().as('total_sessions'),
       countWhereSql(sql`s.status = 'completed'`).as('completed_sessions'),
       successRateSql('s').as('success_rate'),
@@ -141,6 +143,27 @@ async function expectRollupsToMatchSessions(organizationIds: string[]) {
   expect(range.daily.filter((day) => day.sessions > 0).map((d) => [d.date, d.sessions])).toEqual(
     days.sort((a, b) => a.date.localeCompare(b.date)).map((d) => [d.date, d.sessions]),
   );
+
+  // The top organisations of the range: whole months from the monthly rollup, the ends from the
+  // daily one, must equal the direct grouping.
+  const top = await t.db
+    .selectFrom('sessions as s')
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .select([
+      's.organization_id',
+      'o.name as organization_name',
+      countSql().as('total_sessions'),
+      successRateSql('s').as('success_rate'),
+    ])
+    .where('s.started_at', '>=', from)
+    .where('s.started_at', '<', new Date(to))
+    .groupBy(['s.organization_id', 'o.name'])
+    .orderBy('total_sessions', 'desc')
+    .orderBy('o.name')
+    .orderBy('s.organization_id')
+    .limit(5)
+    .execute();
+  expect(range.top_organizations).toEqual(top);
 
   const listed = await get<OrganizationList>(
     '/v1/admin/organizations?include_stats=true&limit=500',

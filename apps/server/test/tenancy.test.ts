@@ -91,12 +91,14 @@ describe('tenant isolation', () => {
         url: `/v1/vr-users/${aVrUser.id}`,
         payload: { name: 'Hijacked' },
       },
+      { method: 'GET', route: '/v1/vr-users/{id}', url: `/v1/vr-users/${aVrUser.id}` },
       { method: 'DELETE', route: '/v1/vr-users/{id}', url: `/v1/vr-users/${aVrUser.id}` },
       {
         method: 'GET',
         route: '/v1/vr-users/{id}/sessions',
         url: `/v1/vr-users/${aVrUser.id}/sessions`,
       },
+      { method: 'GET', route: '/v1/devices/{id}', url: `/v1/devices/${aIdle.device.id}` },
       { method: 'DELETE', route: '/v1/devices/{id}', url: `/v1/devices/${aIdle.device.id}` },
       { method: 'DELETE', route: '/v1/devices/{id}', url: `/v1/devices/${aBusy.id}` },
       {
@@ -105,6 +107,7 @@ describe('tenant isolation', () => {
         url: `/v1/devices/${aIdle.device.id}/movement-type`,
         payload: { movement_type: 'teleport' },
       },
+      { method: 'GET', route: '/v1/sessions/{id}', url: `/v1/sessions/${aEnded.id}` },
       {
         method: 'POST',
         route: '/v1/sessions/{id}/cancel',

@@ -37,7 +37,10 @@ export type RevokeAccessBody = Static<typeof RevokeAccessBody>;
 export const RevokeAccessResponse = Type.Object({ revoked: Type.Integer() });
 export type RevokeAccessResponse = Static<typeof RevokeAccessResponse>;
 
-/** One organisation in a scenario's access list; the dates stay visible on an expired grant. */
+/**
+ * An organisation holding a grant for a scenario; the dates stay visible on an expired grant
+ * (has_access false). Organisations without a grant are not listed.
+ */
 export const ScenarioAccessOrganization = Type.Object({
   organization_id: Uuid,
   organization_name: Type.String(),

@@ -59,40 +59,43 @@ export const Pagination = Type.Object(
 export const OkBody = Type.Object({ ok: Type.Literal(true) });
 export type OkBody = Static<typeof OkBody>;
 
-export const DeviceType = Type.Union([
-  Type.Literal('oculus'),
-  Type.Literal('pico'),
-  Type.Literal('quest'),
-  Type.Literal('other'),
-]);
+/**
+ * The closed sets of values, declared once: the schemas below, the server's table types, the
+ * console's filters and the simulator all take them from here. (The migrations' CHECK
+ * constraints spell them in SQL; a test compares them.)
+ */
+export const DEVICE_TYPES = ['oculus', 'pico', 'quest', 'other'] as const;
+export const MOVEMENT_TYPES = ['slide', 'teleport'] as const;
+export const DEVICE_STATUSES = ['waiting', 'in_session', 'offline'] as const;
+export const SESSION_STATUSES = [
+  'active',
+  'completed',
+  'cancelled',
+  'disconnected',
+  'timeout',
+] as const;
+export const ENDED_SESSION_STATUSES = [
+  'completed',
+  'cancelled',
+  'disconnected',
+  'timeout',
+] as const;
+export const ROLES = ['admin', 'client'] as const;
+
+export const DeviceType = Type.Enum(DEVICE_TYPES);
 export type DeviceType = Static<typeof DeviceType>;
 
-export const MovementType = Type.Union([Type.Literal('slide'), Type.Literal('teleport')]);
+export const MovementType = Type.Enum(MOVEMENT_TYPES);
 export type MovementType = Static<typeof MovementType>;
 
-export const DeviceStatus = Type.Union([
-  Type.Literal('waiting'),
-  Type.Literal('in_session'),
-  Type.Literal('offline'),
-]);
+export const DeviceStatus = Type.Enum(DEVICE_STATUSES);
 export type DeviceStatus = Static<typeof DeviceStatus>;
 
-export const SessionStatus = Type.Union([
-  Type.Literal('active'),
-  Type.Literal('completed'),
-  Type.Literal('cancelled'),
-  Type.Literal('disconnected'),
-  Type.Literal('timeout'),
-]);
+export const SessionStatus = Type.Enum(SESSION_STATUSES);
 export type SessionStatus = Static<typeof SessionStatus>;
 
-export const EndedSessionStatus = Type.Union([
-  Type.Literal('completed'),
-  Type.Literal('cancelled'),
-  Type.Literal('disconnected'),
-  Type.Literal('timeout'),
-]);
+export const EndedSessionStatus = Type.Enum(ENDED_SESSION_STATUSES);
 export type EndedSessionStatus = Static<typeof EndedSessionStatus>;
 
-export const Role = Type.Union([Type.Literal('admin'), Type.Literal('client')]);
+export const Role = Type.Enum(ROLES);
 export type Role = Static<typeof Role>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Description, Name, Nullable, Timestamp, Uuid } from './common.ts';
+import { Description, NAME_MAX_LENGTH, Name, Nullable, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
 
 /**
@@ -20,12 +20,28 @@ const OrderIndex = Type.Integer({ minimum: 0, maximum: ORDER_INDEX_MAX });
 const LevelNumber = Type.Integer({ minimum: 1, maximum: LEVEL_NUMBER_MAX });
 const MaxTasks = Type.Integer({ minimum: MAX_TASKS_MIN, maximum: MAX_TASKS_MAX });
 
+/**
+ * Content speaks two languages: `name` and `description` are the primary (Russian) text, the
+ * optional `name_en` and `description_en` the English one (null when not given). The console shows
+ * the text of its language and falls back to the other.
+ */
+const englishFields = {
+  name_en: Nullable(Type.String()),
+  description_en: Nullable(Type.String()),
+};
+/** In a request: absent leaves it as it is; null or blank removes it. */
+const englishBodyFields = {
+  name_en: Type.Optional(Nullable(Text({ maxLength: NAME_MAX_LENGTH }))),
+  description_en: OptionalDescription,
+};
+
 // ---- Scenarios ----
 
 const scenarioFields = {
   id: Uuid,
   name: Type.String(),
   description: Type.String(),
+  ...englishFields,
   active: Type.Boolean(),
   created_at: Timestamp,
 };
@@ -47,7 +63,7 @@ export const ScenarioListQuery = Type.Object(
 export type ScenarioListQuery = Static<typeof ScenarioListQuery>;
 
 export const CreateScenarioBody = Type.Object(
-  { name: Name, description: OptionalDescription },
+  { name: Name, description: OptionalDescription, ...englishBodyFields },
   { additionalProperties: false },
 );
 export type CreateScenarioBody = Static<typeof CreateScenarioBody>;
@@ -56,6 +72,7 @@ export const UpdateScenarioBody = Type.Object(
   {
     name: Type.Optional(Name),
     description: OptionalDescription,
+    ...englishBodyFields,
     active: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -69,6 +86,7 @@ export const ContentModule = Type.Object({
   scenario_id: Uuid,
   name: Type.String(),
   description: Type.String(),
+  ...englishFields,
   order_index: Type.Integer(),
   created_at: Timestamp,
 });
@@ -88,6 +106,7 @@ export const CreateModuleBody = Type.Object(
   {
     name: Name,
     description: OptionalDescription,
+    ...englishBodyFields,
     /** Defaults to one after the scenario's last module. */
     order_index: Type.Optional(OrderIndex),
   },
@@ -99,6 +118,7 @@ export const UpdateModuleBody = Type.Object(
   {
     name: Type.Optional(Name),
     description: OptionalDescription,
+    ...englishBodyFields,
     order_index: Type.Optional(OrderIndex),
   },
   { additionalProperties: false },
@@ -113,6 +133,7 @@ export const ContentLevel = Type.Object({
   name: Type.String(),
   level_number: Type.Integer(),
   description: Type.String(),
+  ...englishFields,
   max_tasks: Type.Integer(),
   created_at: Timestamp,
 });
@@ -133,6 +154,7 @@ export const CreateLevelBody = Type.Object(
     name: Name,
     level_number: LevelNumber,
     description: OptionalDescription,
+    ...englishBodyFields,
     /** Defaults to MAX_TASKS_DEFAULT (3). */
     max_tasks: Type.Optional(MaxTasks),
   },
@@ -145,6 +167,7 @@ export const UpdateLevelBody = Type.Object(
     name: Type.Optional(Name),
     level_number: Type.Optional(LevelNumber),
     description: OptionalDescription,
+    ...englishBodyFields,
     max_tasks: Type.Optional(MaxTasks),
   },
   { additionalProperties: false },
@@ -158,6 +181,7 @@ export const LevelOption = Type.Object({
   level_id: Uuid,
   name: Type.String(),
   description: Type.String(),
+  ...englishFields,
   order_index: Type.Integer(),
   created_at: Timestamp,
 });
@@ -177,7 +201,12 @@ export const LevelOptionListQuery = Type.Object(
 export type LevelOptionListQuery = Static<typeof LevelOptionListQuery>;
 
 export const CreateLevelOptionBody = Type.Object(
-  { name: Name, description: OptionalDescription, order_index: OrderIndex },
+  {
+    name: Name,
+    description: OptionalDescription,
+    ...englishBodyFields,
+    order_index: OrderIndex,
+  },
   { additionalProperties: false },
 );
 export type CreateLevelOptionBody = Static<typeof CreateLevelOptionBody>;
@@ -186,6 +215,7 @@ export const UpdateLevelOptionBody = Type.Object(
   {
     name: Type.Optional(Name),
     description: OptionalDescription,
+    ...englishBodyFields,
     order_index: Type.Optional(OrderIndex),
   },
   { additionalProperties: false },
@@ -219,6 +249,7 @@ export const ScenarioTreeOption = Type.Object({
   id: Uuid,
   name: Type.String(),
   description: Type.String(),
+  ...englishFields,
   order_index: Type.Integer(),
 });
 export type ScenarioTreeOption = Static<typeof ScenarioTreeOption>;
@@ -228,6 +259,7 @@ export const ScenarioTreeLevel = Type.Object({
   name: Type.String(),
   level_number: Type.Integer(),
   description: Type.String(),
+  ...englishFields,
   max_tasks: Type.Integer(),
   options: Type.Array(ScenarioTreeOption),
 });
@@ -237,6 +269,7 @@ export const ScenarioTreeModule = Type.Object({
   id: Uuid,
   name: Type.String(),
   description: Type.String(),
+  ...englishFields,
   order_index: Type.Integer(),
   levels: Type.Array(ScenarioTreeLevel),
 });
@@ -246,6 +279,7 @@ export const ScenarioTree = Type.Object({
   id: Uuid,
   name: Type.String(),
   description: Type.String(),
+  ...englishFields,
   active: Type.Boolean(),
   /** When the organisation's access ends; null means it never does. */
   access_expires_at: Nullable(Timestamp),

@@ -59,6 +59,20 @@ export function csvDuration(seconds: number | null): string {
   return `${Math.floor(whole / 60)}m ${whole % 60}s`;
 }
 
+export type ContentLanguage = 'ru' | 'en';
+
+/**
+ * The text of content (a scenario, module, level or option name) in the console's language: the
+ * primary text is Russian, the English one optional; each language falls back to the other.
+ */
+export function inLanguage(
+  language: string,
+  primary: string,
+  english: string | null | undefined,
+): string {
+  return language.startsWith('en') ? english || primary : primary || english || '';
+}
+
 /** What a History CSV row is made of (a HistorySession has it all). */
 export interface HistoryCsvSession {
   vr_user_name: string;
@@ -66,6 +80,9 @@ export interface HistoryCsvSession {
   scenario_name: string;
   module_name: string;
   level_name: string;
+  scenario_name_en?: string | null;
+  module_name_en?: string | null;
+  level_name_en?: string | null;
   status: string;
   completed_tasks: number;
   total_tasks: number;
@@ -76,15 +93,22 @@ export interface HistoryCsvSession {
   success: boolean | null;
 }
 
-/** One row of the History CSV, `number` counting from 1, cells already formula-safe. */
-export function historyCsvRow(session: HistoryCsvSession, number: number): Array<string | number> {
+/**
+ * One row of the History CSV, `number` counting from 1, content names in `language` as the console
+ * shows them, cells already formula-safe.
+ */
+export function historyCsvRow(
+  session: HistoryCsvSession,
+  number: number,
+  language: string = 'ru',
+): Array<string | number> {
   const row = [
     number,
     session.vr_user_name,
     session.device_name,
-    session.scenario_name,
-    session.module_name,
-    session.level_name,
+    inLanguage(language, session.scenario_name, session.scenario_name_en),
+    inLanguage(language, session.module_name, session.module_name_en),
+    inLanguage(language, session.level_name, session.level_name_en),
     session.status,
     session.completed_tasks,
     session.total_tasks,

@@ -22,9 +22,18 @@ export type AppPlatformParams = Static<typeof AppPlatformParams>;
 
 export const AppBuild = Type.Object({
   platform: AppPlatform,
+  /** As the admin gave it when uploading; null for a file placed by hand. */
+  version: Nullable(Type.String()),
   size_bytes: Type.Integer(),
   uploaded_at: Timestamp,
 });
+
+/** POST /v1/admin/vr-app/builds/:platform?version=1.4.2 */
+export const AppBuildUploadQuery = Type.Object(
+  { version: Type.Optional(Text({ maxLength: 64, nonBlank: true })) },
+  { additionalProperties: false },
+);
+export type AppBuildUploadQuery = Static<typeof AppBuildUploadQuery>;
 export type AppBuild = Static<typeof AppBuild>;
 
 export const AppBuildList = Type.Object({ builds: Type.Array(AppBuild) });

@@ -56,9 +56,17 @@ export const ERRORS = {
     status: 409,
     when: 'an admin deactivating the organisation they belong to',
   },
+  level_number_taken: {
+    status: 409,
+    when: 'another level of the module already has this number (details: level_number)',
+  },
   quota_exceeded: {
     status: 409,
     when: 'an organisation at its limit of VR users or headsets, or of enrolment codes issued in a day (details: resource, limit)',
+  },
+  too_many_streams: {
+    status: 429,
+    when: 'an account opening more live streams than it may at once, or the server at its limit (details: limit); the console polls instead',
   },
   payload_too_large: { status: 413, when: 'a JSON body over 1 MiB; an app build over 2 GiB' },
   unsupported_media_type: {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { DeviceType, MovementType, Name, Nullable, Text, Timestamp, Uuid } from './common.ts';
+import { TaskReport } from './tasks.ts';
 
 /** The headset protocol (/v1/headset/*), as fixed in ARCHITECTURE.md. */
 
@@ -59,8 +60,12 @@ export type HeartbeatResponse = Static<typeof HeartbeatResponse>;
 
 export const SessionIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
+/** `task`: the task that just ended, when the headset tells it (older headsets do not). */
 export const ProgressBody = Type.Object(
-  { completed_tasks: Type.Integer({ minimum: 0, maximum: 10000 }) },
+  {
+    completed_tasks: Type.Integer({ minimum: 0, maximum: 10000 }),
+    task: Type.Optional(TaskReport),
+  },
   { additionalProperties: false },
 );
 export type ProgressBody = Static<typeof ProgressBody>;
@@ -69,6 +74,8 @@ export const FinishBody = Type.Object(
   {
     completed_tasks: Type.Integer({ minimum: 0, maximum: 10000 }),
     success: Type.Boolean(),
+    /** Every task of the run, when the headset tells them (adds to or replaces the ones reported). */
+    tasks: Type.Optional(Type.Array(TaskReport, { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -86,6 +86,7 @@ export type OrganizationUpdateBody = Static<typeof OrganizationUpdateBody>;
 export const ORGANIZATION_ANALYTICS_DEFAULT_DAYS = 30;
 export const ORGANIZATION_ANALYTICS_MAX_DAYS = 365;
 export const ORGANIZATION_ANALYTICS_TOP_VR_USERS = 10;
+export const ORGANIZATION_ANALYTICS_TOP_DEVICES = 20;
 
 export const OrganizationAnalyticsQuery = Type.Object(
   {
@@ -122,6 +123,7 @@ export type OrganizationDeviceUsage = Static<typeof OrganizationDeviceUsage>;
 
 export const OrganizationScenarioStat = Type.Object({
   scenario_name: Type.String(),
+  scenario_name_en: Nullable(Type.String()),
   session_count: Type.Integer(),
   success_rate: SuccessRate,
   average_completion: Percent,
@@ -133,6 +135,7 @@ export const OrganizationAnalytics = Type.Object({
   days: Type.Integer(),
   /** Top 10 by session count. */
   top_vr_users: Type.Array(OrganizationTopVrUser),
+  /** The 20 most used headsets. */
   device_usage: Type.Array(OrganizationDeviceUsage),
   scenario_stats: Type.Array(OrganizationScenarioStat),
 });

@@ -2,12 +2,25 @@ import { Type, type Static } from 'typebox';
 import { Name, Nullable, SessionStatus, Timestamp, Uuid } from './common.ts';
 import { LIST_MAX_OFFSET, SortOrder } from './lists.ts';
 import { IsoDate } from './stats.ts';
+import { SessionTask } from './tasks.ts';
 
 export const SESSION_LIST_DEFAULT_LIMIT = 50;
 export const SESSION_LIST_MAX_LIMIT = 500;
 export const SESSION_MAX_SELECTED_OPTIONS = 100;
 
-export const SelectedOption = Type.Object({ id: Uuid, name: Type.String() });
+/** An option as the session recorded it; name_en is absent in sessions started before it existed. */
+export const SelectedOption = Type.Object({
+  id: Uuid,
+  name: Type.String(),
+  name_en: Type.Optional(Nullable(Type.String())),
+});
+
+/** The English names of what a session ran, as it recorded them (null: none was given). */
+export const sessionEnglishNames = {
+  scenario_name_en: Nullable(Type.String()),
+  module_name_en: Nullable(Type.String()),
+  level_name_en: Nullable(Type.String()),
+};
 export type SelectedOption = Static<typeof SelectedOption>;
 
 export const StartSessionBody = Type.Object(
@@ -33,6 +46,7 @@ const historyFields = {
   scenario_name: Type.String(),
   module_name: Type.String(),
   level_name: Type.String(),
+  ...sessionEnglishNames,
   status: SessionStatus,
   completed_tasks: Type.Integer(),
   /** The level's max_tasks when the session started. */
@@ -69,9 +83,11 @@ export const sessionFilterFields = {
   scenario_id: Type.Optional(Uuid),
 };
 
-export const SessionExportQuery = Type.Object(sessionFilterFields, {
-  additionalProperties: false,
-});
+/** `lang` picks the language of content names in the file (default ru), as the console shows them. */
+export const SessionExportQuery = Type.Object(
+  { ...sessionFilterFields, lang: Type.Optional(Type.Enum(['ru', 'en'])) },
+  { additionalProperties: false },
+);
 export type SessionExportQuery = Static<typeof SessionExportQuery>;
 
 /** Newest first by default (`order=asc` for oldest first); sessions started together by id. */
@@ -109,12 +125,23 @@ export const ActiveSession = Type.Object({
   scenario_name: Type.String(),
   module_name: Type.String(),
   level_name: Type.String(),
+  ...sessionEnglishNames,
   seconds_active: Type.Integer(),
   completed_tasks: Type.Integer(),
   max_tasks: Type.Integer(),
   started_at: Timestamp,
+  /** The tasks the headset has told of so far, by number (empty for headsets that do not). */
+  tasks: Type.Array(SessionTask),
 });
 export type ActiveSession = Static<typeof ActiveSession>;
 
 export const ActiveSessionList = Type.Object({ active_sessions: Type.Array(ActiveSession) });
 export type ActiveSessionList = Static<typeof ActiveSessionList>;
+
+/** GET /v1/sessions/:id: a session of the organisation, any status, with its task timeline. */
+export const SessionDetail = Type.Object({
+  ...historyFields,
+  max_tasks: Type.Integer(),
+  tasks: Type.Array(SessionTask),
+});
+export type SessionDetail = Static<typeof SessionDetail>;

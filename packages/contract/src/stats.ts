@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Uuid } from './common.ts';
+import { Nullable, Uuid } from './common.ts';
 import { Percent, SuccessRate } from './organizations.ts';
 
 /**
@@ -20,6 +20,8 @@ export const IsoDate = Type.String({ format: 'date', maxLength: 10 });
 
 export const ScenarioStat = Type.Object({
   scenario_name: Type.String(),
+  /** The scenario's English name, when it has one. */
+  scenario_name_en: Nullable(Type.String()),
   total_sessions: Type.Integer(),
   completed_sessions: Type.Integer(),
   success_rate: SuccessRate,

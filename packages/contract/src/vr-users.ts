@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
+import { sessionEnglishNames } from './sessions.ts';
 
 export const VrUser = Type.Object({
   id: Uuid,
@@ -46,6 +47,7 @@ export const VrUserSession = Type.Object({
   scenario_name: Type.String(),
   module_name: Type.String(),
   level_name: Type.String(),
+  ...sessionEnglishNames,
   status: SessionStatus,
   completed_tasks: Type.Integer(),
   max_tasks: Type.Integer(),

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DeviceType } from '@vrtc/contract';
+import { DEVICE_TYPES, type DeviceType } from '@vrtc/contract';
 import { SimulatedHeadset, type HeadsetCredentials, type HeadsetEvent } from './index.ts';
 
 const USAGE = `Simulated VR headsets for the VR training console.
@@ -23,8 +23,6 @@ Usage: npm run headset -- --server URL --code CODE [options]
   --help                this text
 
 Ctrl+C stops every headset and exits.`;
-
-const DEVICE_TYPES: readonly DeviceType[] = ['oculus', 'pico', 'quest', 'other'];
 
 class UsageError extends Error {}
 

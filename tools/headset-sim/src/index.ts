@@ -1,15 +1,25 @@
 import { EventEmitter } from 'node:events';
-import type {
-  DeviceType,
-  EnrollResponse,
-  ErrorBody,
-  FinishBody,
-  HeartbeatBody,
-  HeartbeatResponse,
-  ProgressBody,
-  SessionLaunch,
-  SessionProgressResponse,
+import {
+  routePath,
+  routes,
+  type DeviceType,
+  type ErrorBody,
+  type FinishBody,
+  type HeartbeatBody,
+  type ProgressBody,
+  type RouteBody,
+  type RouteResponse,
+  type SessionLaunch,
+  type SessionProgressResponse,
+  type TaskReport,
 } from '@vrtc/contract';
+
+/** The routes a headset calls. */
+type HeadsetRoute =
+  | typeof routes.enroll
+  | typeof routes.heartbeat
+  | typeof routes.reportProgress
+  | typeof routes.finishSession;
 
 /**
  * A simulated headset speaking the headset protocol (ARCHITECTURE.md, "Headset protocol"):
@@ -230,18 +240,23 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.emit('event', event as HeadsetEvent);
   }
 
-  private async request<T>(path: string, body: object, token?: string): Promise<T> {
+  /** Calls a route of the headset protocol, as the contract's route map defines it. */
+  private async request<R extends HeadsetRoute>(
+    route: R,
+    call: { params?: Record<string, string>; body: RouteBody<R> },
+    token?: string,
+  ): Promise<RouteResponse<R>> {
     const signal = AbortSignal.any([
       this.lifetime.signal,
       AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000),
     ]);
-    const response = await fetch(`${this.base}${path}`, {
-      method: 'POST',
+    const response = await fetch(`${this.base}${routePath(route, call.params)}`, {
+      method: route.method,
       headers: {
         'content-type': 'application/json',
         ...(token ? { authorization: `Bearer ${token}` } : {}),
       },
-      body: JSON.stringify(body),
+      body: JSON.stringify(call.body),
       signal,
     });
     const text = await response.text();
@@ -259,16 +274,14 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
         error?.message ?? `HTTP ${response.status}`,
       );
     }
-    return parsed as T;
+    return parsed as RouteResponse<R>;
   }
 
   /** Enrols with the configured code; the new credentials are also announced as an event. */
   async enroll(): Promise<HeadsetCredentials> {
     if (!this.options.code) throw new Error(`${this.name}: an enrolment code is needed to enrol`);
-    const response = await this.request<EnrollResponse>('/v1/headset/enroll', {
-      code: this.options.code,
-      name: this.name,
-      type: this.options.type ?? 'quest',
+    const response = await this.request(routes.enroll, {
+      body: { code: this.options.code, name: this.name, type: this.options.type ?? 'quest' },
     });
     this.credentials = { device_id: response.device_id, device_token: response.device_token };
     this.emitEvent({ type: 'enrolled', credentials: this.credentials });
@@ -387,11 +400,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       battery_percent: this.batteryPercent,
       app_version: this.options.appVersion ?? 'sim-1.0.0',
     };
-    const response = await this.request<HeartbeatResponse>(
-      '/v1/headset/heartbeat',
-      body,
-      this.credentials.device_token,
-    );
+    const response = await this.request(routes.heartbeat, { body }, this.credentials.device_token);
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs ?? response.heartbeat_interval_ms;
     this.emitEvent({
       type: 'heartbeat',
@@ -447,11 +456,24 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     // A failed run stops somewhere before the last task.
     const reached = success ? total : Math.floor(this.random() * total);
     let completed = Math.min(session.completed_tasks, total);
+    const tasks: TaskReport[] = [];
     while (completed < reached) {
+      const startedAt = Date.now();
       await sleep(pace, signal);
       completed += 1;
+      // Task detail as a training app reports it: which task, how it went, score and time.
+      const task: TaskReport = {
+        number: completed,
+        key: `task-${completed}`,
+        name: `Task ${completed}`,
+        result: 'passed',
+        score: Math.round(60 + this.random() * 40),
+        duration_ms: Date.now() - startedAt,
+      };
+      tasks.push(task);
       await this.report(play, signal, 'progress', {
         completed_tasks: completed,
+        task,
       } satisfies ProgressBody);
       this.emitEvent({
         type: 'task',
@@ -460,11 +482,23 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
         maxTasks: total,
       });
     }
-    if (!success) await sleep(pace, signal); // the failing task takes its time too
+    if (!success && completed < total) {
+      const startedAt = Date.now();
+      await sleep(pace, signal); // the failing task takes its time too
+      tasks.push({
+        number: completed + 1,
+        key: `task-${completed + 1}`,
+        name: `Task ${completed + 1}`,
+        result: 'failed',
+        score: Math.round(this.random() * 50),
+        duration_ms: Date.now() - startedAt,
+      });
+    }
     play.finishing = true;
     await this.report(play, signal, 'finish', {
       completed_tasks: completed,
       success,
+      tasks,
     } satisfies FinishBody);
     this.over.add(session.id);
     if (this.play === play) this.play = undefined;
@@ -490,11 +524,11 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     for (;;) {
       await this.online(signal);
       try {
-        return await this.request<SessionProgressResponse>(
-          `/v1/headset/sessions/${play.session.id}/${what}`,
-          body,
-          this.credentials!.device_token,
-        );
+        const params = { id: play.session.id };
+        const token = this.credentials!.device_token;
+        return what === 'progress'
+          ? await this.request(routes.reportProgress, { params, body: body as ProgressBody }, token)
+          : await this.request(routes.finishSession, { params, body: body as FinishBody }, token);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof ServerError && (error.status === 409 || error.status === 404)) {

@@ -13,6 +13,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import { isUniqueViolation } from '../platform/pg-errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -57,7 +58,7 @@ async function uniqueEmail<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if ((error as { code?: unknown }).code === '23505') throw emailTaken();
+    if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
 }

@@ -100,7 +100,7 @@ describe('POST /v1/admin/users', () => {
     for (const [payload, message] of cases) {
       const response = await request('POST', '/v1/admin/users', payload);
       expect(response.statusCode, message).toBe(400);
-      expect(response.json()).toEqual({
+      expect(response.json()).toMatchObject({
         error: 'validation_error',
         message: expect.stringContaining(message),
       });
@@ -162,6 +162,7 @@ describe('GET /v1/admin/users', () => {
       error: 'validation_error',
       message:
         'querystring.q contains a character that cannot be stored (NUL or an unpaired surrogate)',
+      details: { field: 'querystring.q', rule: 'storable' },
     });
 
     const all = (await request('GET', '/v1/admin/users')).json();

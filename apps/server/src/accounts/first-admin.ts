@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { Config } from '../platform/config.ts';
 import type { Db } from '../platform/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 
 export const FIRST_ORGANIZATION_NAME = 'Platform';
+/** Arbitrary constant shared by every process of this product: "one first-admin creator". */
+const FIRST_ADMIN_LOCK_KEY = 7_310_004;
 
 /**
  * On a database with no accounts, creates the first admin (and its organisation) from
@@ -18,7 +21,10 @@ export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseL
   const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
   const created = await db.transaction().execute(async (trx) => {
-    // Another process may have created it meanwhile: only one wins.
+    // Another process may be creating it at this very moment (nodes starting together on an
+    // empty database): they take turns, and the next one finds it. (FOR UPDATE below locks
+    // nothing while the table is empty.)
+    await sql`SELECT pg_advisory_xact_lock(${FIRST_ADMIN_LOCK_KEY})`.execute(trx);
     const again = await trx
       .selectFrom('accounts')
       .select('id')

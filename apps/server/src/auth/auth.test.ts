@@ -77,6 +77,7 @@ describe('POST /v1/auth/login', () => {
     expect(missing.json()).toEqual({
       error: 'validation_error',
       message: 'body.password is required',
+      details: { field: 'body.password', rule: 'required' },
     });
     const empty = await login('', '');
     expect(empty.statusCode).toBe(400);

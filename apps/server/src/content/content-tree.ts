@@ -18,7 +18,16 @@ export async function loadModuleTrees(
   const [modules, levels, options] = await Promise.all([
     db
       .selectFrom('modules')
-      .select(['id', 'scenario_id', 'name', 'description', 'order_index', 'created_at'])
+      .select([
+        'id',
+        'scenario_id',
+        'name',
+        'description',
+        'name_en',
+        'description_en',
+        'order_index',
+        'created_at',
+      ])
       .where('scenario_id', 'in', ids)
       .orderBy('order_index')
       .orderBy('created_at')
@@ -33,6 +42,8 @@ export async function loadModuleTrees(
         'l.name',
         'l.level_number',
         'l.description',
+        'l.name_en',
+        'l.description_en',
         'l.max_tasks',
         'l.created_at',
       ])
@@ -45,7 +56,16 @@ export async function loadModuleTrees(
       .selectFrom('level_options as o')
       .innerJoin('levels as l', 'l.id', 'o.level_id')
       .innerJoin('modules as m', 'm.id', 'l.module_id')
-      .select(['o.id', 'o.level_id', 'o.name', 'o.description', 'o.order_index', 'o.created_at'])
+      .select([
+        'o.id',
+        'o.level_id',
+        'o.name',
+        'o.description',
+        'o.name_en',
+        'o.description_en',
+        'o.order_index',
+        'o.created_at',
+      ])
       .where('m.scenario_id', 'in', ids)
       .orderBy('o.order_index')
       .orderBy('o.created_at')

@@ -25,7 +25,8 @@ import { MAX_TASKS_DEFAULT } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
-import { notFound } from '../platform/errors.ts';
+import { AppError, notFound } from '../platform/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../platform/pg-errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -47,6 +48,16 @@ import { loadModuleTrees } from './content-tree.ts';
 /** Trimmed free text; absent, null or blank is stored as ''. */
 const text = (value: string | null | undefined): string => value?.trim() ?? '';
 
+/** Optional English text: absent stays absent (an update leaves it), null or blank is removed. */
+const englishText = (value: string | null | undefined) =>
+  value === undefined ? undefined : value?.trim() || null;
+
+/** The English name and description of a request body, as they are stored. */
+const english = (body: { name_en?: string | null; description_en?: string | null }) => ({
+  name_en: englishText(body.name_en),
+  description_en: englishText(body.description_en),
+});
+
 /** Only the fields a partial update names: absent ones stay as they are. */
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
   return Object.fromEntries(
@@ -59,7 +70,7 @@ async function underParent<T>(what: string, insert: () => Promise<T>): Promise<T
   try {
     return await insert();
   } catch (error) {
-    if ((error as { code?: string }).code === '23503') throw notFound(what);
+    if (isForeignKeyViolation(error)) throw notFound(what);
     throw error;
   }
 }
@@ -75,22 +86,29 @@ function selectScenarios(db: Db) {
       's.id',
       's.name',
       's.description',
+      's.name_en',
+      's.description_en',
       's.active',
       's.created_at',
       moduleCountSql.as('module_count'),
     ]);
 }
 
-/** Name or description contains `q` (case-insensitive), on the given table alias. */
+/** Name or description, in either language, contains `q` (case-insensitive). */
 function nameOrDescription(alias: string, q: string) {
   const pattern = containsPattern(q);
-  return sql<boolean>`(${sql.ref(`${alias}.name`)} ILIKE ${pattern} OR ${sql.ref(`${alias}.description`)} ILIKE ${pattern})`;
+  const columns = ['name', 'description', 'name_en', 'description_en'].map(
+    (column) => sql`${sql.ref(`${alias}.${column}`)} ILIKE ${pattern}`,
+  );
+  return sql<boolean>`(${sql.join(columns, sql` OR `)})`;
 }
 
 function toScenario(row: {
   id: string;
   name: string;
   description: string;
+  name_en: string | null;
+  description_en: string | null;
   active: boolean;
   created_at: Date;
   module_count: number;
@@ -110,6 +128,8 @@ export async function listScenarios(
       's.id',
       's.name',
       's.description',
+      's.name_en',
+      's.description_en',
       's.active',
       's.created_at',
       moduleCountSql.as('module_count'),
@@ -159,6 +179,7 @@ export async function createScenario(
     .values({
       name: body.name.trim(),
       description: text(body.description),
+      ...english(body),
       created_at: ctx.clock.now(),
     })
     .returningAll()
@@ -174,6 +195,7 @@ export async function updateScenario(
   const changes = defined({
     name: body.name?.trim(),
     description: body.description === undefined ? undefined : text(body.description),
+    ...english(body),
     active: body.active,
   });
   if (Object.keys(changes).length > 0) {
@@ -204,6 +226,8 @@ const moduleColumns = [
   'scenario_id',
   'name',
   'description',
+  'name_en',
+  'description_en',
   'order_index',
   'created_at',
 ] as const;
@@ -245,6 +269,7 @@ export async function createModule(
         scenario_id: scenarioId,
         name: body.name.trim(),
         description: text(body.description),
+        ...english(body),
         // Next after the scenario's last module, decided in the same statement.
         order_index:
           body.order_index ??
@@ -265,6 +290,7 @@ export async function updateModule(
   const changes = defined({
     name: body.name?.trim(),
     description: body.description === undefined ? undefined : text(body.description),
+    ...english(body),
     order_index: body.order_index,
   });
   const row =
@@ -302,6 +328,8 @@ const levelColumns = [
   'name',
   'level_number',
   'description',
+  'name_en',
+  'description_en',
   'max_tasks',
   'created_at',
 ] as const;
@@ -346,21 +374,40 @@ export async function createLevel(
   moduleId: string,
   body: CreateLevelBody,
 ): Promise<ContentLevel> {
-  const row = await underParent('Module', () =>
-    ctx.db
-      .insertInto('levels')
-      .values({
-        module_id: moduleId,
-        name: body.name.trim(),
-        level_number: body.level_number,
-        description: text(body.description),
-        max_tasks: body.max_tasks ?? MAX_TASKS_DEFAULT,
-        created_at: ctx.clock.now(),
-      })
-      .returning(levelColumns)
-      .executeTakeFirstOrThrow(),
+  const row = await numberFree(body.level_number, () =>
+    underParent('Module', () =>
+      ctx.db
+        .insertInto('levels')
+        .values({
+          module_id: moduleId,
+          name: body.name.trim(),
+          level_number: body.level_number,
+          description: text(body.description),
+          ...english(body),
+          max_tasks: body.max_tasks ?? MAX_TASKS_DEFAULT,
+          created_at: ctx.clock.now(),
+        })
+        .returning(levelColumns)
+        .executeTakeFirstOrThrow(),
+    ),
   );
   return toLevel(row);
+}
+
+/** A level number is unique within its module (levels_module_number_key): a clash is a 409. */
+async function numberFree<T>(levelNumber: number | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, 'levels_module_number_key')) {
+      throw new AppError(
+        'level_number_taken',
+        `Level number ${levelNumber} is already used in this module`,
+        { details: { level_number: levelNumber ?? null } },
+      );
+    }
+    throw error;
+  }
 }
 
 export async function updateLevel(
@@ -372,16 +419,19 @@ export async function updateLevel(
     name: body.name?.trim(),
     level_number: body.level_number,
     description: body.description === undefined ? undefined : text(body.description),
+    ...english(body),
     max_tasks: body.max_tasks,
   });
   const row =
     Object.keys(changes).length > 0
-      ? await ctx.db
-          .updateTable('levels')
-          .set(changes)
-          .where('id', '=', id)
-          .returning(levelColumns)
-          .executeTakeFirst()
+      ? await numberFree(body.level_number, () =>
+          ctx.db
+            .updateTable('levels')
+            .set(changes)
+            .where('id', '=', id)
+            .returning(levelColumns)
+            .executeTakeFirst(),
+        )
       : await ctx.db
           .selectFrom('levels')
           .select(levelColumns)
@@ -408,6 +458,8 @@ const optionColumns = [
   'level_id',
   'name',
   'description',
+  'name_en',
+  'description_en',
   'order_index',
   'created_at',
 ] as const;
@@ -454,6 +506,7 @@ export async function createLevelOption(
         level_id: levelId,
         name: body.name.trim(),
         description: text(body.description),
+        ...english(body),
         order_index: body.order_index,
         created_at: ctx.clock.now(),
       })
@@ -471,6 +524,7 @@ export async function updateLevelOption(
   const changes = defined({
     name: body.name?.trim(),
     description: body.description === undefined ? undefined : text(body.description),
+    ...english(body),
     order_index: body.order_index,
   });
   const row =

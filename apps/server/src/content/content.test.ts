@@ -483,3 +483,117 @@ describe('modules, levels and options', () => {
     expect(still.json().modules[0].levels[0].options).toHaveLength(2);
   });
 });
+
+describe('content in two languages, and level numbers', () => {
+  let t: TestApp;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    headers = (await makeTenant(t, { role: 'admin' })).headers;
+  });
+  afterAll(() => t.close());
+
+  const call = (method: 'POST' | 'PUT', url: string, payload: object) =>
+    t.app.inject({ method, url, headers, payload });
+
+  it('stores an optional English name and description beside the primary ones', async () => {
+    const created = await call('POST', '/v1/admin/scenarios', {
+      name: 'Работа на высоте',
+      name_en: ' Working at Height ',
+      description_en: 'Harness and ladders',
+    });
+    expect(created.statusCode).toBe(201);
+    const scenario = created.json();
+    expect(scenario).toMatchObject({
+      name: 'Работа на высоте',
+      name_en: 'Working at Height',
+      description: '',
+      description_en: 'Harness and ladders',
+    });
+    // Absent leaves the English text; blank or null removes it.
+    const renamed = await call('PUT', `/v1/admin/scenarios/${scenario.id}`, { name: 'Высота' });
+    expect(renamed.json()).toMatchObject({ name: 'Высота', name_en: 'Working at Height' });
+    const cleared = await call('PUT', `/v1/admin/scenarios/${scenario.id}`, {
+      name_en: '  ',
+      description_en: null,
+    });
+    expect(cleared.json()).toMatchObject({ name_en: null, description_en: null });
+
+    const module = (
+      await call('POST', `/v1/admin/scenarios/${scenario.id}/modules`, {
+        name: 'Лестницы',
+        name_en: 'Ladders',
+      })
+    ).json();
+    const level = (
+      await call('POST', `/v1/admin/modules/${module.id}/levels`, {
+        name: 'Основы',
+        name_en: 'Basics',
+        level_number: 1,
+      })
+    ).json();
+    const option = (
+      await call('POST', `/v1/admin/levels/${level.id}/options`, {
+        name: 'Ветер',
+        name_en: 'Wind',
+        order_index: 0,
+      })
+    ).json();
+    expect([module.name_en, level.name_en, option.name_en]).toEqual(['Ladders', 'Basics', 'Wind']);
+    const found = await t.app.inject({
+      url: `/v1/admin/scenarios?q=${encodeURIComponent('Working at')}`,
+      headers,
+    });
+    expect(found.json().total).toBe(0); // cleared above
+    const byModule = await t.app.inject({
+      url: `/v1/admin/scenarios/${scenario.id}/modules?q=ladd`,
+      headers,
+    });
+    expect(byModule.json().total).toBe(1);
+  });
+
+  it('refuses a second level with the same number in one module', async () => {
+    const scenario = (await call('POST', '/v1/admin/scenarios', { name: 'S' })).json();
+    const module = (
+      await call('POST', `/v1/admin/scenarios/${scenario.id}/modules`, { name: 'M' })
+    ).json();
+    const first = await call('POST', `/v1/admin/modules/${module.id}/levels`, {
+      name: 'One',
+      level_number: 1,
+    });
+    const second = await call('POST', `/v1/admin/modules/${module.id}/levels`, {
+      name: 'Two',
+      level_number: 2,
+    });
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const taken = {
+      error: 'level_number_taken',
+      message: 'Level number 1 is already used in this module',
+      details: { level_number: 1 },
+    };
+    const duplicate = await call('POST', `/v1/admin/modules/${module.id}/levels`, {
+      name: 'Again',
+      level_number: 1,
+    });
+    expect(duplicate.statusCode).toBe(409);
+    expect(duplicate.json()).toEqual(taken);
+    const moved = await call('PUT', `/v1/admin/levels/${second.json().id}`, { level_number: 1 });
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json()).toEqual(taken);
+    // Another module may use the number.
+    const other = (
+      await call('POST', `/v1/admin/scenarios/${scenario.id}/modules`, { name: 'N' })
+    ).json();
+    expect(
+      (await call('POST', `/v1/admin/modules/${other.id}/levels`, { name: 'One', level_number: 1 }))
+        .statusCode,
+    ).toBe(201);
+    // Zero is refused, never rewritten.
+    const zero = await call('POST', `/v1/admin/modules/${other.id}/levels`, {
+      name: 'Zero',
+      level_number: 0,
+    });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().message).toBe('body.level_number must be >= 1');
+  });
+});

@@ -16,7 +16,15 @@ export async function listScenarioTree(
   const scenarios = await ctx.db
     .selectFrom('scenarios as s')
     .innerJoin('scenario_access as a', 'a.scenario_id', 's.id')
-    .select(['s.id', 's.name', 's.description', 's.active', 'a.expires_at'])
+    .select([
+      's.id',
+      's.name',
+      's.description',
+      's.name_en',
+      's.description_en',
+      's.active',
+      'a.expires_at',
+    ])
     .where('a.organization_id', '=', caller.organizationId)
     .where('s.active', '=', true)
     .where((eb) => eb.or([eb('a.expires_at', 'is', null), eb('a.expires_at', '>', now)]))
@@ -28,27 +36,35 @@ export async function listScenarioTree(
     ctx.db,
     scenarios.map((s) => s.id),
   );
+  // The tree's nodes carry the columns the client needs, in both languages.
+  const text = (node: {
+    name: string;
+    description: string;
+    name_en: string | null;
+    description_en: string | null;
+  }) => ({
+    name: node.name,
+    description: node.description,
+    name_en: node.name_en,
+    description_en: node.description_en,
+  });
   return scenarios.map((scenario) => ({
     id: scenario.id,
-    name: scenario.name,
-    description: scenario.description,
+    ...text(scenario),
     active: scenario.active,
     access_expires_at: isoOrNull(scenario.expires_at),
     modules: (modules.get(scenario.id) ?? []).map((module) => ({
       id: module.id,
-      name: module.name,
-      description: module.description,
+      ...text(module),
       order_index: module.order_index,
       levels: module.levels.map((level) => ({
         id: level.id,
-        name: level.name,
+        ...text(level),
         level_number: level.level_number,
-        description: level.description,
         max_tasks: level.max_tasks,
         options: level.options.map((option) => ({
           id: option.id,
-          name: option.name,
-          description: option.description,
+          ...text(option),
           order_index: option.order_index,
         })),
       })),

@@ -55,13 +55,19 @@ describe('GET /v1/scenarios-full', () => {
       .where('id', '=', forever.module.id)
       .execute();
     await t.db
-      .insertInto('levels')
-      .values({ module_id: forever.module.id, name: 'Warm-up', level_number: 1, max_tasks: 5 })
-      .execute();
-    await t.db
       .updateTable('levels')
       .set({ level_number: 2 })
       .where('id', '=', forever.level.id)
+      .execute();
+    await t.db
+      .insertInto('levels')
+      .values({ module_id: forever.module.id, name: 'Warm-up', level_number: 1, max_tasks: 5 })
+      .execute();
+
+    await t.db
+      .updateTable('level_options')
+      .set({ name_en: 'Night (English)', description_en: 'After dark' })
+      .where('id', '=', forever.options[0]!.id)
       .execute();
 
     const response = await t.app.inject({ url: '/v1/scenarios-full', headers });
@@ -72,6 +78,8 @@ describe('GET /v1/scenarios-full', () => {
       id: until.scenario.id,
       name: 'B until later',
       description: 'About it',
+      name_en: null,
+      description_en: null,
       active: true,
       access_expires_at: later.toISOString(),
       modules: [
@@ -79,6 +87,8 @@ describe('GET /v1/scenarios-full', () => {
           id: until.module.id,
           name: 'Module 1',
           description: '',
+          name_en: null,
+          description_en: null,
           order_index: 0,
           levels: [
             {
@@ -86,6 +96,8 @@ describe('GET /v1/scenarios-full', () => {
               name: 'Level 1',
               level_number: 1,
               description: '',
+              name_en: null,
+              description_en: null,
               max_tasks: 3,
               options: [],
             },
@@ -102,8 +114,22 @@ describe('GET /v1/scenarios-full', () => {
       'Level 1',
     ]);
     expect(a.modules[1].levels[1].options).toEqual([
-      { id: forever.options[0]!.id, name: 'Night', description: '', order_index: 0 },
-      { id: forever.options[1]!.id, name: 'Rain', description: '', order_index: 1 },
+      {
+        id: forever.options[0]!.id,
+        name: 'Night',
+        description: '',
+        name_en: 'Night (English)',
+        description_en: 'After dark',
+        order_index: 0,
+      },
+      {
+        id: forever.options[1]!.id,
+        name: 'Rain',
+        description: '',
+        name_en: null,
+        description_en: null,
+        order_index: 1,
+      },
     ]);
 
     // Once the clock passes the expiry, the time-limited grant stops counting.

@@ -1,3 +1,4 @@
+import { DAY_MS, startOfUtcDay } from '@vrtc/contract';
 import { seededRandom } from '@vrtc/headset-sim';
 import { sql } from 'kysely';
 import { hashPassword } from '../auth/passwords.ts';
@@ -31,15 +32,12 @@ import {
  */
 
 const MINUTE_MS = 60_000;
-const DAY_MS = 24 * 60 * MINUTE_MS;
 /** How far back the history goes. */
 export const HISTORY_DAYS = 42;
 /** Seed of the history's random source (the default). */
 export const HISTORY_SEED = 20_260_115;
 
 const daysAgo = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS);
-const startOfUtcDay = (at: Date) =>
-  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
 
 /** A grant's expiry: the end (23:59:59 UTC) of the day `days` from now, as the console sets it. */
 function grantExpiry(now: Date, grant: DemoGrant): Date | null {

@@ -19,12 +19,11 @@ import {
   hasSearch,
   orderBySql,
   pageOf,
-  totalColumn,
-  totalOf,
+  countRows,
   type ListQuery,
 } from '../platform/paging.ts';
 import { iso, isoOrNull } from '../platform/serialize.ts';
-import { currentSessionIdSql, deviceStatusSql } from './device-status.ts';
+import { deviceStatusSql } from './device-status.ts';
 
 export const DEVICE_IN_SESSION_MESSAGE = 'Cannot delete device during active session';
 
@@ -47,10 +46,13 @@ type AdminDeviceSortField = (typeof ADMIN_DEVICE_SORT_FIELDS)[number];
  * and the status filter use the same SQL expression, evaluated at `ctx.clock.now()`.
  */
 function deviceQuery(ctx: ServiceContext, db: Db | Tx, filter: DeviceFilter) {
-  const status = deviceStatusSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
+  const status = deviceStatusSql('d', 'active', ctx.clock.now(), ctx.config.offlineAfterMs);
   let query = db
     .selectFrom('devices as d')
-    .innerJoin('organizations as o', 'o.id', 'd.organization_id');
+    .innerJoin('organizations as o', 'o.id', 'd.organization_id')
+    .leftJoin('sessions as active', (join) =>
+      join.onRef('active.device_id', '=', 'd.id').on('active.status', '=', 'active'),
+    );
   if (filter.organizationId) query = query.where('d.organization_id', '=', filter.organizationId);
   if (filter.id) query = query.where('d.id', '=', filter.id);
   if (filter.status) query = query.where(status, '=', filter.status);
@@ -93,30 +95,34 @@ export async function findDevices(
   db: Db | Tx,
   filter: DeviceFilter,
   list: ListQuery<AdminDeviceSortField> = {},
+  /** The total when the caller knows it already (it is then not counted again). */
+  knownTotal?: number,
 ): Promise<DevicePage> {
   const page = pageOf(list);
   const { query, status } = deviceQuery(ctx, db, filter);
-  const rows = await query
-    .select([
-      'd.id',
-      'd.name',
-      'd.type',
-      status.as('status'),
-      'd.last_seen_at',
-      currentSessionIdSql('d').as('current_session_id'),
-      'd.organization_id',
-      'o.name as organization_name',
-      'd.movement_type',
-      'd.battery_percent',
-      'd.app_version',
-      'd.created_at',
-      totalColumn(),
-    ])
-    .orderBy(orderBySql(list, sortColumns(status), 'name', [sql`d.name`, sql`d.id`]))
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  const total = await totalOf(rows, page, query);
+  const [rows, total] = await Promise.all([
+    query
+      .select([
+        'd.id',
+        'd.name',
+        'd.type',
+        status.as('status'),
+        'd.last_seen_at',
+        'active.id as current_session_id',
+        'd.organization_id',
+        'o.name as organization_name',
+        'd.movement_type',
+        'd.battery_percent',
+        'd.app_version',
+        'd.created_at',
+      ])
+      // By name, the page follows a (…, lower(name), id) index and stops after its rows.
+      .orderBy(orderBySql(list, sortColumns(status), 'name', [sql`d.id`]))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    knownTotal ?? countRows(query),
+  ]);
   return {
     devices: rows.map((row) => ({
       id: row.id,
@@ -161,26 +167,31 @@ export async function listAllDevices(
     movementType: query.movement_type,
   };
   const { query: counted, status } = deviceQuery(ctx, ctx.db, filter);
-  const [page, summary] = await Promise.all([
-    findDevices(
-      ctx,
-      ctx.db,
-      { ...filter, status: query.status, q: query.q, searchOrganization: true },
-      query,
-    ),
-    counted
-      .select([
-        sql<number>`count(*)::int`.as('total'),
-        sql<number>`(count(*) FILTER (WHERE ${status} = 'waiting'))::int`.as('waiting'),
-        sql<number>`(count(*) FILTER (WHERE ${status} = 'in_session'))::int`.as('in_session'),
-        sql<number>`(count(*) FILTER (WHERE ${status} = 'offline'))::int`.as('offline'),
-      ])
-      .executeTakeFirstOrThrow(),
-  ]);
+  const summary = await counted
+    .select([
+      sql<number>`count(*)::int`.as('total'),
+      sql<number>`(count(*) FILTER (WHERE ${status} = 'waiting'))::int`.as('waiting'),
+      sql<number>`(count(*) FILTER (WHERE ${status} = 'in_session'))::int`.as('in_session'),
+      sql<number>`(count(*) FILTER (WHERE ${status} = 'offline'))::int`.as('offline'),
+    ])
+    .executeTakeFirstOrThrow();
+  // Without a search, the summary holds the list's total already: the devices are counted once.
+  const knownTotal = hasSearch(query.q) ? undefined : summary[query.status ?? 'total'];
+  const page = await findDevices(
+    ctx,
+    ctx.db,
+    { ...filter, status: query.status, q: query.q, searchOrganization: true },
+    query,
+    knownTotal,
+  );
   return { ...page, summary };
 }
 
-async function getDevice(ctx: ServiceContext, organizationId: string, id: string): Promise<Device> {
+export async function getDevice(
+  ctx: ServiceContext,
+  organizationId: string,
+  id: string,
+): Promise<Device> {
   const {
     devices: [device],
   } = await findDevices(ctx, ctx.db, { organizationId, id });

@@ -37,13 +37,26 @@ const notAnApk = () =>
 export const buildsDir = (config: Pick<Config, 'dataDir'>) => path.join(config.dataDir, 'builds');
 const buildPath = (config: Pick<Config, 'dataDir'>, platform: AppPlatform) =>
   path.join(buildsDir(config), `${platform}.apk`);
+/** What the admin said of the build (its version), beside the file: `<platform>.json`. */
+const buildInfoPath = (config: Pick<Config, 'dataDir'>, platform: AppPlatform) =>
+  path.join(buildsDir(config), `${platform}.json`);
+
+async function readBuildVersion(config: Config, platform: AppPlatform): Promise<string | null> {
+  try {
+    const info = JSON.parse(await fs.promises.readFile(buildInfoPath(config, platform), 'utf8'));
+    return typeof info?.version === 'string' ? info.version : null;
+  } catch {
+    return null; // no file (placed by hand, or uploaded before versions), or unreadable
+  }
+}
 export const downloadFileName = (platform: AppPlatform) => `vr-training-${platform}.apk`;
 
 async function statBuild(config: Config, platform: AppPlatform): Promise<AppBuild | null> {
   try {
     const stat = await fs.promises.stat(buildPath(config, platform));
     if (!stat.isFile()) return null;
-    return { platform, size_bytes: stat.size, uploaded_at: iso(stat.mtime) };
+    const version = await readBuildVersion(config, platform);
+    return { platform, version, size_bytes: stat.size, uploaded_at: iso(stat.mtime) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
@@ -65,6 +78,7 @@ export async function saveBuild(
   platform: AppPlatform,
   body: Readable,
   declaredLength: number | undefined,
+  version?: string,
 ): Promise<AppBuild> {
   const tooLarge = () =>
     new AppError('payload_too_large', 'The build is larger than 2 GiB', {
@@ -100,11 +114,17 @@ export async function saveBuild(
     if (size === 0) throw new AppError('bad_request', 'The build file is empty');
     const uploadedAt = ctx.clock.now();
     await fs.promises.utimes(temp, uploadedAt, uploadedAt);
+    const cleanVersion = version?.trim() || null;
+    // The version first, then the file: a reader never pairs a new file with an old version.
+    const info = `${temp}.json`;
+    await fs.promises.writeFile(info, JSON.stringify({ version: cleanVersion }));
+    await fs.promises.rename(info, buildInfoPath(ctx.config, platform));
     await fs.promises.rename(temp, buildPath(ctx.config, platform));
-    return { platform, size_bytes: size, uploaded_at: iso(uploadedAt) };
+    return { platform, version: cleanVersion, size_bytes: size, uploaded_at: iso(uploadedAt) };
   } catch (error) {
     out.destroy();
     await fs.promises.rm(temp, { force: true });
+    await fs.promises.rm(`${temp}.json`, { force: true });
     if (error instanceof AppError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {

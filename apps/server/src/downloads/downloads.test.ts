@@ -30,10 +30,16 @@ beforeEach(() => fs.rmSync(buildsDir, { recursive: true, force: true }));
 const fakeApk = (size: number) =>
   Buffer.concat([Buffer.from('PK\x03\x04'), crypto.randomBytes(size - 4)]);
 
-function upload(platform: string, body: Buffer, contentType = APK, headers = admin) {
+function upload(
+  platform: string,
+  body: Buffer,
+  contentType = APK,
+  headers = admin,
+  version?: string,
+) {
   return t.app.inject({
     method: 'POST',
-    url: `/v1/admin/vr-app/builds/${platform}`,
+    url: `/v1/admin/vr-app/builds/${platform}${version ? `?version=${version}` : ''}`,
     headers: { ...headers, 'content-type': contentType },
     payload: body,
   });
@@ -53,14 +59,16 @@ function follow(url: string) {
 describe('VR app builds and signed downloads', () => {
   it('uploads a build and serves the same bytes through the signed link', async () => {
     const bytes = fakeApk(300_000);
-    const uploaded = await upload('oculus', bytes);
+    const uploaded = await upload('oculus', bytes, APK, admin, '1.4.2');
     expect(uploaded.statusCode, uploaded.body).toBe(201);
     expect(uploaded.json()).toEqual({
       platform: 'oculus',
+      version: '1.4.2',
       size_bytes: bytes.length,
       uploaded_at: t.clock.now().toISOString(),
     });
-    expect(fs.readdirSync(buildsDir)).toEqual(['oculus.apk']); // no temporary file left
+    // The build and what was said of it; no temporary file left.
+    expect(fs.readdirSync(buildsDir).sort()).toEqual(['oculus.apk', 'oculus.json']);
 
     const list = await t.app.inject({ url: '/v1/admin/vr-app/builds', headers: admin });
     expect(list.json()).toEqual({ builds: [uploaded.json()] });
@@ -204,11 +212,13 @@ describe('VR app builds and signed downloads', () => {
     });
     request.write(fakeApk(64 * 1024));
     // Cut the connection once the server is writing the upload beside the build...
-    await expect.poll(() => fs.readdirSync(buildsDir).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => fs.readdirSync(buildsDir).length, { timeout: 10_000 }).toBe(3);
     request.destroy();
     expect(await outcome).toBe('aborted');
     // ...then it drops the partial file and the previous build stays.
-    await expect.poll(() => fs.readdirSync(buildsDir), { timeout: 10_000 }).toEqual(['oculus.apk']);
+    await expect
+      .poll(() => fs.readdirSync(buildsDir).sort(), { timeout: 10_000 })
+      .toEqual(['oculus.apk', 'oculus.json']);
     expect(fs.readFileSync(path.join(buildsDir, 'oculus.apk')).equals(original)).toBe(true);
   });
 

@@ -1,25 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeEnrolledDevice, makeOrganization, makeSession } from '../../test/factories.ts';
-import { createTestDatabase } from '../../test/harness.ts';
+import { createTestDatabase, BACKGROUND } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
 import type { AppInstance } from '../platform/app-types.ts';
 import { ManualClock } from '../platform/clock.ts';
 import { testConfig } from '../platform/config.ts';
 import type { DatabaseHandle } from '../platform/db.ts';
-
-/** Polls `check` until it holds or the deadline passes (no fixed sleeps). */
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 let database: DatabaseHandle;
 let app: AppInstance;
@@ -63,6 +52,23 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+async function lastSeenOf(deviceId: string) {
+  const row = await database.db
+    .selectFrom('devices')
+    .select('last_seen_at')
+    .where('id', '=', deviceId)
+    .executeTakeFirstOrThrow();
+  return row.last_seen_at;
+}
+
+async function endOf(sessionId: string) {
+  return database.db
+    .selectFrom('sessions')
+    .select(['status', 'ended_at'])
+    .where('id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+}
+
 function heartbeat(headers: Record<string, string>) {
   return app.inject({ method: 'POST', url: '/v1/headset/heartbeat', headers, payload: {} });
 }
@@ -86,24 +92,19 @@ describe('background jobs', () => {
     clock.advance(5000);
     expect((await heartbeat(alive.headers)).statusCode).toBe(200);
     const seen = clock.now();
-    await eventually(async () => {
-      const row = await database.db
-        .selectFrom('devices')
-        .select('last_seen_at')
-        .where('id', '=', alive.device.id)
-        .executeTakeFirstOrThrow();
-      return row.last_seen_at?.getTime() === seen.getTime() ? true : undefined;
-    });
+    await vi.waitFor(
+      async () => expect(await lastSeenOf(alive.device.id)).toEqual(seen),
+      BACKGROUND,
+    );
 
-    const ended = await eventually(async () => {
-      const row = await database.db
-        .selectFrom('sessions')
-        .select(['status', 'ended_at'])
-        .where('id', '=', session.id)
-        .executeTakeFirstOrThrow();
-      return row.status === 'active' ? undefined : row;
-    });
-    expect(ended).toEqual({ status: 'disconnected', ended_at: expect.any(Date) });
+    await vi.waitFor(
+      async () =>
+        expect(await endOf(session.id)).toEqual({
+          status: 'disconnected',
+          ended_at: expect.any(Date),
+        }),
+      BACKGROUND,
+    );
   });
 
   it('keep every organisation alive when one headset sends text the database cannot store', async () => {
@@ -137,6 +138,7 @@ describe('background jobs', () => {
         error: 'validation_error',
         message:
           'body.app_version contains a character that cannot be stored (NUL or an unpaired surrogate)',
+        details: { field: 'body.app_version', rule: 'storable' },
       });
     }
     // Whatever else might one day reach the buffer with a value the database refuses.
@@ -145,35 +147,23 @@ describe('background jobs', () => {
     clock.advance(5000);
     expect((await heartbeat(alive.headers)).statusCode).toBe(200);
     const seen = clock.now();
-    await eventually(async () => {
-      const row = await database.db
-        .selectFrom('devices')
-        .select('last_seen_at')
-        .where('id', '=', alive.device.id)
-        .executeTakeFirstOrThrow();
-      return row.last_seen_at?.getTime() === seen.getTime() ? true : undefined;
-    });
-    const ended = await eventually(async () => {
-      const row = await database.db
-        .selectFrom('sessions')
-        .select(['status', 'ended_at'])
-        .where('id', '=', session.id)
-        .executeTakeFirstOrThrow();
-      return row.status === 'active' ? undefined : row;
-    });
-    expect(ended).toEqual({ status: 'disconnected', ended_at: clock.now() });
+    await vi.waitFor(
+      async () => expect(await lastSeenOf(alive.device.id)).toEqual(seen),
+      BACKGROUND,
+    );
+    await vi.waitFor(
+      async () =>
+        expect(await endOf(session.id)).toEqual({ status: 'disconnected', ended_at: clock.now() }),
+      BACKGROUND,
+    );
     // The jobs go on: the next heartbeat is written too.
     clock.advance(500);
     expect((await heartbeat(alive.headers)).statusCode).toBe(200);
     const again = clock.now();
-    await eventually(async () => {
-      const row = await database.db
-        .selectFrom('devices')
-        .select('last_seen_at')
-        .where('id', '=', alive.device.id)
-        .executeTakeFirstOrThrow();
-      return row.last_seen_at?.getTime() === again.getTime() ? true : undefined;
-    });
+    await vi.waitFor(
+      async () => expect(await lastSeenOf(alive.device.id)).toEqual(again),
+      BACKGROUND,
+    );
   });
 
   it('flush once more on close, before the database is closed', async () => {

@@ -1,9 +1,10 @@
 import type { AppInstance } from '../platform/app-types.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { DatabaseLostError } from '../platform/db.ts';
+import type { BackgroundJob, JobReport } from '../platform/job-monitor.ts';
 import { pruneRateLimits } from '../platform/rate-limit.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
-import { runSweep } from './sweeper.ts';
+import { devicesGoneOffline, runSweep } from './sweeper.ts';
 
 /** How often the sweeper runs: a quarter of the shortest delay it enforces, at least 100 ms. */
 export function sweepIntervalMs(config: ServiceContext['config']): number {
@@ -15,21 +16,42 @@ export function sweepIntervalMs(config: ServiceContext['config']): number {
   return Math.max(100, Math.floor(shortest / 4));
 }
 
+/** Reports nothing (tests that start the jobs without watching them). */
+const noReport: JobReport = { started() {}, ran() {}, flushed() {}, swept() {} };
+
 /**
  * Runs `task` every `everyMs` until stopped, never two at once; a failure is logged and the next
- * tick tries again (a database hiccup must not take the server down).
+ * tick tries again (a database hiccup must not take the server down). Each run is reported, so
+ * /readyz can tell a stalled job and the metrics count runs and failures.
  */
-function repeat(everyMs: number, task: () => Promise<void>, onError: (error: unknown) => void) {
+function repeat(
+  job: BackgroundJob,
+  everyMs: number,
+  task: () => Promise<void>,
+  onError: (error: unknown) => void,
+  report: JobReport,
+) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
+  const run = async () => {
+    const started = performance.now();
+    try {
+      await task();
+      report.ran(job, (performance.now() - started) / 1000);
+    } catch (error) {
+      report.ran(job, (performance.now() - started) / 1000, error);
+      onError(error);
+    }
+  };
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = task().catch(onError).finally(schedule);
+      running = run().finally(schedule);
     }, everyMs);
     timer.unref();
   };
+  report.started(job, everyMs);
   schedule();
   return async () => {
     stopped = true;
@@ -44,21 +66,53 @@ function repeat(everyMs: number, task: () => Promise<void>, onError: (error: unk
  * this process's sightings first, and whatever could not be written still counts as heard
  * (`pendingSighting`), so it never ends a session on a device that was heard from a moment ago.
  */
-export function startHeadsetJobs(app: AppInstance, ctx: ServiceContext, lastSeen: LastSeenBuffer) {
+export function startHeadsetJobs(
+  app: AppInstance,
+  ctx: ServiceContext,
+  lastSeen: LastSeenBuffer,
+  report: JobReport = noReport,
+) {
   // A lost database is reported once, by the process's fatal handler, which stops these jobs.
   const logFlushFailure = (error: unknown) => {
     if (error instanceof DatabaseLostError) return;
     ctx.log.error({ err: error }, 'flushing last-seen times failed; retrying on the next tick');
   };
   const flush = async () => {
-    await lastSeen.flush();
+    const started = performance.now();
+    const { devices } = await lastSeen.flush();
+    if (devices > 0) report.flushed(devices, (performance.now() - started) / 1000);
   };
-  const stopFlusher = repeat(Math.max(10, ctx.config.lastSeenFlushMs), flush, logFlushFailure);
+  const stopFlusher = repeat(
+    'last_seen_flush',
+    Math.max(10, ctx.config.lastSeenFlushMs),
+    flush,
+    logFlushFailure,
+    report,
+  );
+  // Devices that went offline up to this instant were told of (by this process's sweeps).
+  let offlineCheckedUpTo = ctx.clock.now();
   const stopSweeper = repeat(
+    'sweeper',
     sweepIntervalMs(ctx.config),
     async () => {
       await flush().catch(logFlushFailure);
       const result = await runSweep(ctx, (deviceId) => lastSeen.pendingSighting(deviceId));
+      if (result.ran) {
+        const now = ctx.clock.now();
+        for (const device of await devicesGoneOffline(ctx, offlineCheckedUpTo, now)) {
+          ctx.live.publish({
+            type: 'device',
+            change: 'offline',
+            device_id: device.id,
+            organization_id: device.organization_id,
+          });
+        }
+        offlineCheckedUpTo = now;
+      }
+      report.swept(result.ran, {
+        disconnected: result.disconnected.length,
+        timeout: result.timedOut.length,
+      });
       await pruneRateLimits(ctx.db, ctx.clock.now());
       if (result.disconnected.length > 0 || result.timedOut.length > 0) {
         ctx.log.info(
@@ -71,6 +125,7 @@ export function startHeadsetJobs(app: AppInstance, ctx: ServiceContext, lastSeen
       if (error instanceof DatabaseLostError) return;
       ctx.log.error({ err: error }, 'session sweep failed; retrying on the next tick');
     },
+    report,
   );
   // The last flush follows in the headset routes' own onClose hook, which runs after this one.
   app.addHook('onClose', async () => {

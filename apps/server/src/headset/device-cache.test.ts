@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { sql, type KyselyPlugin } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import {
   grantAccess,
@@ -8,12 +8,12 @@ import {
   makeSession,
   makeTenant,
 } from '../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp, BACKGROUND, contextOf } from '../../test/harness.ts';
 import { databaseUrlFor } from '../../test/template.ts';
 import type { AppInstance } from '../platform/app-types.ts';
 import { openDatabase } from '../platform/db.ts';
 import { DeviceCache } from './device-cache.ts';
-import type { AuthenticatedDevice } from './headset.service.ts';
+import type { AuthenticatedDevice } from './device-cache.ts';
 import { runSweep } from './sweeper.ts';
 
 let t: TestApp;
@@ -53,16 +53,6 @@ async function startSession(
   });
   expect(response.statusCode).toBe(201);
   return response.json<{ id: string }>();
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('device cache (heartbeat answered from memory)', () => {
@@ -140,13 +130,7 @@ describe('device cache (heartbeat answered from memory)', () => {
     t.clock.advance(t.config.sessionTimeoutMs + 1);
     expect((await heartbeat(headset.headers)).statusCode).toBe(200);
     await t.app.lastSeen.flush();
-    const ctx = {
-      db: t.db,
-      clock: t.clock,
-      config: t.config,
-      log: t.app.log,
-      deviceEvents: t.app.deviceEvents,
-    };
+    const ctx = contextOf(t);
     const sweep = await runSweep(ctx);
     expect(sweep.timedOut).toContain(second.id);
     expect((await heartbeat(headset.headers)).json().session).toBeNull();
@@ -273,11 +257,10 @@ describe.runIf(onPostgres)('device cache across two app instances on one databas
     expect((await heartbeat(headset.headers, other.app)).json().session).toBeNull();
     expect((await heartbeat(headset.headers, other.app)).json().session).toBeNull();
     const session = await startSession(tenant.headers, headset.device.id, tree.level.id);
-    const delivered = await eventually(async () => {
+    await vi.waitFor(async () => {
       const body = (await heartbeat(headset.headers, other.app)).json();
-      return body.session ? body.session : undefined;
-    });
-    expect(delivered.id).toBe(session.id);
+      expect(body.session?.id).toBe(session.id);
+    }, BACKGROUND);
   });
 
   it('refuses on instance B a device deleted through instance A', async () => {
@@ -290,11 +273,9 @@ describe.runIf(onPostgres)('device cache across two app instances on one databas
       headers: tenant.headers,
     });
     expect(deleted.statusCode).toBe(200);
-    const status = await eventually(async () => {
-      const code = (await heartbeat(headset.headers, other.app)).statusCode;
-      return code === 401 ? code : undefined;
-    });
-    expect(status).toBe(401);
+    await vi.waitFor(async () => {
+      expect((await heartbeat(headset.headers, other.app)).statusCode).toBe(401);
+    }, BACKGROUND);
   });
 
   it('shows on instance B a session ended by a sweep on instance A', async () => {
@@ -315,18 +296,49 @@ describe.runIf(onPostgres)('device cache across two app instances on one databas
     // Keep the device seen so the sweep's verdict is timeout, and the entry on B cached.
     expect((await heartbeat(headset.headers, other.app)).statusCode).toBe(200);
     await other.app.lastSeen.flush();
-    const sweep = await runSweep({
-      db: t.db,
-      clock: t.clock,
-      config: t.config,
-      log: t.app.log,
-      deviceEvents: t.app.deviceEvents,
-    });
+    const sweep = await runSweep(contextOf(t));
     expect([...sweep.timedOut, ...sweep.disconnected]).toContain(session.id);
-    const cleared = await eventually(async () => {
-      const body = (await heartbeat(headset.headers, other.app)).json();
-      return body.session === null ? 'cleared' : undefined;
+    await vi.waitFor(async () => {
+      expect((await heartbeat(headset.headers, other.app)).json().session).toBeNull();
+    }, BACKGROUND);
+  });
+});
+
+describe('cache misses', () => {
+  it('arriving together are answered by one SELECT', async () => {
+    const tenant = await makeTenant(t);
+    const headsets = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        makeEnrolledDevice(t.db, tenant.organization.id, { last_seen_at: t.clock.now() }),
+      ),
+    );
+    let lookups = 0;
+    const counting: KyselyPlugin = {
+      transformQuery(args) {
+        const text = JSON.stringify(args.node);
+        if (args.node.kind === 'SelectQueryNode' && text.includes('"token_hash"')) lookups++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    // A fresh process: nothing cached yet.
+    const cold = await buildApp({
+      db: t.db.withPlugin(counting),
+      config: t.config,
+      clock: t.clock,
+      logger: false,
     });
-    expect(cleared).toBe('cleared');
+    try {
+      const answers = await Promise.all(
+        headsets.map((headset) => heartbeat(headset.headers, cold)),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual(headsets.map(() => 200));
+      expect(lookups).toBe(1);
+      // Cached from now on.
+      await Promise.all(headsets.map((headset) => heartbeat(headset.headers, cold)));
+      expect(lookups).toBe(1);
+    } finally {
+      await cold.close();
+    }
   });
 });

@@ -1,4 +1,14 @@
-import type { AuthenticatedDevice } from './headset.service.ts';
+import type { MovementType, SessionLaunch } from '@vrtc/contract';
+
+/** The device behind a token, with its active session: what every headset call starts from. */
+export interface AuthenticatedDevice {
+  id: string;
+  organizationId: string;
+  movementType: MovementType;
+  batteryPercent: number | null;
+  appVersion: string | null;
+  session: SessionLaunch | null;
+}
 
 /** A safety net only: invalidation (device-events.ts) is what keeps entries fresh. */
 export const DEVICE_CACHE_TTL_MS = 30_000;
@@ -141,52 +151,5 @@ export class DeviceCache {
   private drop(tokenHash: string, deviceId: string) {
     this.entries.delete(tokenHash);
     if (this.tokenOf.get(deviceId) === tokenHash) this.tokenOf.delete(deviceId);
-  }
-}
-
-/**
- * Gathers the loads asked for within one turn of the event loop into one call of `loadMany`
- * (cache misses: after a restart or a TTL expiry many headsets miss at once, and one SELECT for
- * 50 tokens costs about what one for a single token does, on PGlite most of all).
- */
-export class BatchLoader<K, V> {
-  private pending = new Map<
-    K,
-    Array<{ resolve: (v: V | undefined) => void; reject: (e: unknown) => void }>
-  >();
-
-  constructor(
-    private readonly loadMany: (keys: K[]) => Promise<Map<K, V>>,
-    private readonly maxBatch = 500,
-  ) {}
-
-  /** The value for `key`, or undefined when `loadMany` did not find it. */
-  load(key: K): Promise<V | undefined> {
-    return new Promise<V | undefined>((resolve, reject) => {
-      const waiting = this.pending.get(key);
-      if (waiting) {
-        waiting.push({ resolve, reject });
-        return;
-      }
-      if (this.pending.size === 0) setImmediate(() => void this.run());
-      this.pending.set(key, [{ resolve, reject }]);
-      if (this.pending.size >= this.maxBatch) void this.run();
-    });
-  }
-
-  private async run(): Promise<void> {
-    const batch = this.pending;
-    if (batch.size === 0) return;
-    this.pending = new Map();
-    let found: Map<K, V>;
-    try {
-      found = await this.loadMany([...batch.keys()]);
-    } catch (error) {
-      for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
-      return;
-    }
-    for (const [key, waiters] of batch) {
-      for (const waiter of waiters) waiter.resolve(found.get(key));
-    }
   }
 }

@@ -1,26 +1,16 @@
-import {
-  EnrollBody,
-  EnrollmentCode,
-  EnrollResponse,
-  ErrorBody,
-  FinishBody,
-  HeartbeatBody,
-  HeartbeatResponse,
-  OkBody,
-  ProgressBody,
-  SessionIdParams,
-  SessionProgressResponse,
-} from '@vrtc/contract';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { routes } from '@vrtc/contract';
+import DataLoader from 'dataloader';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { bearerToken, hashToken } from '../auth/tokens.ts';
 import type { AppInstance } from '../platform/app-types.ts';
 import { callerOf, type ServiceContext } from '../platform/context.ts';
 import { DatabaseLostError } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
+import { registerRoute } from '../platform/routes.ts';
+import type { JobReport } from '../platform/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
-import { BatchLoader } from './device-cache.ts';
+import type { DeviceCache } from './device-cache.ts';
 import type { DeviceEvents } from './device-events.ts';
 import { LastSeenBuffer } from './last-seen.ts';
 
@@ -36,54 +26,18 @@ declare module 'fastify' {
   }
 }
 
-const tags = ['headset'];
-const security = [{ bearer: [] }];
-
 /** POST /v1/devices/enrollment-code, for any signed-in account ("Add headset" in the console). */
 export function enrollmentCodeRoutes(app: AppInstance, ctx: ServiceContext) {
-  app.post(
-    '/v1/devices/enrollment-code',
-    {
-      schema: {
-        tags: ['devices'],
-        description:
-          "The organisation's current enrolment code for new headsets: 8 characters, valid 24 h, " +
-          'the same code until it expires, then a new one.',
-        response: { 200: EnrollmentCode },
-      },
-    },
-    (request) => headset.currentEnrollmentCode(ctx, callerOf(request)),
+  registerRoute(app, routes.currentEnrollmentCode, (request) =>
+    headset.currentEnrollmentCode(ctx, callerOf(request)),
   );
-  app.post(
-    '/v1/devices/enrollment-code/renew',
-    {
-      schema: {
-        tags: ['devices'],
-        description:
-          'Replaces the organisation’s enrolment code with a new one; the old code stops working ' +
-          'at once (headsets enrolled with it stay). 409 quota_exceeded past ' +
-          'QUOTA_ENROLLMENT_CODES_PER_DAY codes issued in 24 hours.',
-        response: { 200: EnrollmentCode, 409: ErrorBody },
-      },
-    },
-    (request) => headset.renewEnrollmentCode(ctx, callerOf(request)),
+  registerRoute(app, routes.renewEnrollmentCode, (request) =>
+    headset.renewEnrollmentCode(ctx, callerOf(request)),
   );
-  app.delete(
-    '/v1/devices/enrollment-code',
-    {
-      schema: {
-        tags: ['devices'],
-        description:
-          'Revokes the organisation’s enrolment code: no headset can enrol with it any more. ' +
-          'Opening "Add headset" again issues a new one.',
-        response: { 200: OkBody },
-      },
-    },
-    async (request) => {
-      await headset.revokeEnrollmentCode(ctx, callerOf(request));
-      return { ok: true as const };
-    },
-  );
+  registerRoute(app, routes.revokeEnrollmentCode, async (request) => {
+    await headset.revokeEnrollmentCode(ctx, callerOf(request));
+    return { ok: true as const };
+  });
 }
 
 function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
@@ -92,13 +46,23 @@ function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
 }
 
 /** onRequest hook of the headset scope: a device token, and only a device token, gets in. */
-function requireDevice(ctx: ServiceContext, lastSeen: LastSeenBuffer): onRequestHookHandler {
-  // Cache misses arriving together share one SELECT.
-  const loader = new BatchLoader(async (tokenHashes: string[]) => {
-    const found = await headset.resolveDevices(ctx.db, tokenHashes);
-    return new Map(found.map((row) => [row.tokenHash, row]));
-  });
-  const cache = ctx.deviceEvents.cache;
+function requireDevice(
+  ctx: ServiceContext,
+  cache: DeviceCache,
+  lastSeen: LastSeenBuffer,
+): onRequestHookHandler {
+  // Cache misses arriving within one turn of the event loop share one SELECT: after a restart or
+  // a TTL expiry many headsets miss at once, and a SELECT for 500 tokens costs about what one for
+  // a single token does, on PGlite most of all. The device cache is the cache: the loader keeps
+  // nothing itself.
+  const loader = new DataLoader<string, headset.ResolvedDevice | undefined>(
+    async (tokenHashes) => {
+      const found = await headset.resolveDevices(ctx.db, [...tokenHashes]);
+      const byHash = new Map(found.map((row) => [row.tokenHash, row]));
+      return tokenHashes.map((hash) => byHash.get(hash));
+    },
+    { cache: false, maxBatchSize: 500, batchScheduleFn: (run) => setImmediate(run) },
+  );
   const admit = (request: FastifyRequest, device: headset.AuthenticatedDevice) => {
     // Any authenticated call shows the headset is alive.
     lastSeen.record(device.id, ctx.clock.now());
@@ -129,7 +93,21 @@ function requireDevice(ctx: ServiceContext, lastSeen: LastSeenBuffer): onRequest
  * works nowhere else, as user tokens do not work here.
  */
 export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
-  const lastSeen = new LastSeenBuffer(ctx.db, ctx.log);
+  const lastSeen = new LastSeenBuffer(ctx.db, {
+    log: ctx.log,
+    offlineAfterMs: ctx.config.offlineAfterMs,
+    // Waiting again: the console's device lists hear it at once.
+    cameOnline: (devices) => {
+      for (const device of devices) {
+        ctx.live.publish({
+          type: 'device',
+          change: 'online',
+          device_id: device.id,
+          organization_id: device.organization_id,
+        });
+      }
+    },
+  });
   app.decorate('lastSeen', lastSeen);
   app.addHook('onClose', async () => {
     await lastSeen.flush().catch((error: unknown) => {
@@ -139,106 +117,41 @@ export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
     });
   });
 
-  app.post(
-    '/v1/headset/enroll',
-    {
-      schema: {
-        tags,
-        security: [],
-        description:
-          'Joins the organisation of a valid enrolment code (case-insensitive). 400 ' +
-          'enrollment_code_invalid for a wrong or expired code; 429 after 20 failures from one ' +
-          'address within 15 minutes.',
-        body: EnrollBody,
-        response: { 201: EnrollResponse, 400: ErrorBody, 429: ErrorBody },
-      },
-    },
-    async (request, reply) => {
-      reply.status(201);
-      return headset.enroll(ctx, request.body, request.ip);
-    },
-  );
+  registerRoute(app, routes.enroll, (request) => headset.enroll(ctx, request.body, request.ip));
 
-  app.register(async (plugin) => {
-    const scope = plugin.withTypeProvider<TypeBoxTypeProvider>();
-    scope.addHook('onRequest', requireDevice(ctx, lastSeen));
-
-    scope.post(
-      '/v1/headset/heartbeat',
+  app.register(async (scope) => {
+    scope.addHook('onRequest', requireDevice(ctx, app.deviceEvents.cache, lastSeen));
+    registerRoute(
+      scope,
+      routes.heartbeat,
+      (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
       {
-        schema: {
-          tags,
-          security,
-          description:
-            'Every heartbeat_interval_ms. Answers the session the console started on this ' +
-            'device, or null.',
-          body: HeartbeatBody,
-          response: { 200: HeartbeatResponse, 401: ErrorBody },
-        },
         // Every headset calls this every few seconds: info-level request lines would be most of
-        // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show.
+        // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
+        // heartbeats are counted (vrtc_heartbeats_total) instead of logged and timed.
         logLevel: 'warn',
+        config: { hotPath: 'heartbeat' },
         // Every field is optional, so a heartbeat may come without a body at all.
         preValidation: (request, _reply, done) => {
           request.body ??= {};
           done();
         },
       },
-      (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
     );
-
-    scope.post(
-      '/v1/headset/sessions/:id/progress',
-      {
-        schema: {
-          tags,
-          security,
-          description:
-            'Tasks completed so far (0..max_tasks). 404 if the session is not this device’s; ' +
-            '409 session_not_active once it has ended (e.g. cancelled): stop playing.',
-          params: SessionIdParams,
-          body: ProgressBody,
-          response: {
-            200: SessionProgressResponse,
-            400: ErrorBody,
-            404: ErrorBody,
-            409: ErrorBody,
-          },
-        },
-      },
-      (request) =>
-        headset.reportProgress(
-          ctx,
-          deviceOf(request),
-          request.params.id,
-          request.body.completed_tasks,
-        ),
+    registerRoute(scope, routes.reportProgress, (request) =>
+      headset.reportProgress(ctx, deviceOf(request), request.params.id, request.body),
     );
-
-    scope.post(
-      '/v1/headset/sessions/:id/finish',
-      {
-        schema: {
-          tags,
-          security,
-          description:
-            'Ends the session as completed, with success true or false. 404 / 409 as for progress.',
-          params: SessionIdParams,
-          body: FinishBody,
-          response: {
-            200: SessionProgressResponse,
-            400: ErrorBody,
-            404: ErrorBody,
-            409: ErrorBody,
-          },
-        },
-      },
-      (request) => headset.finishSession(ctx, deviceOf(request), request.params.id, request.body),
+    registerRoute(scope, routes.finishSession, (request) =>
+      headset.finishSession(ctx, deviceOf(request), request.params.id, request.body),
     );
   });
 }
 
 /** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */
-export function startHeadsetBackgroundJobs(app: AppInstance, ctx: ServiceContext) {
-  startHeadsetJobs(app, ctx, app.lastSeen);
+export function startHeadsetBackgroundJobs(
+  app: AppInstance,
+  ctx: ServiceContext,
+  report?: JobReport,
+) {
+  startHeadsetJobs(app, ctx, app.lastSeen, report);
 }

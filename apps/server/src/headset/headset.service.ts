@@ -6,6 +6,7 @@ import type {
   FinishBody,
   HeartbeatBody,
   HeartbeatResponse,
+  ProgressBody,
   SessionLaunch,
   SessionProgressResponse,
 } from '@vrtc/contract';
@@ -13,12 +14,18 @@ import { newToken } from '../auth/tokens.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import { isUniqueViolation } from '../platform/pg-errors.ts';
 import { checkQuota, quotaExceeded } from '../platform/quota.ts';
 import { countAttempt, refundAttempt, takeAttempt, type Limit } from '../platform/rate-limit.ts';
 import type { MovementType, SessionStatus } from '../platform/schema.ts';
 import { iso } from '../platform/serialize.ts';
 import { endActiveSession } from '../sessions/session-end.ts';
+import { publishSession } from '../sessions/session-events.ts';
+import { checkTaskNumbers, storeTasks } from '../sessions/tasks.ts';
+import type { AuthenticatedDevice } from './device-cache.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
+
+export type { AuthenticatedDevice };
 
 /** No look-alikes (0/O, 1/I): a code is read off a screen and typed on a headset. */
 export const ENROLLMENT_CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -41,9 +48,6 @@ export function newEnrollmentCode(): string {
 export function normalizeEnrollmentCode(input: string): string {
   return input.trim().toUpperCase().replace(/[\s-]/g, '');
 }
-
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 const codeBody = (row: { code: string; expires_at: Date }): EnrollmentCode => ({
   code: row.code,
@@ -205,17 +209,13 @@ export async function enroll(
       .returning('id')
       .executeTakeFirstOrThrow();
   });
+  ctx.live.publish({
+    type: 'device',
+    change: 'enrolled',
+    device_id: device.id,
+    organization_id: owner.organization_id,
+  });
   return { device_id: device.id, device_token: token };
-}
-
-/** The device behind a token, with its active session: what every headset call starts from. */
-export interface AuthenticatedDevice {
-  id: string;
-  organizationId: string;
-  movementType: MovementType;
-  batteryPercent: number | null;
-  appVersion: string | null;
-  session: SessionLaunch | null;
 }
 
 /**
@@ -347,7 +347,9 @@ export function heartbeat(
 }
 
 const notActive = (status: SessionStatus) =>
-  new AppError('session_not_active', `Session is no longer active (${status})`);
+  new AppError('session_not_active', `Session is no longer active (${status})`, {
+    details: { status },
+  });
 
 /** The session as this device may report on it: 404 if it is not the device's, 409 once ended. */
 async function reportableSession(
@@ -386,26 +388,39 @@ async function endedMeanwhile(ctx: ServiceContext, sessionId: string): Promise<n
   throw row ? notActive(row.status) : notFound('Session');
 }
 
+/**
+ * Records the count of completed tasks and, when the headset tells it, the task that just ended
+ * (older headsets send the count only), in one transaction.
+ */
 export async function reportProgress(
   ctx: ServiceContext,
   device: AuthenticatedDevice,
   sessionId: string,
-  completedTasks: number,
+  body: ProgressBody,
 ): Promise<SessionProgressResponse> {
   const { maxTasks } = await reportableSession(ctx, device, sessionId);
-  checkTaskCount(completedTasks, maxTasks);
-  const row = await ctx.db
-    .updateTable('sessions')
-    .set({ completed_tasks: completedTasks })
-    .where('id', '=', sessionId)
-    .where('device_id', '=', device.id)
-    .where('status', '=', 'active')
-    .returning(['id', 'status', 'completed_tasks', 'max_tasks'])
-    .executeTakeFirst();
-  if (!row) return endedMeanwhile(ctx, sessionId);
-  // The launch description a heartbeat answers carries completed_tasks.
-  await ctx.deviceEvents.changed(ctx.db, device.id);
-  return row;
+  checkTaskCount(body.completed_tasks, maxTasks);
+  if (body.task) checkTaskNumbers([body.task], maxTasks, 'body.task.number');
+  const now = ctx.clock.now();
+  const progress = await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('sessions')
+      .set({ completed_tasks: body.completed_tasks })
+      .where('id', '=', sessionId)
+      .where('device_id', '=', device.id)
+      .where('status', '=', 'active')
+      .returning(['id', 'status', 'completed_tasks', 'max_tasks', 'device_id', 'organization_id'])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const [task] = body.task ? await storeTasks(trx, sessionId, [body.task], now) : [];
+    // The launch description a heartbeat answers carries completed_tasks.
+    await ctx.deviceEvents.changed(trx, device.id);
+    return { row, task };
+  });
+  if (!progress) return endedMeanwhile(ctx, sessionId);
+  publishSession(ctx.live, 'progress', progress.row, progress.task);
+  const { id, status, completed_tasks, max_tasks } = progress.row;
+  return { id, status, completed_tasks, max_tasks };
 }
 
 /** Ends the session as completed; success=false is still completed, with success false. */
@@ -417,18 +432,25 @@ export async function finishSession(
 ): Promise<SessionProgressResponse> {
   const { maxTasks } = await reportableSession(ctx, device, sessionId);
   checkTaskCount(body.completed_tasks, maxTasks);
-  const ended = await endActiveSession(
-    ctx.deviceEvents,
-    ctx.db,
-    { sessionId, deviceId: device.id },
-    {
-      status: 'completed',
-      now: ctx.clock.now(),
-      completedTasks: body.completed_tasks,
-      success: body.success,
-    },
-  );
+  if (body.tasks) checkTaskNumbers(body.tasks, maxTasks, 'body.tasks[].number');
+  const now = ctx.clock.now();
+  const ended = await ctx.db.transaction().execute(async (trx) => {
+    const session = await endActiveSession(
+      ctx.deviceEvents,
+      trx,
+      { sessionId, deviceId: device.id },
+      {
+        status: 'completed',
+        now,
+        completedTasks: body.completed_tasks,
+        success: body.success,
+      },
+    );
+    if (session && body.tasks) await storeTasks(trx, sessionId, body.tasks, now);
+    return session;
+  });
   if (!ended) return endedMeanwhile(ctx, sessionId);
+  publishSession(ctx.live, 'ended', ended);
   return {
     id: ended.id,
     status: ended.status,

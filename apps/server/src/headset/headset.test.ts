@@ -281,11 +281,11 @@ describe('device tokens', () => {
     expect(consoleApi.headers['content-security-policy']).toContain("default-src 'self'");
     expect(consoleApi.headers['x-content-type-options']).toBe('nosniff');
 
-    for (const response of [
-      await heartbeat(headset.headers),
-      await enroll({ code: 'WRONG234', name: 'Quest', type: 'quest' }),
-    ]) {
-      expect(response.statusCode).toBeLessThan(500);
+    for (const [response, status] of [
+      [await heartbeat(headset.headers), 200],
+      [await enroll({ code: 'WRONG234', name: 'Quest', type: 'quest' }), 400],
+    ] as const) {
+      expect(response.statusCode).toBe(status);
       expect(response.headers['content-security-policy']).toBeUndefined();
       expect(response.headers['x-content-type-options']).toBeUndefined();
     }
@@ -497,6 +497,7 @@ describe('progress and finish', () => {
     expect(progress.json()).toEqual({
       error: 'session_not_active',
       message: 'Session is no longer active (cancelled)',
+      details: { status: 'cancelled' },
     });
     const finish = await report(headset.headers, session.id, 'finish', {
       completed_tasks: 1,

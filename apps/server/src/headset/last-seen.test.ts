@@ -144,7 +144,7 @@ describe('last seen', () => {
     const [poisoned, ...healthy] = headsets;
     const logged: Array<{ details: object; message: string }> = [];
     const buffer = new LastSeenBuffer(t.db, {
-      error: (details, message) => logged.push({ details, message }),
+      log: { error: (details, message) => logged.push({ details, message }) },
     });
     const seen = t.clock.now();
     // PostgreSQL cannot store NUL in text: the contract refuses it at the door, and the buffer must

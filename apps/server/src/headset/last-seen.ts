@@ -28,6 +28,22 @@ export interface LastSeenLog {
   error(details: object, message: string): void;
 }
 
+/** A device heard again after it had gone offline (or heard for the first time). */
+export interface CameOnline {
+  id: string;
+  organization_id: string;
+}
+
+export interface LastSeenOptions {
+  log?: LastSeenLog;
+  /**
+   * Told after each write of the devices it brought back online: their last-seen had been older
+   * than `offlineAfterMs` before the sighting (their status changes from offline to waiting).
+   */
+  cameOnline?: (devices: CameOnline[]) => void;
+  offlineAfterMs?: number;
+}
+
 /**
  * The database refused the values themselves (SQLSTATE class 22 "data exception", 23 "integrity
  * constraint violation", 54 "program limit exceeded"), not the connection or the server: the same
@@ -54,10 +70,14 @@ type Entry = [deviceId: string, sighting: Sighting];
 export class LastSeenBuffer {
   private pending = new Map<string, Sighting>();
 
+  private readonly log?: LastSeenLog;
+
   constructor(
     private readonly db: Db,
-    private readonly log?: LastSeenLog,
-  ) {}
+    private readonly options: LastSeenOptions = {},
+  ) {
+    this.log = options.log;
+  }
 
   /** Devices waiting for the next flush. */
   get size(): number {
@@ -132,26 +152,38 @@ export class LastSeenBuffer {
       appVersion.push(sighting.appVersion);
     }
     // A sighting older than what another process already wrote moves nothing; battery and
-    // app version are taken only from a sighting at least as new as the stored last-seen.
-    const result = await sql`
-      UPDATE devices d SET
-        last_seen_at = greatest(d.last_seen_at, v.seen),
-        battery_percent = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
-          THEN coalesce(v.battery_percent, d.battery_percent) ELSE d.battery_percent END,
-        app_version = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
-          THEN coalesce(v.app_version, d.app_version) ELSE d.app_version END
-      FROM (SELECT unnest(${ids}::uuid[]) AS id,
-                   unnest(${seen}::timestamptz[]) AS seen,
-                   unnest(${battery}::int[]) AS battery_percent,
-                   unnest(${appVersion}::text[]) AS app_version) v
-      WHERE d.id = v.id
-        AND (d.last_seen_at IS NULL OR d.last_seen_at < v.seen
-             OR (d.last_seen_at = v.seen
-                 AND (coalesce(v.battery_percent, d.battery_percent) IS DISTINCT FROM d.battery_percent
-                      OR coalesce(v.app_version, d.app_version) IS DISTINCT FROM d.app_version)))`.execute(
-      this.db,
-    );
-    return Number(result.numAffectedRows ?? 0n);
+    // app version are taken only from a sighting at least as new as the stored last-seen. The
+    // answer counts the rows written and names the devices that came back online (`before` is
+    // read from the same snapshot, before the update).
+    const offlineAfter = `${this.options.offlineAfterMs ?? 0} milliseconds`;
+    const { rows } = await sql<{ updated: number; online: CameOnline[] | null }>`
+      WITH updated AS (
+        UPDATE devices d SET
+          last_seen_at = greatest(d.last_seen_at, v.seen),
+          battery_percent = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
+            THEN coalesce(v.battery_percent, d.battery_percent) ELSE d.battery_percent END,
+          app_version = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
+            THEN coalesce(v.app_version, d.app_version) ELSE d.app_version END
+        FROM (SELECT u.*, before.last_seen_at AS before
+              FROM (SELECT unnest(${ids}::uuid[]) AS id,
+                           unnest(${seen}::timestamptz[]) AS seen,
+                           unnest(${battery}::int[]) AS battery_percent,
+                           unnest(${appVersion}::text[]) AS app_version) u
+              JOIN devices before ON before.id = u.id) v
+        WHERE d.id = v.id
+          AND (d.last_seen_at IS NULL OR d.last_seen_at < v.seen
+               OR (d.last_seen_at = v.seen
+                   AND (coalesce(v.battery_percent, d.battery_percent) IS DISTINCT FROM d.battery_percent
+                        OR coalesce(v.app_version, d.app_version) IS DISTINCT FROM d.app_version)))
+        RETURNING d.id, d.organization_id,
+          (v.before IS NULL OR v.before <= v.seen - ${offlineAfter}::interval) AS came_online)
+      SELECT count(*)::int AS updated,
+        json_agg(json_build_object('id', id, 'organization_id', organization_id))
+          FILTER (WHERE came_online) AS online
+      FROM updated`.execute(this.db);
+    const online = rows[0]?.online ?? [];
+    if (online.length > 0) this.options.cameOnline?.(online);
+    return rows[0]?.updated ?? 0;
   }
 
   /** Unwritten sightings return to the buffer, merged with any that arrived since. */

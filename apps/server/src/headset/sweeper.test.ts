@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { makeDevice, makeEnrolledDevice, makeSession, makeTenant } from '../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { createTestApp, type TestApp, contextOf } from '../../test/harness.ts';
 import { databaseUrlFor } from '../../test/template.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { openDatabase } from '../platform/db.ts';
@@ -13,13 +13,7 @@ let ctx: ServiceContext;
 beforeAll(async () => {
   // A 10-minute session timeout keeps the "heartbeating for the whole session" test short.
   t = await createTestApp({ config: { sessionTimeoutMs: 10 * 60_000 } });
-  ctx = {
-    db: t.db,
-    clock: t.clock,
-    config: t.config,
-    log: t.app.log,
-    deviceEvents: t.app.deviceEvents,
-  };
+  ctx = contextOf(t);
 });
 afterAll(() => t.close());
 

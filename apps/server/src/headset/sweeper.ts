@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/context.ts';
+import type { Session } from '../platform/schema.ts';
 import { endActiveSession } from '../sessions/session-end.ts';
+import { publishSession } from '../sessions/session-events.ts';
 
 /** Arbitrary constant shared by every process of this product: "one sweeper at a time". */
 export const SWEEPER_LOCK_KEY = 7_310_002;
@@ -33,7 +35,8 @@ export async function runSweep(
   const now = ctx.clock.now();
   const silentSince = new Date(now.getTime() - ctx.config.disconnectAfterMs);
   const startedBefore = new Date(now.getTime() - ctx.config.sessionTimeoutMs);
-  return ctx.db.transaction().execute(async (trx) => {
+  const endedSessions: Session[] = [];
+  const result = await ctx.db.transaction().execute(async (trx): Promise<SweepResult> => {
     const { rows } = await sql<{ locked: boolean }>`
       SELECT pg_try_advisory_xact_lock(${SWEEPER_LOCK_KEY}) AS locked`.execute(trx);
     if (!rows[0]?.locked) return { ran: false, disconnected: [], timedOut: [] };
@@ -74,8 +77,27 @@ export async function runSweep(
         { status, now },
       );
       if (!ended) continue; // finished or cancelled meanwhile
+      endedSessions.push(ended);
       (status === 'disconnected' ? result.disconnected : result.timedOut).push(session.id);
     }
     return result;
   });
+  for (const session of endedSessions) publishSession(ctx.live, 'ended', session);
+  return result;
+}
+
+/**
+ * The devices that went offline in (since, now]: last heard OFFLINE_AFTER_MS before some instant
+ * of that window. Their status changes with time alone, so no write tells of it: the sweeper asks,
+ * and tells the live streams. A window may be asked twice (processes sweep in turns): the streams
+ * then hear twice that a device went offline, which costs a refresh, not a wrong status.
+ */
+export async function devicesGoneOffline(ctx: ServiceContext, since: Date, now: Date) {
+  const offline = ctx.config.offlineAfterMs;
+  return ctx.db
+    .selectFrom('devices')
+    .select(['id', 'organization_id'])
+    .where('last_seen_at', '>', new Date(since.getTime() - offline))
+    .where('last_seen_at', '<=', new Date(now.getTime() - offline))
+    .execute();
 }

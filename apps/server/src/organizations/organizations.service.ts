@@ -1,5 +1,7 @@
 import {
+  DAY_MS,
   ORGANIZATION_ANALYTICS_DEFAULT_DAYS,
+  ORGANIZATION_ANALYTICS_TOP_DEVICES,
   ORGANIZATION_ANALYTICS_TOP_VR_USERS,
   type Organization,
   type OrganizationAnalytics,
@@ -29,14 +31,11 @@ import { iso } from '../platform/serialize.ts';
 import {
   countSql,
   groupKeySql,
-  groupedNameSql,
   sessionFilterSql,
   successRateSql,
   type SessionFilter,
 } from '../stats/stats-sql.ts';
 import { scenarioStats } from '../stats/stats.service.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface OrganizationRow {
   id: string;
@@ -69,8 +68,9 @@ const FIGURE_SORTS = new Set<OrganizationSortField>([
  */
 function figureColumns(ctx: ServiceContext) {
   const online = deviceOnlineSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
+  // All time: the monthly rollup, a dozen rows a year per organisation.
   const rollup = (figure: RawBuilder<unknown>) =>
-    sql`(SELECT ${figure} FROM session_daily r WHERE r.organization_id = o.id)`;
+    sql`(SELECT ${figure} FROM session_monthly r WHERE r.organization_id = o.id)`;
   return [
     sql<number>`(SELECT count(*)::int FROM accounts a WHERE a.organization_id = o.id)`.as(
       'total_users',
@@ -123,7 +123,9 @@ async function organizationSummary(ctx: ServiceContext): Promise<OrganizationSum
     .selectNoFrom([
       sql<number>`(SELECT count(*)::int FROM organizations)`.as('total'),
       sql<number>`(SELECT count(*)::int FROM organizations WHERE active)`.as('active'),
-      sql<number>`(SELECT coalesce(sum(sessions), 0)::int FROM session_daily)`.as('total_sessions'),
+      sql<number>`(SELECT coalesce(sum(sessions), 0)::int FROM session_daily_all)`.as(
+        'total_sessions',
+      ),
       sql<number>`(SELECT count(*)::int FROM devices)`.as('total_devices'),
       sql<number>`(SELECT count(*)::int FROM devices d WHERE ${online})`.as('online_devices'),
     ])
@@ -280,6 +282,7 @@ export async function deleteOrganization(ctx: ServiceContext, id: string) {
         'organization_in_use',
         `Cannot delete ${organization.name} - it has ${parts.join(', ')}. ` +
           'Deactivate the organization instead.',
+        { details: { name: organization.name, ...held } },
       );
     }
     await trx.deleteFrom('organizations').where('id', '=', id).execute();
@@ -305,38 +308,56 @@ export async function organizationAnalytics(
     startedFrom: new Date(now.getTime() - days * DAY_MS),
     startedBefore: new Date(now.getTime() + 1),
   };
+  // Sessions are grouped first and only the groups meet the VR user and device tables: the
+  // organisation's sessions of the window are read once per figure, the other tables by id.
+  const inWindow = () => ctx.db.selectFrom('sessions as s').where(sessionFilterSql('s', filter));
+  const vrUserGroups = inWindow()
+    .select([
+      's.vr_user_id',
+      sql<string>`max(s.vr_user_name)`.as('recorded_name'),
+      countSql().as('session_count'),
+      successRateSql('s').as('success_rate'),
+    ])
+    .groupBy(groupKeySql('s.vr_user_id', 's.vr_user_name'))
+    .as('g');
+  const deviceGroups = inWindow()
+    .select([
+      's.device_id',
+      sql<string>`max(s.device_name)`.as('recorded_name'),
+      sql<string>`max(s.device_type)`.as('recorded_type'),
+      countSql().as('session_count'),
+    ])
+    .groupBy([
+      ...groupKeySql('s.device_id', 's.device_name'),
+      ...groupKeySql('s.device_id', 's.device_type'),
+    ])
+    .as('g');
   const [vrUsers, devices, scenarios] = await Promise.all([
     ctx.db
-      .selectFrom('sessions as s')
-      .leftJoin('vr_users as v', 'v.id', 's.vr_user_id')
+      .selectFrom(vrUserGroups)
+      .leftJoin('vr_users as v', 'v.id', 'g.vr_user_id')
       .select([
-        's.vr_user_id',
-        groupedNameSql('v.name', 's.vr_user_name').as('name'),
-        countSql().as('session_count'),
-        successRateSql('s').as('success_rate'),
+        'g.vr_user_id',
+        sql<string>`coalesce(v.name, g.recorded_name)`.as('name'),
+        'g.session_count',
+        'g.success_rate',
       ])
-      .where(sessionFilterSql('s', filter))
-      .groupBy(groupKeySql('s.vr_user_id', 's.vr_user_name'))
-      .orderBy('session_count', 'desc')
+      .orderBy('g.session_count', 'desc')
       .orderBy('name')
       .limit(ORGANIZATION_ANALYTICS_TOP_VR_USERS)
       .execute(),
     ctx.db
-      .selectFrom('sessions as s')
-      .leftJoin('devices as d', 'd.id', 's.device_id')
+      .selectFrom(deviceGroups)
+      .leftJoin('devices as d', 'd.id', 'g.device_id')
       .select([
-        's.device_id',
-        groupedNameSql('d.name', 's.device_name').as('device_name'),
-        groupedNameSql('d.type', 's.device_type').as('device_type'),
-        countSql().as('session_count'),
+        'g.device_id',
+        sql<string>`coalesce(d.name, g.recorded_name)`.as('device_name'),
+        sql<string>`coalesce(d.type, g.recorded_type)`.as('device_type'),
+        'g.session_count',
       ])
-      .where(sessionFilterSql('s', filter))
-      .groupBy([
-        ...groupKeySql('s.device_id', 's.device_name'),
-        ...groupKeySql('s.device_id', 's.device_type'),
-      ])
-      .orderBy('session_count', 'desc')
+      .orderBy('g.session_count', 'desc')
       .orderBy('device_name')
+      .limit(ORGANIZATION_ANALYTICS_TOP_DEVICES)
       .execute(),
     scenarioStats(ctx.db, filter),
   ]);
@@ -346,6 +367,7 @@ export async function organizationAnalytics(
     device_usage: devices,
     scenario_stats: scenarios.map((s) => ({
       scenario_name: s.scenario_name,
+      scenario_name_en: s.scenario_name_en,
       session_count: s.total_sessions,
       success_rate: s.success_rate,
       average_completion: s.average_completion,

@@ -136,7 +136,7 @@ describe('organisations CRUD', () => {
     for (const [method, url, payload, message] of cases) {
       const response = await request(method, url, payload);
       expect(response.statusCode, `${method} ${url}`).toBe(400);
-      expect(response.json()).toEqual({
+      expect(response.json()).toMatchObject({
         error: 'validation_error',
         message: expect.stringContaining(message),
       });
@@ -322,12 +322,19 @@ describe('GET /v1/admin/organizations/:id/analytics', () => {
         // Grouped by scenario while it exists, under its current name.
         {
           scenario_name: 'Fire safety',
+          scenario_name_en: null,
           session_count: 3,
           success_rate: 66.7,
           average_completion: 77.8,
         },
         // cancelled 1/4 and completed 2/2 ended; the active session is not counted.
-        { scenario_name: 'Flood', session_count: 3, success_rate: 50, average_completion: 62.5 },
+        {
+          scenario_name: 'Flood',
+          scenario_name_en: null,
+          session_count: 3,
+          success_rate: 50,
+          average_completion: 62.5,
+        },
       ],
     });
 
@@ -415,6 +422,7 @@ describe('DELETE /v1/admin/organizations/:id', () => {
       error: 'organization_in_use',
       message:
         'Cannot delete Busy - it has 1 account(s), 2 VR user(s). Deactivate the organization instead.',
+      details: { name: 'Busy', accounts: 1, vr_users: 2, devices: 0, sessions: 0 },
     });
     const still = await t.db
       .selectFrom('organizations')

@@ -22,6 +22,7 @@ describe('error bodies', () => {
     expect(response.json()).toEqual({
       error: 'validation_error',
       message: 'body.movement_type must be one of: slide, teleport',
+      details: { field: 'body.movement_type', rule: 'enum', allowed: 'slide, teleport' },
     });
   });
 

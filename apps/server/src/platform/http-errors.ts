@@ -1,4 +1,4 @@
-import { STORABLE_TEXT_PATTERN } from '@vrtc/contract';
+import { STORABLE_TEXT_PATTERN, type ErrorDetails } from '@vrtc/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, STATUS, type ErrorCode } from './errors.ts';
 
@@ -13,6 +13,18 @@ interface AjvError {
 
 /** Text without NUL or unpaired surrogates, as the contract's text patterns require. */
 const STORABLE_TEXT = new RegExp(STORABLE_TEXT_PATTERN, 'u');
+
+/** The values a field must be one of: an enum's list, or each literal of a union that failed. */
+function allowedValues(errors: AjvError[]): string[] {
+  const first = errors[0];
+  if (!first || !['const', 'anyOf', 'enum'].includes(first.keyword)) return [];
+  return [
+    ...errors
+      .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+      .map((e) => String(e.params.allowedValue)),
+    ...((first.params.allowedValues as unknown[] | undefined) ?? []).map(String),
+  ];
+}
 
 /** "body.name: must NOT have fewer than 1 characters", naming the failing field. */
 export function describeValidationError(context: string, errors: AjvError[]): string {
@@ -35,12 +47,7 @@ export function describeValidationError(context: string, errors: AjvError[]): st
     case 'const':
     case 'anyOf':
     case 'enum': {
-      const literals = [
-        ...errors
-          .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
-          .map((e) => String(e.params.allowedValue)),
-        ...((first.params.allowedValues as unknown[] | undefined) ?? []).map(String),
-      ];
+      const literals = allowedValues(errors);
       return literals.length > 0
         ? `${field} must be one of: ${literals.join(', ')}`
         : `${field} ${first.message ?? 'is invalid'}`;
@@ -99,8 +106,37 @@ function unavailable(error: { code?: string; errno?: number; name?: string }) {
   return undefined;
 }
 
-function send(reply: import('fastify').FastifyReply, code: ErrorCode, message: string) {
-  return reply.status(STATUS[code]).send({ error: code, message });
+function send(
+  reply: import('fastify').FastifyReply,
+  code: ErrorCode,
+  message: string,
+  details?: ErrorDetails,
+) {
+  return reply.status(STATUS[code]).send({ error: code, message, ...(details ? { details } : {}) });
+}
+
+/**
+ * What a client needs to word a validation failure itself: the field, the rule that failed and
+ * its limit or allowed values.
+ */
+export function validationDetails(context: string, errors: AjvError[]): ErrorDetails {
+  const first = errors[0];
+  if (!first) return { field: context };
+  const path = [context, ...first.instancePath.split('/').filter(Boolean)];
+  if (first.keyword === 'required') path.push(String(first.params.missingProperty));
+  if (first.keyword === 'additionalProperties') path.push(String(first.params.additionalProperty));
+  const details: ErrorDetails = { field: path.join('.'), rule: first.keyword };
+  if (typeof first.params.limit === 'number') details.limit = first.params.limit;
+  const allowed = allowedValues(errors);
+  if (allowed.length > 0) {
+    details.rule = 'enum';
+    details.allowed = allowed.join(', ');
+  }
+  if (first.keyword === 'pattern') {
+    details.rule =
+      typeof first.data === 'string' && !STORABLE_TEXT.test(first.data) ? 'storable' : 'not_blank';
+  }
+  return details;
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -118,7 +154,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error.validation) {
       const context = error.validationContext ?? 'request';
       const errors = error.validation as unknown as AjvError[];
-      return send(reply, 'validation_error', describeValidationError(context, errors));
+      return send(
+        reply,
+        'validation_error',
+        describeValidationError(context, errors),
+        validationDetails(context, errors),
+      );
     }
     const down = unavailable(error as { code?: string; errno?: number; name?: string });
     if (down) {
@@ -133,7 +174,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status === 429) return send(reply, 'rate_limited', error.message);
-    if (status === 413) return send(reply, 'payload_too_large', 'The request body is too large');
+    if (status === 413) {
+      return send(reply, 'payload_too_large', 'The request body is too large', {
+        limit_bytes: request.routeOptions.bodyLimit ?? null,
+      });
+    }
     if (status === 415) return send(reply, 'unsupported_media_type', error.message);
     if (status >= 400 && status < 500) return send(reply, 'bad_request', error.message);
     request.log.error({ err: error }, 'request failed');

@@ -30,7 +30,10 @@ export async function takeAttempt(db: Db, now: Date, limits: Limit[]): Promise<v
     throw new AppError(
       'rate_limited',
       `Too many attempts. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
-      { headers: { 'retry-after': String(retryAfter) } },
+      {
+        headers: { 'retry-after': String(retryAfter) },
+        details: { retry_after_seconds: retryAfter },
+      },
     );
   }
 }

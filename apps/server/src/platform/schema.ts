@@ -1,4 +1,8 @@
+import type { DeviceType, MovementType, Role, SessionStatus } from '@vrtc/contract';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** The enum types are the contract's (one declaration for every side). */
+export type { DeviceType, MovementType, Role, SessionStatus };
 
 /** Row types of the tables in migrations/, for Kysely. Keep in step with the SQL. */
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
@@ -10,8 +14,6 @@ export interface OrganizationsTable {
   active: Generated<boolean>;
   created_at: CreatedAt;
 }
-
-export type Role = 'admin' | 'client';
 
 export interface AccountsTable {
   id: Generated<string>;
@@ -49,6 +51,17 @@ export interface VrUsersTable {
   last_session_at: Generated<Date | null>;
 }
 
+export interface SessionTasksTable {
+  session_id: string;
+  number: number;
+  key: string | null;
+  name: string | null;
+  result: 'passed' | 'failed' | 'skipped';
+  score: number | null;
+  duration_ms: number | null;
+  reported_at: Timestamp;
+}
+
 /** Daily figures per organisation, kept exact by the sessions_rollup trigger (migration 0004). */
 export interface SessionDailyTable {
   organization_id: string;
@@ -65,10 +78,17 @@ export interface SessionDailyTable {
   duration_sum: string;
 }
 
+/** session_daily without the organisation: every organisation's sessions of a day together. */
+export type SessionDailyAllTable = Omit<SessionDailyTable, 'organization_id'>;
+
+/** session_daily by month (`month` is the month's first day). */
+export type SessionMonthlyTable = Omit<SessionDailyTable, 'day'> & { month: string };
+
 export interface SessionDailyScenarioTable {
   day: string;
   scenario_id: string | null;
   scenario_name: string;
+  scenario_name_en: string | null;
   sessions: number;
   completed: number;
   ended: number;
@@ -81,9 +101,6 @@ export interface SessionDailyDeviceTypeTable {
   device_type: string;
   sessions: number;
 }
-
-export type DeviceType = 'oculus' | 'pico' | 'quest' | 'other';
-export type MovementType = 'slide' | 'teleport';
 
 export interface DevicesTable {
   id: Generated<string>;
@@ -109,6 +126,9 @@ export interface ScenariosTable {
   id: Generated<string>;
   name: string;
   description: Generated<string>;
+  /** English text beside the primary (Russian); null when not given (migration 0004). */
+  name_en: Generated<string | null>;
+  description_en: Generated<string | null>;
   active: Generated<boolean>;
   created_at: CreatedAt;
 }
@@ -118,6 +138,9 @@ export interface ModulesTable {
   scenario_id: string;
   name: string;
   description: Generated<string>;
+  /** English text beside the primary (Russian); null when not given (migration 0004). */
+  name_en: Generated<string | null>;
+  description_en: Generated<string | null>;
   order_index: Generated<number>;
   created_at: CreatedAt;
 }
@@ -128,6 +151,9 @@ export interface LevelsTable {
   name: string;
   level_number: number;
   description: Generated<string>;
+  /** English text beside the primary (Russian); null when not given (migration 0004). */
+  name_en: Generated<string | null>;
+  description_en: Generated<string | null>;
   max_tasks: Generated<number>;
   created_at: CreatedAt;
 }
@@ -137,6 +163,9 @@ export interface LevelOptionsTable {
   level_id: string;
   name: string;
   description: Generated<string>;
+  /** English text beside the primary (Russian); null when not given (migration 0004). */
+  name_en: Generated<string | null>;
+  description_en: Generated<string | null>;
   order_index: Generated<number>;
   created_at: CreatedAt;
 }
@@ -149,11 +178,11 @@ export interface ScenarioAccessTable {
   expires_at: Date | null;
 }
 
-export type SessionStatus = 'active' | 'completed' | 'cancelled' | 'disconnected' | 'timeout';
-
 export interface SelectedOption {
   id: string;
   name: string;
+  /** Absent in sessions started before content had English names. */
+  name_en?: string | null;
 }
 
 export interface SessionsTable {
@@ -171,6 +200,9 @@ export interface SessionsTable {
   scenario_name: string;
   module_name: string;
   level_name: string;
+  scenario_name_en: Generated<string | null>;
+  module_name_en: Generated<string | null>;
+  level_name_en: Generated<string | null>;
   level_number: number;
   max_tasks: number;
   selected_options: ColumnType<SelectedOption[], string, string>;
@@ -197,7 +229,10 @@ export interface Database {
   level_options: LevelOptionsTable;
   scenario_access: ScenarioAccessTable;
   sessions: SessionsTable;
+  session_tasks: SessionTasksTable;
   session_daily: SessionDailyTable;
+  session_daily_all: SessionDailyAllTable;
+  session_monthly: SessionMonthlyTable;
   session_daily_scenario: SessionDailyScenarioTable;
   session_daily_device_type: SessionDailyDeviceTypeTable;
 }

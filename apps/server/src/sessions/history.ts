@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import {
   CSV_BOM,
+  addDays,
+  parseIsoDate,
   HISTORY_CSV_COLUMNS,
   SESSION_LIST_DEFAULT_LIMIT,
   historyCsvRow,
@@ -26,10 +28,6 @@ import { toHistorySession } from './sessions.service.ts';
 
 type SessionFilter = SessionExportQuery;
 
-const DAY_MS = 24 * 3600 * 1000;
-const dayAfter = (day: string) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
-
 function checkDays(filter: SessionFilter) {
   if (filter.from && filter.to && filter.from > filter.to) {
     throw new AppError('validation_error', 'querystring.from must not be after to', {
@@ -44,9 +42,9 @@ function matching(db: Db, caller: Caller, filter: SessionFilter) {
   query = filter.status
     ? query.where('s.status', '=', filter.status)
     : query.where('s.status', '<>', 'active');
-  if (filter.from) query = query.where('s.started_at', '>=', new Date(`${filter.from}T00:00:00Z`));
+  if (filter.from) query = query.where('s.started_at', '>=', parseIsoDate(filter.from));
   if (filter.to) {
-    query = query.where('s.started_at', '<', new Date(`${dayAfter(filter.to)}T00:00:00Z`));
+    query = query.where('s.started_at', '<', addDays(parseIsoDate(filter.to), 1));
   }
   if (filter.vr_user_id) query = query.where('s.vr_user_id', '=', filter.vr_user_id);
   if (filter.device_id) query = query.where('s.device_id', '=', filter.device_id);
@@ -154,7 +152,9 @@ export async function exportHistory(
         .limit(EXPORT_BATCH)
         .execute();
       if (rows.length === 0) return;
-      const cells = rows.map((row) => historyCsvRow(toHistorySession(row), ++number));
+      const cells = rows.map((row) =>
+        historyCsvRow(toHistorySession(row), ++number, filter.lang ?? 'ru'),
+      );
       yield `${Papa.unparse(cells, { newline: '\r\n', quotes: false, escapeFormulae: false })}\r\n`;
       const last = rows.at(-1)!;
       after = { started_at: last.started_at, id: last.id };

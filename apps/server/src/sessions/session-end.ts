@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DeviceEvents } from '../headset/device-events.ts';
+import type { DeviceChanges } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import type { Session, SessionStatus } from '../platform/schema.ts';
 
@@ -13,7 +13,7 @@ export type EndedStatus = Exclude<SessionStatus, 'active'>;
  * (inside the caller's transaction when it is one, so other processes hear it at commit).
  */
 export async function endActiveSession(
-  deviceEvents: DeviceEvents,
+  deviceEvents: DeviceChanges,
   db: Db | Tx,
   match: { sessionId: string; organizationId?: string; deviceId?: string },
   outcome: { status: EndedStatus; now: Date; completedTasks?: number; success?: boolean },

@@ -1,6 +1,7 @@
 import {
   type ActiveSession,
   type HistorySession,
+  type SessionDetail,
   type StartedSession,
   type StartSessionBody,
 } from '@vrtc/contract';
@@ -8,10 +9,13 @@ import { sql } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
+import { isUniqueViolation } from '../platform/pg-errors.ts';
 import { checkQuota } from '../platform/quota.ts';
 import type { Session } from '../platform/schema.ts';
 import { iso, isoOrNull } from '../platform/serialize.ts';
 import { endActiveSession } from './session-end.ts';
+import { publishSession } from './session-events.ts';
+import { tasksOf } from './tasks.ts';
 
 export const DEVICE_BUSY_MESSAGE = 'Device already has an active session';
 export const DEVICE_OFFLINE_MESSAGE = 'Device is offline';
@@ -25,6 +29,9 @@ export function toHistorySession(row: Session): HistorySession {
     scenario_name: row.scenario_name,
     module_name: row.module_name,
     level_name: row.level_name,
+    scenario_name_en: row.scenario_name_en,
+    module_name_en: row.module_name_en,
+    level_name_en: row.level_name_en,
     status: row.status,
     completed_tasks: row.completed_tasks,
     total_tasks: row.max_tasks,
@@ -39,9 +46,6 @@ export function toHistorySession(row: Session): HistorySession {
     selected_options: row.selected_options,
   };
 }
-
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 
 /**
  * Starts a session on a waiting device, all in one transaction. The device row is locked first,
@@ -76,6 +80,9 @@ export async function startSession(
           scenario_name: level.scenario_name,
           module_name: level.module_name,
           level_name: level.level_name,
+          scenario_name_en: level.scenario_name_en,
+          module_name_en: level.module_name_en,
+          level_name_en: level.level_name_en,
           level_number: level.level_number,
           max_tasks: level.max_tasks,
           selected_options: JSON.stringify(options),
@@ -88,6 +95,7 @@ export async function startSession(
       await ctx.deviceEvents.changed(trx, device.id);
       return session;
     });
+    publishSession(ctx.live, 'started', row);
     return { ...toHistorySession(row), max_tasks: row.max_tasks };
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('device_busy', DEVICE_BUSY_MESSAGE);
@@ -137,12 +145,15 @@ async function findGrantedLevel(trx: Tx, caller: Caller, levelId: string, now: D
     .select([
       'l.id as level_id',
       'l.name as level_name',
+      'l.name_en as level_name_en',
       'l.level_number',
       'l.max_tasks',
       'm.id as module_id',
       'm.name as module_name',
+      'm.name_en as module_name_en',
       's.id as scenario_id',
       's.name as scenario_name',
+      's.name_en as scenario_name_en',
     ])
     .where('l.id', '=', levelId)
     .where('s.active', '=', true)
@@ -158,7 +169,7 @@ async function findOptions(trx: Tx, levelId: string, optionIds: string[]) {
   if (ids.length === 0) return [];
   const rows = await trx
     .selectFrom('level_options')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'name_en'])
     .where('level_id', '=', levelId)
     .where('id', 'in', ids)
     .orderBy('order_index')
@@ -234,6 +245,9 @@ export async function listActiveSessions(
       'scenario_name',
       'module_name',
       'level_name',
+      'scenario_name_en',
+      'module_name_en',
+      'level_name_en',
       'completed_tasks',
       'max_tasks',
       'started_at',
@@ -243,11 +257,33 @@ export async function listActiveSessions(
     .orderBy('started_at', 'desc')
     .orderBy('id')
     .execute();
+  const tasks = await tasksOf(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     ...row,
     seconds_active: Math.max(0, Math.floor((now - row.started_at.getTime()) / 1000)),
     started_at: iso(row.started_at),
+    tasks: tasks.get(row.id) ?? [],
   }));
+}
+
+/** A session of the organisation, any status, with its task timeline. */
+export async function getSession(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: string,
+): Promise<SessionDetail> {
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('organization_id', '=', caller.organizationId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Session');
+  const tasks = await tasksOf(ctx.db, [id]);
+  return { ...toHistorySession(row), max_tasks: row.max_tasks, tasks: tasks.get(id) ?? [] };
 }
 
 export async function cancelSession(
@@ -261,7 +297,10 @@ export async function cancelSession(
     { sessionId: id, organizationId: caller.organizationId },
     { status: 'cancelled', now: ctx.clock.now() },
   );
-  if (ended) return toHistorySession(ended);
+  if (ended) {
+    publishSession(ctx.live, 'ended', ended);
+    return toHistorySession(ended);
+  }
   const exists = await ctx.db
     .selectFrom('sessions')
     .select('id')

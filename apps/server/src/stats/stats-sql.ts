@@ -53,6 +53,19 @@ export function groupedNameSql(currentName: string, recordedName: string): RawBu
   return sql<string>`coalesce(max(${sql.ref(currentName)}), max(${sql.ref(recordedName)}))`;
 }
 
+/**
+ * An optional name (the English one) of the same groups: the live row's, even when it has none
+ * (its admin removed it), else the one recorded with the sessions.
+ */
+export function groupedOptionalNameSql(
+  liveId: string,
+  currentName: string,
+  recordedName: string,
+): RawBuilder<string | null> {
+  return sql<string | null>`CASE WHEN count(${sql.ref(liveId)}) > 0
+    THEN max(${sql.ref(currentName)}) ELSE max(${sql.ref(recordedName)}) END`;
+}
+
 /** The grouping key `(id, recorded name when the id is null)`, see groupedNameSql. */
 export function groupKeySql(id: string, recorded: string): RawBuilder<unknown>[] {
   return [sql`${sql.ref(id)}`, sql`CASE WHEN ${sql.ref(id)} IS NULL THEN ${sql.ref(recorded)} END`];

@@ -1,4 +1,10 @@
 import {
+  DAY_MS,
+  DEVICE_TYPES,
+  addDays,
+  isoDate,
+  parseIsoDate,
+  startOfUtcDay,
   STATS_EXPORT_DEFAULT_DAYS,
   STATS_RANGE_MAX_DAYS,
   STATS_TOP_ORGANIZATIONS,
@@ -24,22 +30,15 @@ import {
   countWhereSql,
   groupKeySql,
   groupedNameSql,
+  groupedOptionalNameSql,
   sessionFilterSql,
   successRateSql,
   type SessionFilter,
 } from './stats-sql.ts';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const DEVICE_TYPES = ['oculus', 'pico', 'quest', 'other'];
 /** Dates outside these bounds are refused: nobody needs them, and they keep timestamps sane. */
 const MIN_DATE = '1970-01-01';
 const MAX_DATE = '2999-12-31';
-
-const startOfUtcDay = (at: Date) =>
-  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-const addDays = (at: Date, days: number) => new Date(at.getTime() + days * DAY_MS);
-const isoDate = (at: Date) => at.toISOString().slice(0, 10);
-const parseIsoDate = (date: string) => new Date(`${date}T00:00:00.000Z`);
 
 /** The current UTC day, week (Monday first) and month around `now`, as [start, end). */
 function periods(now: Date) {
@@ -60,6 +59,7 @@ export async function scenarioStats(db: Db, filter: SessionFilter): Promise<Scen
     .leftJoin('scenarios as sc', 'sc.id', 's.scenario_id')
     .select([
       groupedNameSql('sc.name', 's.scenario_name').as('scenario_name'),
+      groupedOptionalNameSql('sc.id', 'sc.name_en', 's.scenario_name_en').as('scenario_name_en'),
       countSql().as('total_sessions'),
       countWhereSql(sql`s.status = 'completed'`).as('completed_sessions'),
       successRateSql('s').as('success_rate'),
@@ -102,6 +102,7 @@ function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
     .leftJoin('scenarios as sc', 'sc.id', 'r.scenario_id')
     .select([
       groupedNameSql('sc.name', 'r.scenario_name').as('scenario_name'),
+      groupedOptionalNameSql('sc.id', 'sc.name_en', 'r.scenario_name_en').as('scenario_name_en'),
       sql<number>`sum(r.sessions)::int`.as('total_sessions'),
       sql<number>`sum(r.completed)::int`.as('completed_sessions'),
       sql<number>`coalesce(round(100.0 * sum(r.successes) / nullif(${ended}, 0), 1), 0)::float8`.as(
@@ -125,7 +126,7 @@ async function figures(db: Db, now: Date, days: Days): Promise<GlobalStats> {
     sql<number>`coalesce(sum(r.sessions) FILTER (WHERE r.day >= ${isoDate(start)}::date AND r.day < ${isoDate(end)}::date), 0)::int`;
   const [row, scenarios] = await Promise.all([
     db
-      .selectFrom('session_daily as r')
+      .selectFrom('session_daily_all as r')
       .select([
         sql<number>`coalesce(sum(r.sessions), 0)::int`.as('total_sessions'),
         sql<number>`coalesce(sum(r.active), 0)::int`.as('active_sessions'),
@@ -196,14 +197,13 @@ const daysOf = (range: DayRange): Days => ({ from: isoDate(range.from), to: isoD
 
 async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
   const rows = await db
-    .selectFrom('session_daily as r')
+    .selectFrom('session_daily_all as r')
     .select([
       sql<string>`r.day::text`.as('date'),
-      sql<number>`sum(r.sessions)::int`.as('sessions'),
-      sql<number>`sum(r.completed)::int`.as('completed'),
+      sql<number>`r.sessions`.as('sessions'),
+      sql<number>`r.completed`.as('completed'),
     ])
     .where(dayCondition('r.day', daysOf(range)))
-    .groupBy('r.day')
     .execute();
   const byDate = new Map(rows.map((row) => [row.date, row]));
   const series: DailyStat[] = [];
@@ -234,7 +234,7 @@ async function deviceTypes(db: Db, days: Days): Promise<DeviceTypeStat[]> {
   const devicesByType = new Map<string, number>(devices.map((row) => [row.type, row.count]));
   const types = [...new Set([...DEVICE_TYPES, ...sessionsByType.keys(), ...devicesByType.keys()])];
   const order = (type: string) => {
-    const index = DEVICE_TYPES.indexOf(type);
+    const index = (DEVICE_TYPES as readonly string[]).indexOf(type);
     return index === -1 ? DEVICE_TYPES.length : index;
   };
   return types
@@ -252,9 +252,42 @@ async function deviceTypes(db: Db, days: Days): Promise<DeviceTypeStat[]> {
     );
 }
 
-function topOrganizations(db: Db, days: Days): Promise<TopOrganization[]> {
+const firstOfMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+const nextMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+
+/**
+ * The organisations with the most sessions started in the range: whole months from the monthly
+ * rollup and only the days at the range's ends from the daily one, so a year reads about 12
+ * months and two partial months per organisation, not 365 days.
+ */
+function topOrganizations(db: Db, range: DayRange): Promise<TopOrganization[]> {
+  const fullFrom =
+    range.from.getTime() === firstOfMonth(range.from).getTime()
+      ? range.from
+      : nextMonth(range.from);
+  const fullTo = firstOfMonth(range.to);
+  const hasFullMonths = fullFrom < fullTo;
+  const figures = sql`organization_id, sessions, active, successes`;
+  const rows = hasFullMonths
+    ? sql`
+        SELECT ${figures} FROM session_monthly
+        WHERE month >= ${isoDate(fullFrom)}::date AND month < ${isoDate(fullTo)}::date
+        UNION ALL
+        SELECT ${figures} FROM session_daily
+        WHERE (day >= ${isoDate(range.from)}::date AND day < ${isoDate(fullFrom)}::date)
+           OR (day >= ${isoDate(fullTo)}::date AND day < ${isoDate(range.to)}::date)`
+    : sql`
+        SELECT ${figures} FROM session_daily
+        WHERE day >= ${isoDate(range.from)}::date AND day < ${isoDate(range.to)}::date`;
   return db
-    .selectFrom('session_daily as r')
+    .selectFrom(
+      sql<{
+        organization_id: string;
+        sessions: number;
+        active: number;
+        successes: number;
+      }>`(${rows})`.as('r'),
+    )
     .innerJoin('organizations as o', 'o.id', 'r.organization_id')
     .select([
       'r.organization_id',
@@ -262,7 +295,6 @@ function topOrganizations(db: Db, days: Days): Promise<TopOrganization[]> {
       sql<number>`sum(r.sessions)::int`.as('total_sessions'),
       percentOfEnded(sql`sum(r.successes)`).as('success_rate'),
     ])
-    .where(dayCondition('r.day', days))
     .groupBy(['r.organization_id', 'o.name'])
     .having(sql`sum(r.sessions)`, '>', 0)
     .orderBy('total_sessions', 'desc')
@@ -278,7 +310,7 @@ async function statsForRange(ctx: ServiceContext, range: DayRange): Promise<Stat
     figures(ctx.db, ctx.clock.now(), days),
     dailySeries(ctx.db, range),
     deviceTypes(ctx.db, days),
-    topOrganizations(ctx.db, days),
+    topOrganizations(ctx.db, range),
   ]);
   return {
     ...base,

@@ -138,6 +138,7 @@ describe('GET /v1/admin/stats', () => {
       scenario_stats: [
         {
           scenario_name: 'Fire',
+          scenario_name_en: null,
           total_sessions: 3,
           completed_sessions: 1,
           success_rate: 50,
@@ -145,6 +146,7 @@ describe('GET /v1/admin/stats', () => {
         },
         {
           scenario_name: 'Flood',
+          scenario_name_en: null,
           total_sessions: 3,
           completed_sessions: 1,
           success_rate: 33.3,
@@ -208,6 +210,7 @@ describe('GET /v1/admin/stats', () => {
     ).toEqual([
       {
         scenario_name: 'Evacuation',
+        scenario_name_en: null,
         total_sessions: 2,
         completed_sessions: 2,
         success_rate: 100,
@@ -255,6 +258,7 @@ describe('GET /v1/admin/stats/range', () => {
       scenario_stats: [
         {
           scenario_name: 'Fire',
+          scenario_name_en: null,
           total_sessions: 3,
           completed_sessions: 1,
           success_rate: 50,
@@ -262,6 +266,7 @@ describe('GET /v1/admin/stats/range', () => {
         },
         {
           scenario_name: 'Flood',
+          scenario_name_en: null,
           total_sessions: 1,
           completed_sessions: 1,
           success_rate: 100,
@@ -388,7 +393,7 @@ describe('GET /v1/admin/stats/range', () => {
     for (const [query, message] of cases) {
       const response = await range(query);
       expect(response.statusCode, query).toBe(400);
-      expect(response.json(), query).toEqual({
+      expect(response.json(), query).toMatchObject({
         error: 'validation_error',
         message: expect.stringContaining(message),
       });

@@ -12,14 +12,7 @@ import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
 import { checkQuota } from '../platform/quota.ts';
-import {
-  containsPattern,
-  hasSearch,
-  orderBySql,
-  pageOf,
-  totalColumn,
-  totalOf,
-} from '../platform/paging.ts';
+import { containsPattern, hasSearch, orderBySql, pageOf, countRows } from '../platform/paging.ts';
 import { iso, isoOrNull, textOrNull } from '../platform/serialize.ts';
 
 type VrUserSortField = (typeof VR_USER_SORT_FIELDS)[number];
@@ -81,17 +74,21 @@ export async function listVrUsers(
       eb.or([eb('v.name', 'ilike', pattern), eb('v.notes', 'ilike', pattern)]),
     );
   }
-  const rows = await base
-    .select([...VR_USER_COLUMNS, totalColumn()])
-    .orderBy(orderBySql(query, SORT_COLUMNS, 'name', [sql`v.name`, sql`v.id`]))
-    .limit(page.limit)
-    .offset(page.offset)
-    .execute();
-  const total = await totalOf(rows, page, base);
+  // The page walks the (organization_id, lower(name), id) index when sorted by name, and the
+  // count is a query of its own, so neither has to read the whole organisation's rows together.
+  const [rows, total] = await Promise.all([
+    base
+      .select(VR_USER_COLUMNS)
+      .orderBy(orderBySql(query, SORT_COLUMNS, 'name', [sql`v.id`]))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    countRows(base),
+  ]);
   return { vr_users: rows.map(toVrUser), total, ...page };
 }
 
-async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promise<VrUser> {
+export async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promise<VrUser> {
   const row = await db
     .selectFrom('vr_users as v')
     .select(VR_USER_COLUMNS)
@@ -159,7 +156,9 @@ export async function deleteVrUser(ctx: ServiceContext, caller: Caller, id: stri
       .where('vr_user_id', '=', id)
       .executeTakeFirstOrThrow();
     if (count > 0)
-      throw new AppError('vr_user_has_sessions', hasSessionsMessage(vrUser.name, count));
+      throw new AppError('vr_user_has_sessions', hasSessionsMessage(vrUser.name, count), {
+        details: { name: vrUser.name, count },
+      });
     await trx.deleteFrom('vr_users').where('id', '=', id).execute();
   });
 }
@@ -192,6 +191,9 @@ export async function listVrUserSessions(
         'scenario_name',
         'module_name',
         'level_name',
+        'scenario_name_en',
+        'module_name_en',
+        'level_name_en',
         'status',
         'completed_tasks',
         'max_tasks',

@@ -88,6 +88,7 @@ describe('VR users', () => {
       error: 'vr_user_has_sessions',
       message:
         'Cannot delete Olga - they have 2 session(s). VR users with session history cannot be deleted.',
+      details: { name: 'Olga', count: 2 },
     });
     const still = await t.db
       .selectFrom('vr_users')

@@ -7,6 +7,10 @@
 -- A session counts on the UTC day it started. "Ended" is any status but active; completion and
 -- duration are summed over ended sessions only, as the statistics define them (stats-sql.ts).
 
+-- The same figures at three grains, so a read touches few rows whatever it covers: per
+-- organisation and day (history totals, a tenant's statistics), per day for all organisations (the
+-- global statistics: 365 rows for a year), and per organisation and month (all-time figures per
+-- organisation, and the top organisations of a long range: whole months plus the days at its ends).
 CREATE TABLE session_daily (
   organization_id uuid NOT NULL,
   day date NOT NULL,
@@ -26,12 +30,21 @@ CREATE TABLE session_daily (
 );
 CREATE INDEX session_daily_day_idx ON session_daily (day);
 
+CREATE TABLE session_daily_all (LIKE session_daily INCLUDING DEFAULTS);
+ALTER TABLE session_daily_all DROP COLUMN organization_id, ADD PRIMARY KEY (day);
+
+CREATE TABLE session_monthly (LIKE session_daily INCLUDING DEFAULTS);
+ALTER TABLE session_monthly RENAME COLUMN day TO month;
+ALTER TABLE session_monthly ADD PRIMARY KEY (organization_id, month);
+COMMENT ON COLUMN session_monthly.month IS 'the first day of the month';
+
 -- Keyed by the scenario's id and the name the session recorded, so a deleted scenario's sessions
--- (id set to null) still group by their name.
+-- (id set to null) still group by their name; the English name recorded rides along.
 CREATE TABLE session_daily_scenario (
   day date NOT NULL,
   scenario_id uuid,
   scenario_name text NOT NULL,
+  scenario_name_en text,
   sessions integer NOT NULL DEFAULT 0,
   completed integer NOT NULL DEFAULT 0,
   ended integer NOT NULL DEFAULT 0,
@@ -53,6 +66,41 @@ ALTER TABLE vr_users
   ADD COLUMN completed_count integer NOT NULL DEFAULT 0,
   ADD COLUMN last_session_at timestamptz;
 
+-- The statement that adds the figures of the changed rows (`delta`, signed by `sign`) to one rollup
+-- table, grouped by its key columns (a subset of organization_id, day, month). It returns the SQL
+-- rather than running it: transition tables are visible to the trigger function alone.
+CREATE FUNCTION sessions_rollup_figures_sql(target text, key_columns text, delta text)
+RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT format($q$
+    INSERT INTO %1$I AS t (%2$s, sessions, active, completed, cancelled, disconnected, timeout,
+      successes, completion_sum, timed, duration_sum)
+    SELECT * FROM (
+      SELECT %2$s, sum(sign)::int AS sessions,
+        coalesce(sum(sign) FILTER (WHERE status = 'active'), 0)::int AS active,
+        coalesce(sum(sign) FILTER (WHERE status = 'completed'), 0)::int AS completed,
+        coalesce(sum(sign) FILTER (WHERE status = 'cancelled'), 0)::int AS cancelled,
+        coalesce(sum(sign) FILTER (WHERE status = 'disconnected'), 0)::int AS disconnected,
+        coalesce(sum(sign) FILTER (WHERE status = 'timeout'), 0)::int AS timeout,
+        coalesce(sum(sign) FILTER (WHERE succeeded), 0)::int AS successes,
+        sum(sign * completion) AS completion_sum,
+        coalesce(sum(sign) FILTER (WHERE timed), 0)::int AS timed,
+        sum(sign * duration)::bigint AS duration_sum
+      FROM (%3$s) delta GROUP BY %2$s) g
+    WHERE (sessions, active, completed, cancelled, disconnected, timeout, successes,
+           completion_sum, timed, duration_sum) <> (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    ON CONFLICT (%2$s) DO UPDATE SET
+      sessions = t.sessions + excluded.sessions,
+      active = t.active + excluded.active,
+      completed = t.completed + excluded.completed,
+      cancelled = t.cancelled + excluded.cancelled,
+      disconnected = t.disconnected + excluded.disconnected,
+      timeout = t.timeout + excluded.timeout,
+      successes = t.successes + excluded.successes,
+      completion_sum = t.completion_sum + excluded.completion_sum,
+      timed = t.timed + excluded.timed,
+      duration_sum = t.duration_sum + excluded.duration_sum$q$, target, key_columns, delta)
+$$;
+
 -- Applies what one statement changed in sessions: each new row counts +1, each old row −1, so an
 -- update that moves nothing a rollup holds (a progress report of an active session) writes nothing.
 -- Transition tables exist only for the operation that fired, hence the SQL built per operation.
@@ -67,10 +115,10 @@ BEGIN
     IF NOT EXISTS (
       SELECT 1 FROM new_rows n JOIN old_rows o ON o.id = n.id
       WHERE (n.organization_id, n.vr_user_id, n.scenario_id, n.scenario_name, n.device_type,
-             n.started_at, n.status, n.success, n.max_tasks, n.duration_seconds)
+             n.started_at, n.status, n.success, n.max_tasks, n.duration_seconds, n.scenario_name_en)
             IS DISTINCT FROM
             (o.organization_id, o.vr_user_id, o.scenario_id, o.scenario_name, o.device_type,
-             o.started_at, o.status, o.success, o.max_tasks, o.duration_seconds)
+             o.started_at, o.status, o.success, o.max_tasks, o.duration_seconds, o.scenario_name_en)
          OR (n.status <> 'active' AND n.completed_tasks IS DISTINCT FROM o.completed_tasks)
     ) THEN
       RETURN NULL;
@@ -81,8 +129,10 @@ BEGIN
     WHEN 'DELETE' THEN 'SELECT -1 AS sign, * FROM old_rows'
     ELSE 'SELECT 1 AS sign, * FROM new_rows UNION ALL SELECT -1, * FROM old_rows' END;
   delta := format($q$
-    SELECT sign, organization_id, vr_user_id, scenario_id, scenario_name, device_type,
+    SELECT sign, organization_id, vr_user_id, scenario_id, scenario_name, scenario_name_en,
+      device_type,
       (started_at AT TIME ZONE 'UTC')::date AS day,
+      date_trunc('month', started_at AT TIME ZONE 'UTC')::date AS month,
       status,
       status <> 'active' AS ended,
       success IS TRUE AS succeeded,
@@ -92,40 +142,16 @@ BEGIN
       CASE WHEN status <> 'active' THEN coalesce(duration_seconds, 0) ELSE 0 END AS duration
     FROM (%s) changed_rows$q$, changed);
 
-  EXECUTE format($q$
-    INSERT INTO session_daily AS t (organization_id, day, sessions, active, completed, cancelled,
-      disconnected, timeout, successes, completion_sum, timed, duration_sum)
-    SELECT * FROM (
-      SELECT organization_id, day, sum(sign)::int AS sessions,
-        coalesce(sum(sign) FILTER (WHERE status = 'active'), 0)::int AS active,
-        coalesce(sum(sign) FILTER (WHERE status = 'completed'), 0)::int AS completed,
-        coalesce(sum(sign) FILTER (WHERE status = 'cancelled'), 0)::int AS cancelled,
-        coalesce(sum(sign) FILTER (WHERE status = 'disconnected'), 0)::int AS disconnected,
-        coalesce(sum(sign) FILTER (WHERE status = 'timeout'), 0)::int AS timeout,
-        coalesce(sum(sign) FILTER (WHERE succeeded), 0)::int AS successes,
-        sum(sign * completion) AS completion_sum,
-        coalesce(sum(sign) FILTER (WHERE timed), 0)::int AS timed,
-        sum(sign * duration)::bigint AS duration_sum
-      FROM (%s) delta GROUP BY organization_id, day) g
-    WHERE (sessions, active, completed, cancelled, disconnected, timeout, successes,
-           completion_sum, timed, duration_sum) <> (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    ON CONFLICT (organization_id, day) DO UPDATE SET
-      sessions = t.sessions + excluded.sessions,
-      active = t.active + excluded.active,
-      completed = t.completed + excluded.completed,
-      cancelled = t.cancelled + excluded.cancelled,
-      disconnected = t.disconnected + excluded.disconnected,
-      timeout = t.timeout + excluded.timeout,
-      successes = t.successes + excluded.successes,
-      completion_sum = t.completion_sum + excluded.completion_sum,
-      timed = t.timed + excluded.timed,
-      duration_sum = t.duration_sum + excluded.duration_sum$q$, delta);
+  EXECUTE sessions_rollup_figures_sql('session_daily', 'organization_id, day', delta);
+  EXECUTE sessions_rollup_figures_sql('session_daily_all', 'day', delta);
+  EXECUTE sessions_rollup_figures_sql('session_monthly', 'organization_id, month', delta);
 
   EXECUTE format($q$
-    INSERT INTO session_daily_scenario AS t (day, scenario_id, scenario_name, sessions, completed,
-      ended, successes, completion_sum)
+    INSERT INTO session_daily_scenario AS t (day, scenario_id, scenario_name, scenario_name_en,
+      sessions, completed, ended, successes, completion_sum)
     SELECT * FROM (
-      SELECT day, scenario_id, scenario_name, sum(sign)::int AS sessions,
+      SELECT day, scenario_id, scenario_name, max(scenario_name_en) AS scenario_name_en,
+        sum(sign)::int AS sessions,
         coalesce(sum(sign) FILTER (WHERE status = 'completed'), 0)::int AS completed,
         coalesce(sum(sign) FILTER (WHERE ended), 0)::int AS ended,
         coalesce(sum(sign) FILTER (WHERE succeeded), 0)::int AS successes,
@@ -133,6 +159,7 @@ BEGIN
       FROM (%s) delta GROUP BY day, scenario_id, scenario_name) g
     WHERE (sessions, completed, ended, successes, completion_sum) <> (0, 0, 0, 0, 0)
     ON CONFLICT (day, scenario_id, scenario_name) DO UPDATE SET
+      scenario_name_en = coalesce(excluded.scenario_name_en, t.scenario_name_en),
       sessions = t.sessions + excluded.sessions,
       completed = t.completed + excluded.completed,
       ended = t.ended + excluded.ended,
@@ -171,25 +198,30 @@ CREATE TRIGGER sessions_rollup_update AFTER UPDATE ON sessions
 CREATE TRIGGER sessions_rollup_delete AFTER DELETE ON sessions
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION sessions_rollup();
 
--- What was there before this migration.
-INSERT INTO session_daily (organization_id, day, sessions, active, completed, cancelled,
-  disconnected, timeout, successes, completion_sum, timed, duration_sum)
-SELECT organization_id, (started_at AT TIME ZONE 'UTC')::date, count(*),
-  count(*) FILTER (WHERE status = 'active'),
-  count(*) FILTER (WHERE status = 'completed'),
-  count(*) FILTER (WHERE status = 'cancelled'),
-  count(*) FILTER (WHERE status = 'disconnected'),
-  count(*) FILTER (WHERE status = 'timeout'),
-  count(*) FILTER (WHERE success IS TRUE),
-  coalesce(sum(least(completed_tasks::numeric / greatest(max_tasks, 1), 1))
-    FILTER (WHERE status <> 'active'), 0),
-  count(*) FILTER (WHERE status <> 'active' AND duration_seconds IS NOT NULL),
-  coalesce(sum(duration_seconds) FILTER (WHERE status <> 'active'), 0)
-FROM sessions GROUP BY 1, 2;
+-- What was there before this migration: the trigger's own arithmetic over every row at once.
+DO $$
+DECLARE
+  every_row constant text := $q$
+    SELECT 1 AS sign, organization_id,
+      (started_at AT TIME ZONE 'UTC')::date AS day,
+      date_trunc('month', started_at AT TIME ZONE 'UTC')::date AS month,
+      status,
+      success IS TRUE AS succeeded,
+      CASE WHEN status <> 'active'
+        THEN least(completed_tasks::numeric / greatest(max_tasks, 1), 1) ELSE 0 END AS completion,
+      status <> 'active' AND duration_seconds IS NOT NULL AS timed,
+      CASE WHEN status <> 'active' THEN coalesce(duration_seconds, 0) ELSE 0 END AS duration
+    FROM sessions$q$;
+BEGIN
+  EXECUTE sessions_rollup_figures_sql('session_daily', 'organization_id, day', every_row);
+  EXECUTE sessions_rollup_figures_sql('session_daily_all', 'day', every_row);
+  EXECUTE sessions_rollup_figures_sql('session_monthly', 'organization_id, month', every_row);
+END $$;
 
-INSERT INTO session_daily_scenario (day, scenario_id, scenario_name, sessions, completed, ended,
-  successes, completion_sum)
-SELECT (started_at AT TIME ZONE 'UTC')::date, scenario_id, scenario_name, count(*),
+INSERT INTO session_daily_scenario (day, scenario_id, scenario_name, scenario_name_en, sessions,
+  completed, ended, successes, completion_sum)
+SELECT (started_at AT TIME ZONE 'UTC')::date, scenario_id, scenario_name, max(scenario_name_en),
+  count(*),
   count(*) FILTER (WHERE status = 'completed'),
   count(*) FILTER (WHERE status <> 'active'),
   count(*) FILTER (WHERE success IS TRUE),

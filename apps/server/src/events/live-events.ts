@@ -1,0 +1,119 @@
+import type { LiveEvent } from '@vrtc/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { LivePublisher } from '../platform/context.ts';
+import type { Db } from '../platform/db.ts';
+
+/** PostgreSQL channel of the console's live events; the payload is the event as JSON. */
+export const LIVE_CHANNEL = 'vrtc_live';
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 10_000;
+
+export type LiveListener = (event: LiveEvent) => void;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The console's live events of this process (tests publish and listen through it). */
+    live: LiveEvents;
+  }
+}
+
+/**
+ * What happens on headsets and in the console, told to every open live stream of every server
+ * process. On the embedded database there is one process: an event goes straight to this
+ * process's listeners. On PostgreSQL it goes through NOTIFY on LIVE_CHANNEL, which every process
+ * LISTENs to (this one included, so each event reaches each listener once, whichever process
+ * published it).
+ *
+ * Publishing costs nothing when no stream is open anywhere but a NOTIFY; a heartbeat that
+ * changes nothing publishes nothing (callers publish on a change only). Events are published after
+ * the change they tell of is committed, so a console that reads on an event reads the change.
+ */
+export class LiveEvents implements LivePublisher {
+  private readonly listeners = new Set<LiveListener>();
+  private client?: pg.Client;
+  private closed = false;
+  private reconnectMs = RECONNECT_MIN_MS;
+  private reconnectTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: { databaseUrl?: string; log: FastifyBaseLogger },
+  ) {}
+
+  /** Open streams on this process. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  subscribe(listener: LiveListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  publish(event: LiveEvent): void {
+    if (!this.options.databaseUrl) {
+      this.deliver(event);
+      return;
+    }
+    sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`
+      .execute(this.db)
+      .catch((error: unknown) => {
+        // A live stream missing one event refetches on its next one, or polls: not worth failing
+        // the request that made the change.
+        this.options.log.warn({ err: error }, 'could not publish a live event');
+      });
+  }
+
+  /** PostgreSQL: LISTEN on a dedicated connection, reconnecting with backoff while open. */
+  async start(): Promise<void> {
+    if (!this.options.databaseUrl) return;
+    await this.connect();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    this.listeners.clear();
+    await this.client?.end().catch(() => {});
+  }
+
+  private deliver(event: LiveEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.databaseUrl, keepAlive: true });
+    client.on('notification', (message) => {
+      if (message.channel !== LIVE_CHANNEL || !message.payload) return;
+      try {
+        this.deliver(JSON.parse(message.payload) as LiveEvent);
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'ignored a malformed live event');
+      }
+    });
+    client.on('error', () => this.reconnect(client));
+    client.on('end', () => this.reconnect(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${LIVE_CHANNEL}`);
+      this.client = client;
+      this.reconnectMs = RECONNECT_MIN_MS;
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'live events: LISTEN failed; retrying');
+      this.reconnect(client);
+    }
+  }
+
+  private reconnect(client: pg.Client): void {
+    if (this.closed || (this.client && this.client !== client)) return;
+    this.client = undefined;
+    client.removeAllListeners();
+    void client.end().catch(() => {});
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectMs);
+    this.reconnectTimer.unref();
+    this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_MAX_MS);
+  }
+}

@@ -1,0 +1,35 @@
+import type { SessionEvent, SessionTask } from '@vrtc/contract';
+import type { LivePublisher } from '../platform/context.ts';
+import type { Session } from '../platform/schema.ts';
+
+/** Tells the live streams what became of a session (and so of its device's status). */
+export function publishSession(
+  live: LivePublisher,
+  change: SessionEvent['change'],
+  session: Pick<
+    Session,
+    'id' | 'device_id' | 'organization_id' | 'status' | 'completed_tasks' | 'max_tasks'
+  >,
+  task?: SessionTask,
+): void {
+  live.publish({
+    type: 'session',
+    change,
+    session_id: session.id,
+    device_id: session.device_id,
+    organization_id: session.organization_id,
+    status: session.status,
+    completed_tasks: session.completed_tasks,
+    max_tasks: session.max_tasks,
+    ...(task ? { task } : {}),
+  });
+  // A session starting or ending changes its device's status too.
+  if (change !== 'progress' && session.device_id) {
+    live.publish({
+      type: 'device',
+      change: 'updated',
+      device_id: session.device_id,
+      organization_id: session.organization_id,
+    });
+  }
+}

@@ -1,0 +1,93 @@
+import type { SessionTask, TaskReport } from '@vrtc/contract';
+import type { Db, Tx } from '../platform/db.ts';
+import { AppError } from '../platform/errors.ts';
+import { iso } from '../platform/serialize.ts';
+
+/** A task number is one of the level's: 1..max_tasks. */
+export function checkTaskNumbers(reports: readonly TaskReport[], maxTasks: number, field: string) {
+  const outside = reports.find((report) => report.number > maxTasks);
+  if (outside) {
+    throw new AppError(
+      'validation_error',
+      `${field} must be between 1 and ${maxTasks} (the level's task count)`,
+      { details: { field, rule: 'maximum', limit: maxTasks } },
+    );
+  }
+}
+
+/** Stores what the headset told of these tasks; a task reported again replaces its row. */
+export async function storeTasks(
+  executor: Db | Tx,
+  sessionId: string,
+  reports: readonly TaskReport[],
+  reportedAt: Date,
+): Promise<SessionTask[]> {
+  if (reports.length === 0) return [];
+  // The last report of a number wins, as if they had come one after another.
+  const byNumber = new Map(reports.map((report) => [report.number, report]));
+  const rows = await executor
+    .insertInto('session_tasks')
+    .values(
+      [...byNumber.values()].map((report) => ({
+        session_id: sessionId,
+        number: report.number,
+        key: report.key?.trim() ?? null,
+        name: report.name?.trim() ?? null,
+        result: report.result,
+        score: report.score ?? null,
+        duration_ms: report.duration_ms ?? null,
+        reported_at: reportedAt,
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict.columns(['session_id', 'number']).doUpdateSet((eb) => ({
+        key: eb.ref('excluded.key'),
+        name: eb.ref('excluded.name'),
+        result: eb.ref('excluded.result'),
+        score: eb.ref('excluded.score'),
+        duration_ms: eb.ref('excluded.duration_ms'),
+        reported_at: eb.ref('excluded.reported_at'),
+      })),
+    )
+    .returningAll()
+    .execute();
+  return rows.map(toSessionTask).sort((a, b) => a.number - b.number);
+}
+
+/** The tasks told of each session, by number. */
+export async function tasksOf(
+  db: Db | Tx,
+  sessionIds: readonly string[],
+): Promise<Map<string, SessionTask[]>> {
+  const bySession = new Map<string, SessionTask[]>(sessionIds.map((id) => [id, []]));
+  if (sessionIds.length === 0) return bySession;
+  const rows = await db
+    .selectFrom('session_tasks')
+    .selectAll()
+    .where('session_id', 'in', [...sessionIds])
+    .orderBy('session_id')
+    .orderBy('number')
+    .execute();
+  for (const row of rows) bySession.get(row.session_id)?.push(toSessionTask(row));
+  return bySession;
+}
+
+function toSessionTask(row: {
+  number: number;
+  key: string | null;
+  name: string | null;
+  result: SessionTask['result'];
+  score: number | null;
+  duration_ms: number | null;
+  reported_at: Date;
+}): SessionTask {
+  return {
+    number: row.number,
+    key: row.key,
+    name: row.name,
+    result: row.result,
+    score: row.score,
+    duration_ms: row.duration_ms,
+    reported_at: iso(row.reported_at),
+  };
+}

@@ -1,0 +1,44 @@
+import { routes } from '@vrtc/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './harness.ts';
+
+/**
+ * The contract's route map is the API: every route the server serves is one of its entries, and
+ * every entry is served, with the method, path and error statuses it declares.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+describe('the route map', () => {
+  it('is exactly what the server serves', () => {
+    const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    const served = Object.entries(paths)
+      .filter(([path]) => path.startsWith('/v1/'))
+      .flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+      )
+      .sort();
+    const declared = Object.values(routes)
+      .map((route) => `${route.method} ${openApiPath(route.path)}`)
+      .sort();
+    expect(served).toEqual(declared);
+  });
+
+  it('documents each route’s success and error answers', () => {
+    const paths = (
+      t.app.swagger() as unknown as {
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      }
+    ).paths;
+    for (const [name, route] of Object.entries(routes)) {
+      const operation = paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+      expect(operation, name).toBeDefined();
+      expect(Object.keys(operation!.responses), name).toContain(String(route.success.status));
+    }
+  });
+});

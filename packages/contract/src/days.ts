@@ -1,0 +1,17 @@
+/**
+ * Calendar days in UTC, as the API counts them (statistics periods, history filters, access
+ * expiry): one definition for the server, the console and the tools.
+ */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Midnight UTC of the day `at` falls on. */
+export const startOfUtcDay = (at: Date): Date =>
+  new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+
+export const addDays = (at: Date, days: number): Date => new Date(at.getTime() + days * DAY_MS);
+
+/** The UTC day of `at` as YYYY-MM-DD. */
+export const isoDate = (at: Date): string => at.toISOString().slice(0, 10);
+
+/** Midnight UTC of a YYYY-MM-DD day. */
+export const parseIsoDate = (date: string): Date => new Date(`${date}T00:00:00.000Z`);

@@ -1,0 +1,52 @@
+import type { Static, TSchema } from 'typebox';
+import type { ErrorCode } from './errors.ts';
+
+/** Who may call a route: anyone, a signed-in account, an admin, or an enrolled headset. */
+export type RouteAccess = 'public' | 'user' | 'admin' | 'device' | 'signed_link';
+
+/**
+ * One route of the API, as both sides must agree on it: method and path (Fastify's `:param`
+ * syntax), who may call it, what it takes (params, query string, JSON body) and answers (the
+ * success status and its body), and the error codes it may answer beside the ones every route of
+ * its access may (bad input, a missing or refused token).
+ */
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  access: RouteAccess;
+  tags: readonly string[];
+  description?: string;
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  /** The success status and its JSON body; `file` answers stream a file (CSV, APK). */
+  success: { status: 200 | 201; body: TSchema } | { status: 200; file: string };
+  errors: readonly ErrorCode[];
+}
+
+export const defineRoute = <const R extends RouteDefinition>(route: R): R => route;
+
+/** The typed parts of a route, for clients. */
+export type RouteParams<R extends RouteDefinition> = R['params'] extends TSchema
+  ? Static<R['params']>
+  : undefined;
+export type RouteQuery<R extends RouteDefinition> = R['querystring'] extends TSchema
+  ? Static<R['querystring']>
+  : undefined;
+export type RouteBody<R extends RouteDefinition> = R['body'] extends TSchema
+  ? Static<R['body']>
+  : undefined;
+export type RouteResponse<R extends RouteDefinition> = R['success'] extends { body: infer B }
+  ? B extends TSchema
+    ? Static<B>
+    : never
+  : Blob;
+
+/** The path with its `:params` filled in, each encoded. */
+export function routePath(route: RouteDefinition, params?: Record<string, string>): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`${route.path} needs the parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}

@@ -1,0 +1,919 @@
+import {
+  GrantAccessBody,
+  GrantAccessResponse,
+  RevokeAccessBody,
+  RevokeAccessResponse,
+  ScenarioAccessMatrix,
+  ScenarioAccessQuery,
+} from './access.ts';
+import {
+  Account,
+  AccountCreateBody,
+  AccountList,
+  AccountListQuery,
+  AccountPasswordBody,
+  AccountUpdateBody,
+} from './accounts.ts';
+import { LoginBody, LoginResponse, Me } from './auth.ts';
+import { IdParams, OkBody } from './common.ts';
+import {
+  ContentLevel,
+  ContentModule,
+  CreateLevelBody,
+  CreateLevelOptionBody,
+  CreateModuleBody,
+  CreateScenarioBody,
+  LevelList,
+  LevelListQuery,
+  LevelOption,
+  LevelOptionList,
+  LevelOptionListQuery,
+  ModuleList,
+  ModuleListQuery,
+  ScenarioDetail,
+  ScenarioList,
+  ScenarioListQuery,
+  ScenarioSummary,
+  ScenarioTreeList,
+  UpdateLevelBody,
+  UpdateLevelOptionBody,
+  UpdateModuleBody,
+  UpdateScenarioBody,
+} from './content.ts';
+import {
+  AdminDeviceList,
+  AdminDeviceListQuery,
+  BulkDeleteDevicesBody,
+  BulkDeleteDevicesResponse,
+  Device,
+  DeviceList,
+  DeviceListQuery,
+  MovementTypeBody,
+} from './devices.ts';
+import {
+  AppBuild,
+  AppBuildList,
+  AppBuildUploadQuery,
+  AppPlatformParams,
+  DownloadFileQuery,
+  DownloadLinks,
+} from './downloads.ts';
+import {
+  EnrollBody,
+  EnrollmentCode,
+  EnrollResponse,
+  FinishBody,
+  HeartbeatBody,
+  HeartbeatResponse,
+  ProgressBody,
+  SessionIdParams,
+  SessionProgressResponse,
+} from './headset.ts';
+import {
+  Organization,
+  OrganizationAnalytics,
+  OrganizationAnalyticsQuery,
+  OrganizationCreateBody,
+  OrganizationList,
+  OrganizationListQuery,
+  OrganizationUpdateBody,
+} from './organizations.ts';
+import { defineRoute } from './route-map.ts';
+import {
+  ActiveSessionList,
+  HistorySession,
+  SessionDetail,
+  SessionExportQuery,
+  SessionList,
+  SessionListQuery,
+  StartedSession,
+  StartSessionBody,
+} from './sessions.ts';
+import { GlobalStats, StatsExportQuery, StatsRange, StatsRangeQuery } from './stats.ts';
+import {
+  VrUser,
+  VrUserBody,
+  VrUserList,
+  VrUserListQuery,
+  VrUserSessionList,
+  VrUserSessionsQuery,
+} from './vr-users.ts';
+
+/**
+ * Every route of the API, by name. The server registers its routes from these definitions, the
+ * console's API client and the headset simulator call them by name: a path, a parameter or a
+ * response field that changes here changes for every side, or fails their typecheck.
+ */
+export const routes = {
+  // ---- VR users ----
+  listVrUsers: defineRoute({
+    method: 'GET',
+    path: '/v1/vr-users',
+    access: 'user',
+    tags: ['vr-users'],
+    description:
+      'The organisation’s VR users, a page at a time; `q` matches the name or the notes.',
+    querystring: VrUserListQuery,
+    success: { status: 200, body: VrUserList },
+    errors: [],
+  }),
+  getVrUser: defineRoute({
+    method: 'GET',
+    path: '/v1/vr-users/:id',
+    access: 'user',
+    tags: ['vr-users'],
+    params: IdParams,
+    success: { status: 200, body: VrUser },
+    errors: ['not_found'],
+  }),
+  createVrUser: defineRoute({
+    method: 'POST',
+    path: '/v1/vr-users',
+    access: 'user',
+    tags: ['vr-users'],
+    body: VrUserBody,
+    success: { status: 201, body: VrUser },
+    errors: ['quota_exceeded'],
+  }),
+  updateVrUser: defineRoute({
+    method: 'PUT',
+    path: '/v1/vr-users/:id',
+    access: 'user',
+    tags: ['vr-users'],
+    params: IdParams,
+    body: VrUserBody,
+    success: { status: 200, body: VrUser },
+    errors: ['not_found'],
+  }),
+  deleteVrUser: defineRoute({
+    method: 'DELETE',
+    path: '/v1/vr-users/:id',
+    access: 'user',
+    tags: ['vr-users'],
+    description: 'Refused with 409 vr_user_has_sessions while the VR user has any session.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found', 'vr_user_has_sessions'],
+  }),
+  listVrUserSessions: defineRoute({
+    method: 'GET',
+    path: '/v1/vr-users/:id/sessions',
+    access: 'user',
+    tags: ['vr-users'],
+    params: IdParams,
+    querystring: VrUserSessionsQuery,
+    success: { status: 200, body: VrUserSessionList },
+    errors: ['not_found'],
+  }),
+
+  // ---- Sign-in ----
+  login: defineRoute({
+    method: 'POST',
+    path: '/v1/auth/login',
+    access: 'public',
+    tags: ['auth'],
+    description:
+      '5 failures per account and 30 per client address in 15 minutes, then 429 with Retry-After.',
+    body: LoginBody,
+    success: { status: 200, body: LoginResponse },
+    errors: ['invalid_credentials', 'forbidden', 'rate_limited'],
+  }),
+  me: defineRoute({
+    method: 'GET',
+    path: '/v1/me',
+    access: 'user',
+    tags: ['auth'],
+    success: { status: 200, body: Me },
+    errors: [],
+  }),
+  logout: defineRoute({
+    method: 'POST',
+    path: '/v1/auth/logout',
+    access: 'user',
+    tags: ['auth'],
+    success: { status: 200, body: OkBody },
+    errors: [],
+  }),
+
+  // ---- Devices (the caller's organisation) ----
+  listDevices: defineRoute({
+    method: 'GET',
+    path: '/v1/devices',
+    access: 'user',
+    tags: ['devices'],
+    description:
+      "The caller's organisation's devices, a page at a time (by name unless sorted); " +
+      'status is derived now; `q` matches the name.',
+    querystring: DeviceListQuery,
+    success: { status: 200, body: DeviceList },
+    errors: [],
+  }),
+  getDevice: defineRoute({
+    method: 'GET',
+    path: '/v1/devices/:id',
+    access: 'user',
+    tags: ['devices'],
+    description: 'One device of the caller’s organisation; status is derived now.',
+    params: IdParams,
+    success: { status: 200, body: Device },
+    errors: ['not_found'],
+  }),
+  deleteDevice: defineRoute({
+    method: 'DELETE',
+    path: '/v1/devices/:id',
+    access: 'user',
+    tags: ['devices'],
+    description: 'Refused with 409 device_in_session while the device has an active session.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found', 'device_in_session'],
+  }),
+  setMovementType: defineRoute({
+    method: 'PUT',
+    path: '/v1/devices/:id/movement-type',
+    access: 'user',
+    tags: ['devices'],
+    params: IdParams,
+    body: MovementTypeBody,
+    success: { status: 200, body: Device },
+    errors: ['not_found'],
+  }),
+  currentEnrollmentCode: defineRoute({
+    method: 'POST',
+    path: '/v1/devices/enrollment-code',
+    access: 'user',
+    tags: ['devices'],
+    description:
+      "The organisation's current enrolment code for new headsets: 8 characters, valid 24 h, " +
+      'the same code until it expires, then a new one.',
+    success: { status: 200, body: EnrollmentCode },
+    errors: ['quota_exceeded'],
+  }),
+  renewEnrollmentCode: defineRoute({
+    method: 'POST',
+    path: '/v1/devices/enrollment-code/renew',
+    access: 'user',
+    tags: ['devices'],
+    description:
+      'Replaces the organisation’s enrolment code with a new one; the old code stops working ' +
+      'at once (headsets enrolled with it stay). 409 quota_exceeded past ' +
+      'QUOTA_ENROLLMENT_CODES_PER_DAY codes issued in 24 hours.',
+    success: { status: 200, body: EnrollmentCode },
+    errors: ['quota_exceeded'],
+  }),
+  revokeEnrollmentCode: defineRoute({
+    method: 'DELETE',
+    path: '/v1/devices/enrollment-code',
+    access: 'user',
+    tags: ['devices'],
+    description:
+      'Revokes the organisation’s enrolment code: no headset can enrol with it any more. ' +
+      'Opening "Add headset" again issues a new one.',
+    success: { status: 200, body: OkBody },
+    errors: [],
+  }),
+
+  // ---- Sessions ----
+  startSession: defineRoute({
+    method: 'POST',
+    path: '/v1/sessions/start',
+    access: 'user',
+    tags: ['sessions'],
+    description:
+      'Starts a session on a waiting device of the organisation. 404 unknown device, level ' +
+      '(or no live grant) or VR user; 409 device_busy or device_not_waiting; 400 for an ' +
+      'option that is not of the level. The VR user is matched by name or created.',
+    body: StartSessionBody,
+    success: { status: 201, body: StartedSession },
+    errors: ['not_found', 'device_busy', 'device_not_waiting', 'quota_exceeded'],
+  }),
+  listSessions: defineRoute({
+    method: 'GET',
+    path: '/v1/sessions',
+    access: 'user',
+    tags: ['sessions'],
+    description:
+      'The History tab: newest first (order=asc for oldest first); without status, ended ' +
+      'sessions only. Filters: from/to (UTC days of started_at, inclusive), vr_user_id, ' +
+      'device_id, scenario_id.',
+    querystring: SessionListQuery,
+    success: { status: 200, body: SessionList },
+    errors: [],
+  }),
+  exportSessions: defineRoute({
+    method: 'GET',
+    path: '/v1/sessions/export',
+    access: 'user',
+    tags: ['sessions'],
+    description:
+      'The History CSV of every session matching the same filters as GET /v1/sessions, ' +
+      'newest first: UTF-8 with a byte-order mark, the specification’s 16 columns, cells ' +
+      'safe from formula injection; the file name carries the organisation, the date and ' +
+      'the filters. Streamed, whatever its size.',
+    querystring: SessionExportQuery,
+    success: { status: 200, file: 'text/csv' },
+    errors: [],
+  }),
+  listActiveSessions: defineRoute({
+    method: 'GET',
+    path: '/v1/sessions/active',
+    access: 'user',
+    tags: ['sessions'],
+    success: { status: 200, body: ActiveSessionList },
+    errors: [],
+  }),
+  getSession: defineRoute({
+    method: 'GET',
+    path: '/v1/sessions/:id',
+    access: 'user',
+    tags: ['sessions'],
+    description: 'A session of the organisation, any status, with the tasks its headset told of.',
+    params: IdParams,
+    success: { status: 200, body: SessionDetail },
+    errors: ['not_found'],
+  }),
+  liveEvents: defineRoute({
+    method: 'GET',
+    path: '/v1/events',
+    access: 'user',
+    tags: ['events'],
+    description:
+      'Server-Sent Events of what changes in the caller’s organisation (devices and sessions; ' +
+      'admins also every organisation’s devices). Authenticated by the Authorization header: ' +
+      'the console reads it with fetch. Opens with a `ready` event; a comment every 15 s keeps ' +
+      'it open through proxies. 429 too_many_streams past 5 streams per account or the ' +
+      'server’s limit.',
+    success: { status: 200, file: 'text/event-stream' },
+    errors: ['too_many_streams'],
+  }),
+  cancelSession: defineRoute({
+    method: 'POST',
+    path: '/v1/sessions/:id/cancel',
+    access: 'user',
+    tags: ['sessions'],
+    description: 'Ends an active session as cancelled; 409 session_not_active once ended.',
+    params: IdParams,
+    success: { status: 200, body: HistorySession },
+    errors: ['not_found', 'session_not_active'],
+  }),
+
+  // ---- Scenarios the organisation may run, and the VR app ----
+  scenarioTree: defineRoute({
+    method: 'GET',
+    path: '/v1/scenarios-full',
+    access: 'user',
+    tags: ['scenarios'],
+    description:
+      'Active scenarios the caller’s organisation holds a live grant for (no expiry, or expiring ' +
+      'later than now), with modules, levels and options nested in display order.',
+    success: { status: 200, body: ScenarioTreeList },
+    errors: [],
+  }),
+  downloadLinks: defineRoute({
+    method: 'GET',
+    path: '/v1/vr-app/download',
+    access: 'user',
+    tags: ['vr-app'],
+    description:
+      'Signed links valid for expires_in_seconds (3600); a platform without a build has a null ' +
+      'URL. 404 when there is no build at all.',
+    success: { status: 200, body: DownloadLinks },
+    errors: ['not_found'],
+  }),
+  downloadFile: defineRoute({
+    method: 'GET',
+    path: '/v1/vr-app/files/:platform',
+    access: 'signed_link',
+    tags: ['vr-app'],
+    description:
+      'Streams the APK as an attachment. Needs no token: the expiry and HMAC signature in the ' +
+      'query are the authorisation. 403 download_link_invalid when the signature is wrong ' +
+      'or the link has expired; 404 not_found when the build is gone.',
+    params: AppPlatformParams,
+    querystring: DownloadFileQuery,
+    success: { status: 200, file: 'application/vnd.android.package-archive' },
+    errors: ['download_link_invalid', 'not_found'],
+  }),
+
+  // ---- Headset protocol ----
+  enroll: defineRoute({
+    method: 'POST',
+    path: '/v1/headset/enroll',
+    access: 'public',
+    tags: ['headset'],
+    description:
+      'Joins the organisation of a valid enrolment code (case-insensitive). 400 ' +
+      'enrollment_code_invalid for a wrong or expired code; 429 after 20 failures from one ' +
+      'address within 15 minutes.',
+    body: EnrollBody,
+    success: { status: 201, body: EnrollResponse },
+    errors: ['enrollment_code_invalid', 'rate_limited', 'quota_exceeded'],
+  }),
+  heartbeat: defineRoute({
+    method: 'POST',
+    path: '/v1/headset/heartbeat',
+    access: 'device',
+    tags: ['headset'],
+    description:
+      'Every heartbeat_interval_ms. Answers the session the console started on this ' +
+      'device, or null.',
+    body: HeartbeatBody,
+    success: { status: 200, body: HeartbeatResponse },
+    errors: [],
+  }),
+  reportProgress: defineRoute({
+    method: 'POST',
+    path: '/v1/headset/sessions/:id/progress',
+    access: 'device',
+    tags: ['headset'],
+    description:
+      'Tasks completed so far (0..max_tasks). 404 if the session is not this device’s; ' +
+      '409 session_not_active once it has ended (e.g. cancelled): stop playing.',
+    params: SessionIdParams,
+    body: ProgressBody,
+    success: { status: 200, body: SessionProgressResponse },
+    errors: ['not_found', 'session_not_active'],
+  }),
+  finishSession: defineRoute({
+    method: 'POST',
+    path: '/v1/headset/sessions/:id/finish',
+    access: 'device',
+    tags: ['headset'],
+    description:
+      'Ends the session as completed, with success true or false. 404 / 409 as for progress.',
+    params: SessionIdParams,
+    body: FinishBody,
+    success: { status: 200, body: SessionProgressResponse },
+    errors: ['not_found', 'session_not_active'],
+  }),
+
+  // ---- Admin: organisations ----
+  listOrganizations: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/organizations',
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'A page of organisations; `q` matches the name. With include_stats=true each carries ' +
+      'its figures (stats), the answer a summary over all organisations, and the list may be ' +
+      'sorted by a figure.',
+    querystring: OrganizationListQuery,
+    success: { status: 200, body: OrganizationList },
+    errors: [],
+  }),
+  createOrganization: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/organizations',
+    access: 'admin',
+    tags: ['admin-organizations'],
+    body: OrganizationCreateBody,
+    success: { status: 201, body: Organization },
+    errors: [],
+  }),
+  getOrganization: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/organizations/:id',
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description: 'The organization with its figures (stats).',
+    params: IdParams,
+    success: { status: 200, body: Organization },
+    errors: ['not_found'],
+  }),
+  updateOrganization: defineRoute({
+    method: 'PUT',
+    path: '/v1/admin/organizations/:id',
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Deactivating signs out every account of the organization at once. 409 ' +
+      'cannot_deactivate_own_organization when admins deactivate their own organization.',
+    params: IdParams,
+    body: OrganizationUpdateBody,
+    success: { status: 200, body: Organization },
+    errors: ['not_found', 'cannot_deactivate_own_organization'],
+  }),
+  deleteOrganization: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/organizations/:id',
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Refused with 409 organization_in_use while the organization has any accounts, VR users, ' +
+      'devices or sessions (details count them; deactivate it instead). Otherwise deleted ' +
+      'together with its scenario access grants and its enrolment code.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found', 'organization_in_use'],
+  }),
+  organizationAnalytics: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/organizations/:id/analytics',
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Top 10 VR users, the 20 most used headsets and scenario figures over the ' +
+      'organization’s sessions started in the last `days` days (1..365, default 30).',
+    params: IdParams,
+    querystring: OrganizationAnalyticsQuery,
+    success: { status: 200, body: OrganizationAnalytics },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: accounts ----
+  listAccounts: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/users',
+    access: 'admin',
+    tags: ['admin-users'],
+    description:
+      'A page of accounts; filters combine, `q` is a case-insensitive literal substring of ' +
+      'the email.',
+    querystring: AccountListQuery,
+    success: { status: 200, body: AccountList },
+    errors: [],
+  }),
+  createAccount: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/users',
+    access: 'admin',
+    tags: ['admin-users'],
+    description:
+      '409 email_taken when the email is in use (case-insensitive); 400 when organization_id ' +
+      'matches no organization.',
+    body: AccountCreateBody,
+    success: { status: 201, body: Account },
+    errors: ['email_taken'],
+  }),
+  getAccount: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/users/:id',
+    access: 'admin',
+    tags: ['admin-users'],
+    params: IdParams,
+    success: { status: 200, body: Account },
+    errors: ['not_found'],
+  }),
+  updateAccount: defineRoute({
+    method: 'PUT',
+    path: '/v1/admin/users/:id',
+    access: 'admin',
+    tags: ['admin-users'],
+    description:
+      'Deactivating signs the account out everywhere at once. 409 cannot_modify_self when ' +
+      'admins deactivate or demote their own account; 409 email_taken.',
+    params: IdParams,
+    body: AccountUpdateBody,
+    success: { status: 200, body: Account },
+    errors: ['not_found', 'cannot_modify_self', 'email_taken'],
+  }),
+  deleteAccount: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/users/:id',
+    access: 'admin',
+    tags: ['admin-users'],
+    description:
+      'Removes the account and its tokens; sessions it started keep started_by_email. ' +
+      '409 cannot_delete_self for the caller’s own account.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found', 'cannot_delete_self'],
+  }),
+  changePassword: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/users/:id/password',
+    access: 'admin',
+    tags: ['admin-users'],
+    description:
+      'Sets a new password and revokes the account’s tokens (all but the caller’s current one ' +
+      'when admins change their own).',
+    params: IdParams,
+    body: AccountPasswordBody,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: all devices ----
+  listAllDevices: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/devices/all',
+    access: 'admin',
+    tags: ['admin: devices'],
+    description:
+      'Devices of every organisation, a page at a time, optionally filtered; `q` matches the ' +
+      'device’s or its organisation’s name. `summary` counts them by status under the ' +
+      'filters other than status and q.',
+    querystring: AdminDeviceListQuery,
+    success: { status: 200, body: AdminDeviceList },
+    errors: [],
+  }),
+  adminDeleteDevice: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/devices/:id',
+    access: 'admin',
+    tags: ['admin: devices'],
+    description: 'Refused with 409 device_in_session while the device has an active session.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found', 'device_in_session'],
+  }),
+  bulkDeleteDevices: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/devices/bulk-delete',
+    access: 'admin',
+    tags: ['admin: devices'],
+    description:
+      'Deletes the listed devices that exist and are not in a session; the others are ' +
+      'answered in skipped with a reason, and do not fail the call.',
+    body: BulkDeleteDevicesBody,
+    success: { status: 200, body: BulkDeleteDevicesResponse },
+    errors: [],
+  }),
+
+  // ---- Admin: content ----
+  listScenarios: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/scenarios',
+    access: 'admin',
+    tags: ['content'],
+    description: 'A page of scenarios; `q` matches the name or the description.',
+    querystring: ScenarioListQuery,
+    success: { status: 200, body: ScenarioList },
+    errors: [],
+  }),
+  createScenario: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/scenarios',
+    access: 'admin',
+    tags: ['content'],
+    body: CreateScenarioBody,
+    success: { status: 201, body: ScenarioSummary },
+    errors: [],
+  }),
+  getScenario: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/scenarios/:id',
+    access: 'admin',
+    tags: ['content'],
+    description:
+      'The scenario with its modules (by order_index), their levels (by level_number) and ' +
+      'their options (by order_index).',
+    params: IdParams,
+    success: { status: 200, body: ScenarioDetail },
+    errors: ['not_found'],
+  }),
+  updateScenario: defineRoute({
+    method: 'PUT',
+    path: '/v1/admin/scenarios/:id',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    body: UpdateScenarioBody,
+    success: { status: 200, body: ScenarioSummary },
+    errors: ['not_found'],
+  }),
+  deleteScenario: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/scenarios/:id',
+    access: 'admin',
+    tags: ['content'],
+    description:
+      'Deletes the scenario and, deliberately, everything under it: its modules, levels, level ' +
+      'options and every organisation’s access grant. Sessions that ran it are kept: they ' +
+      'hold copies of the scenario, module and level names, and their references to the ' +
+      'deleted rows become null (ON DELETE SET NULL), so history and statistics survive.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+  listModules: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/scenarios/:id/modules',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    querystring: ModuleListQuery,
+    success: { status: 200, body: ModuleList },
+    errors: ['not_found'],
+  }),
+  createModule: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/scenarios/:id/modules',
+    access: 'admin',
+    tags: ['content'],
+    description: 'Without order_index the module goes after the scenario’s last one.',
+    params: IdParams,
+    body: CreateModuleBody,
+    success: { status: 201, body: ContentModule },
+    errors: ['not_found'],
+  }),
+  updateModule: defineRoute({
+    method: 'PUT',
+    path: '/v1/admin/modules/:id',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    body: UpdateModuleBody,
+    success: { status: 200, body: ContentModule },
+    errors: ['not_found'],
+  }),
+  deleteModule: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/modules/:id',
+    access: 'admin',
+    tags: ['content'],
+    description:
+      'Deletes the module with its levels and options; sessions keep their copied names.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+  listLevels: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/modules/:id/levels',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    querystring: LevelListQuery,
+    success: { status: 200, body: LevelList },
+    errors: ['not_found'],
+  }),
+  createLevel: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/modules/:id/levels',
+    access: 'admin',
+    tags: ['content'],
+    description: '409 level_number_taken when another level of the module has the number.',
+    params: IdParams,
+    body: CreateLevelBody,
+    success: { status: 201, body: ContentLevel },
+    errors: ['not_found', 'level_number_taken'],
+  }),
+  updateLevel: defineRoute({
+    method: 'PUT',
+    path: '/v1/admin/levels/:id',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    body: UpdateLevelBody,
+    success: { status: 200, body: ContentLevel },
+    errors: ['not_found', 'level_number_taken'],
+  }),
+  deleteLevel: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/levels/:id',
+    access: 'admin',
+    tags: ['content'],
+    description: 'Deletes the level with its options; sessions keep their copied names.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+  listLevelOptions: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/levels/:id/options',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    querystring: LevelOptionListQuery,
+    success: { status: 200, body: LevelOptionList },
+    errors: ['not_found'],
+  }),
+  createLevelOption: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/levels/:id/options',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    body: CreateLevelOptionBody,
+    success: { status: 201, body: LevelOption },
+    errors: ['not_found'],
+  }),
+  updateLevelOption: defineRoute({
+    method: 'PUT',
+    path: '/v1/admin/level-options/:id',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    body: UpdateLevelOptionBody,
+    success: { status: 200, body: LevelOption },
+    errors: ['not_found'],
+  }),
+  deleteLevelOption: defineRoute({
+    method: 'DELETE',
+    path: '/v1/admin/level-options/:id',
+    access: 'admin',
+    tags: ['content'],
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: scenario access ----
+  scenarioAccess: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/scenarios/access',
+    access: 'admin',
+    tags: ['scenario-access'],
+    description:
+      'A page of scenarios (`q` matches the name), each listing the organisations with a ' +
+      'grant (by name) and counting all organisations. has_access is true when the grant has ' +
+      'no expiry or expires later than now; an expired grant is listed with has_access false ' +
+      'and its dates.',
+    querystring: ScenarioAccessQuery,
+    success: { status: 200, body: ScenarioAccessMatrix },
+    errors: [],
+  }),
+  grantAccess: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/scenarios/:id/grant',
+    access: 'admin',
+    tags: ['scenario-access'],
+    description:
+      'Grants the scenario to the organisations until expires_at. Re-granting replaces the ' +
+      'expiry, the grant time and the granting admin. 400 when expires_at is in the past; ' +
+      '404 for an unknown scenario or organisation (nothing is granted then).',
+    params: IdParams,
+    body: GrantAccessBody,
+    success: { status: 200, body: GrantAccessResponse },
+    errors: ['not_found'],
+  }),
+  revokeAccess: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/scenarios/:id/revoke',
+    access: 'admin',
+    tags: ['scenario-access'],
+    description:
+      'Removes the grants of the listed organisations (those without one are ignored); ' +
+      'revoke-all sends every organisation that has access.',
+    params: IdParams,
+    body: RevokeAccessBody,
+    success: { status: 200, body: RevokeAccessResponse },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: app builds ----
+  listBuilds: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/vr-app/builds',
+    access: 'admin',
+    tags: ['vr-app'],
+    success: { status: 200, body: AppBuildList },
+    errors: [],
+  }),
+  uploadBuild: defineRoute({
+    method: 'POST',
+    path: '/v1/admin/vr-app/builds/:platform',
+    access: 'admin',
+    tags: ['vr-app'],
+    description:
+      'The request body is the raw APK (content-type application/vnd.android.package-archive ' +
+      'or application/octet-stream, at most 2 GiB); `version` is the admin’s label for it. It ' +
+      'replaces the platform’s build once fully received; an interrupted upload leaves the ' +
+      'previous build in place.',
+    params: AppPlatformParams,
+    querystring: AppBuildUploadQuery,
+    success: { status: 201, body: AppBuild },
+    errors: ['bad_request', 'payload_too_large', 'unsupported_media_type', 'storage_unavailable'],
+  }),
+
+  // ---- Admin: statistics ----
+  globalStats: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/stats',
+    access: 'admin',
+    tags: ['admin-stats'],
+    description:
+      'All-time figures over every session; today/week/month are UTC, weeks start on Monday.',
+    success: { status: 200, body: GlobalStats },
+    errors: [],
+  }),
+  rangeStats: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/stats/range',
+    access: 'admin',
+    tags: ['admin-stats'],
+    description:
+      'The same figures over sessions started within start_date..end_date (UTC days, inclusive, ' +
+      'at most 366), with a daily series covering every day, device types and the top 5 ' +
+      'organisations.',
+    querystring: StatsRangeQuery,
+    success: { status: 200, body: StatsRange },
+    errors: [],
+  }),
+  exportStats: defineRoute({
+    method: 'GET',
+    path: '/v1/admin/stats/export',
+    access: 'admin',
+    tags: ['admin-stats'],
+    description:
+      'The range figures as a CSV file (UTF-8 with byte-order mark). Dates default to the last ' +
+      '30 days ending today (UTC); csv is the only format.',
+    querystring: StatsExportQuery,
+    success: { status: 200, file: 'text/csv' },
+    errors: [],
+  }),
+} as const;
+
+export type Routes = typeof routes;
+export type RouteName = keyof Routes;
