@@ -1,27 +1,78 @@
 // `npm test`: every suite in turn. Server integration tests run on embedded PGlite, then again on
-// PostgreSQL when TEST_DATABASE_URL is set; then the web unit tests and the browser tests.
+// PostgreSQL when TEST_DATABASE_URL is set; the cluster suite (three nodes behind nginx) when
+// TEST_DATABASE_URL is set and nginx is installed; then the web unit tests and the browser tests.
+// `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 
+/** nginx from NGINX, Debian's /usr/sbin/nginx, or PATH (as test/cluster/cluster.ts finds it). */
+function hasNginx() {
+  return [process.env.NGINX, '/usr/sbin/nginx', 'nginx']
+    .filter(Boolean)
+    .some((candidate) => spawnSync(candidate, ['-v']).status === 0);
+}
+
+const postgres = Boolean(process.env.TEST_DATABASE_URL);
+// The headset simulator has no suite of its own: apps/server/test/headset-sim.e2e.test.ts runs it
+// against the real server, in the server suites.
 const suites = [
-  { name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: 'server (PostgreSQL)', dir: 'apps/server', env: { TEST_DB_KIND: 'postgres' } }]
-    : []),
-  { name: 'headset simulator', dir: 'tools/headset-sim', env: {} },
-  { name: 'web (unit)', dir: 'apps/web', env: {} },
-  { name: 'web (browser end-to-end)', dir: 'apps/web', env: {}, config: 'vitest.e2e.config.ts' },
+  { key: 'server', name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
+  {
+    key: 'server-postgres',
+    name: 'server (PostgreSQL)',
+    dir: 'apps/server',
+    env: { TEST_DB_KIND: 'postgres' },
+    needs: postgres ? undefined : 'TEST_DATABASE_URL',
+  },
+  {
+    key: 'cluster',
+    name: 'cluster (3 nodes behind nginx, PostgreSQL)',
+    dir: 'apps/server',
+    env: {},
+    config: 'vitest.cluster.config.ts',
+    needs: !postgres ? 'TEST_DATABASE_URL' : hasNginx() ? undefined : 'nginx',
+  },
+  { key: 'web', name: 'web (unit)', dir: 'apps/web', env: {} },
+  {
+    key: 'e2e',
+    name: 'web (browser end-to-end)',
+    dir: 'apps/web',
+    env: {},
+    config: 'vitest.e2e.config.ts',
+  },
 ];
 
+const selected = only ? suites.filter((suite) => suite.key === only) : suites;
+if (only && selected.length === 0) {
+  console.error(`No suite "${only}"; suites: ${suites.map((suite) => suite.key).join(', ')}`);
+  process.exit(2);
+}
+
 const results = [];
-for (const suite of suites) {
+for (const suite of selected) {
   const cwd = path.join(root, suite.dir);
   const config = suite.config ?? 'vitest.config.ts';
-  if (!fs.existsSync(path.join(cwd, config))) continue;
+  if (suite.needs) {
+    // In `npm test` a suite whose service is missing is skipped, and says so; asked for by name,
+    // it fails.
+    console.log(
+      `\n=== ${suite.name}: ${only ? 'cannot run' : 'skipped'}, needs ${suite.needs} ===`,
+    );
+    if (only) results.push({ name: `${suite.name} (needs ${suite.needs})`, ok: false, seconds: 0 });
+    continue;
+  }
+  // A suite whose configuration went missing is a failure, not a suite quietly not run.
+  if (!fs.existsSync(path.join(cwd, config))) {
+    console.log(`\n=== ${suite.name}: ${path.join(suite.dir, config)} is missing ===`);
+    results.push({ name: `${suite.name} (no ${config})`, ok: false, seconds: 0 });
+    continue;
+  }
   console.log(`\n=== ${suite.name} ===`);
   const started = Date.now();
   const run = spawnSync(process.execPath, [vitest, 'run', '--config', config], {

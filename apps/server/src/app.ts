@@ -5,15 +5,21 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { authRoutes } from './auth/auth.routes.ts';
 import { requireUser } from './auth/auth.guard.ts';
 import type { AppInstance } from './platform/app-types.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { ServiceContext } from './platform/context.ts';
-import type { Db } from './platform/db.ts';
+import type { Db, PoolStats } from './platform/db.ts';
+import { Health, healthRoutes } from './platform/health.ts';
+import { JobMonitor } from './platform/job-monitor.ts';
+import { Metrics } from './platform/metrics.ts';
+import { LOG_REDACT_PATHS, registerRequestLog, requestIdOf } from './platform/request-log.ts';
 import { DeviceCache } from './headset/device-cache.ts';
+import { liveEventRoutes } from './events/events.routes.ts';
+import { LiveEvents } from './events/live-events.ts';
 import { DeviceEvents } from './headset/device-events.ts';
 import { apiNotFound, registerErrorHandling } from './platform/http-errors.ts';
 import { validatorCompiler } from './platform/validation.ts';
@@ -56,6 +62,8 @@ export interface AppOptions {
    * it (PGlite: one process) invalidation stays in-process.
    */
   databaseUrl?: string;
+  /** The database pool's use, for metrics (main.ts passes its DatabaseHandle's). */
+  poolStats?: () => PoolStats;
 }
 
 /** Console routes that authenticate by other means (signed URLs) or not at all. */
@@ -86,7 +94,23 @@ const adminRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> 
 export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const { config } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: LOG_REDACT_PATHS,
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    // One line per request, written by registerRequestLog, instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // The proxy's X-Request-Id when it sets one (nginx: deploy/nginx.conf), else a UUID.
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    // While closing, a request on a kept-alive connection is still answered (the database is
+    // open until every connection ends) rather than refused with Fastify's own 503 body; it
+    // carries Connection: close (draining, below).
+    return503OnClosing: false,
     bodyLimit: 1024 * 1024,
     // A hop count trusts that many proxies in front (Fastify's types only take the function form).
     trustProxy:
@@ -102,16 +126,57 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   });
   app.addHook('onClose', () => deviceEvents.close());
   app.decorate('deviceEvents', deviceEvents);
-  const ctx: ServiceContext = { db: options.db, clock, config, log: app.log, deviceEvents };
+  const live = new LiveEvents(options.db, {
+    databaseUrl: options.databaseUrl ?? config.databaseUrl,
+    log: app.log,
+  });
+  app.addHook('onClose', () => live.close());
+  app.decorate('live', live);
+  const ctx: ServiceContext = {
+    db: options.db,
+    clock,
+    config,
+    log: app.log,
+    deviceEvents,
+    live,
+  };
+
+  // Operations: metrics (scraped on METRICS_PORT, main.ts), /healthz and /readyz, and one log
+  // line per request. The request log's hooks come first, so they see every route.
+  const metrics: Metrics = new Metrics({
+    db: options.db,
+    clock,
+    offlineAfterMs: config.offlineAfterMs,
+    log: app.log,
+    poolStats: options.poolStats,
+    deviceCache: () => deviceEvents.cache,
+    notificationsListening: () => deviceEvents.listening,
+    lastSeenBuffered: () => app.lastSeen.size,
+    draining: (): boolean => health.draining,
+  });
+  const jobs = new JobMonitor(metrics);
+  const health: Health = new Health({
+    db: options.db,
+    jobs,
+    notificationsListening: () => deviceEvents.listening,
+    usesNotifications: Boolean(options.databaseUrl ?? config.databaseUrl),
+  });
+  app.decorate('metrics', metrics);
+  app.decorate('health', health);
+  registerRequestLog(app, metrics);
 
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
-  // API answers carry tokens and personal data: no browser or proxy cache may keep them. Set
-  // before the handler runs, so errors carry it too; a route may still choose its own.
   app.addHook('onRequest', (request, reply, done) => {
+    // API answers carry tokens and personal data: no browser or proxy cache may keep them. Set
+    // before the handler runs, so errors carry it too; a route may still choose its own.
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
+    // Draining (SIGTERM): each connection ends with the answer it carries, so none is left open
+    // for the balancer to send a request into as the process stops listening.
+    if (health.draining) reply.header('connection', 'close');
     done();
   });
+  healthRoutes(app, health);
   await app.register(swagger, {
     openapi: {
       info: {
@@ -149,6 +214,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await browser.register(async (signedIn) => {
       signedIn.addHook('onRequest', requireUser(ctx));
       for (const routes of clientRouteModules) routes(signedIn, ctx);
+      liveEventRoutes(signedIn, ctx, live);
     });
     await browser.register(async (admin) => {
       admin.addHook('onRequest', requireUser(ctx, 'admin'));
@@ -157,9 +223,10 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await serveConsole(browser, config.webDistDir);
   });
 
-  if (options.backgroundJobs) startHeadsetBackgroundJobs(app, ctx);
+  if (options.backgroundJobs) startHeadsetBackgroundJobs(app, ctx, jobs);
   // Last: nothing after it can fail and leave the listening connection open.
   await deviceEvents.start();
+  await live.start();
   return app;
 }
 

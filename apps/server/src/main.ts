@@ -1,9 +1,11 @@
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './accounts/first-admin.ts';
 import type { AppInstance } from './platform/app-types.ts';
+import { startBackupSocket, type BackupSocket } from './platform/backup.ts';
 import { loadConfig, type Config } from './platform/config.ts';
 import { prepareDataDir } from './platform/data-dir.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './platform/db.ts';
+import { startMetricsServer, type MetricsServer } from './platform/metrics.ts';
 import { migrate } from './platform/migrate.ts';
 
 export interface StartServerOptions {
@@ -17,9 +19,14 @@ export interface StartServerOptions {
 export interface RunningServer {
   app: AppInstance;
   database: DatabaseHandle;
+  /** GET /metrics, when METRICS_PORT is set. */
+  metrics?: MetricsServer;
 }
 
-/** Starts the server: data directory, database, migrations, first admin, HTTP. */
+/**
+ * Starts the server: data directory, database, migrations, first admin, HTTP, then the metrics
+ * endpoint (METRICS_PORT) and, on the embedded database, the backup socket (decision 004).
+ */
 export async function startServer(
   config: Config = loadConfig(),
   options: StartServerOptions = {},
@@ -31,6 +38,11 @@ export async function startServer(
     databaseUrl: config.databaseUrl,
     pgliteDir: config.dataDir,
   });
+  let metrics: MetricsServer | undefined;
+  let backupSocket: BackupSocket | undefined;
+  const closeSidecars = async () => {
+    await Promise.all([metrics?.close(), backupSocket?.close()]);
+  };
   try {
     await migrate(database.db);
     await options.beforeStart?.(database.db);
@@ -39,12 +51,25 @@ export async function startServer(
       db: database.db,
       config,
       backgroundJobs: true,
-      onClosed: () => database.close(),
+      poolStats: () => database.poolStats(),
+      onClosed: async () => {
+        await closeSidecars();
+        await database.close();
+      },
     });
     await ensureFirstAdmin(database.db, config, app.log);
     await app.listen({ port: config.port, host: config.host });
-    return { app, database };
+    if (config.metricsPort !== undefined) {
+      metrics = await startMetricsServer(app.metrics, {
+        host: config.host,
+        port: config.metricsPort,
+        log: app.log,
+      });
+    }
+    backupSocket = await startBackupSocket(database, config.dataDir, app.log);
+    return { app, database, metrics };
   } catch (error) {
+    await closeSidecars();
     await database.close();
     throw error;
   }
@@ -71,10 +96,14 @@ export async function runServer(config: Config = loadConfig()): Promise<RunningS
   const stop = (exitCode: number) => {
     if (stopping) return;
     stopping = true;
+    app.health.startDraining();
     setTimeout(() => {
       app.log.error(`shutdown took longer than ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
       process.exit(exitCode || 1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // A connection that was busy when closing began goes idle once its answer (which carries
+    // Connection: close) is sent; close it then rather than wait for its keep-alive timeout.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
     // app.close() stops accepting connections, waits for in-flight requests, then runs onClose
     // hooks (background jobs, then the database).
     app.close().then(
@@ -85,12 +114,26 @@ export async function runServer(config: Config = loadConfig()): Promise<RunningS
       },
     );
   };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (!stopping) app.log.info(`${signal} received: finishing in-flight requests, then closing`);
-      stop(0);
-    });
-  }
+  // SIGTERM (systemd, a rolling restart) drains first: /readyz answers 503 and every answer
+  // closes its connection for DRAIN_DELAY_MS while the server still works, so a balancer that
+  // polls /readyz takes it out before it stops listening. SIGINT (Ctrl+C) closes at once.
+  let draining = false;
+  process.on('SIGTERM', () => {
+    if (stopping || draining) return;
+    draining = true;
+    app.health.startDraining();
+    const delay = config.drainDelayMs;
+    app.log.info(
+      delay > 0
+        ? `SIGTERM received: draining (/readyz answers 503) for ${delay} ms, then finishing in-flight requests and closing`
+        : 'SIGTERM received: finishing in-flight requests, then closing',
+    );
+    setTimeout(() => stop(0), delay);
+  });
+  process.on('SIGINT', () => {
+    if (!stopping) app.log.info('SIGINT received: finishing in-flight requests, then closing');
+    stop(0);
+  });
   database.onLost((error) => {
     app.log.fatal(
       `${error.message}; the server cannot go on without its database and exits (a process ` +

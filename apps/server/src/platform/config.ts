@@ -25,6 +25,18 @@ export interface Config {
    * Rate limits key on the client's address, so behind nginx this must be set.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * Port of the Prometheus endpoint (GET /metrics), bound to `host`; undefined: off. 0 picks a
+   * free port (tests), logged at start.
+   */
+  metricsPort: number | undefined;
+  /** Live event streams one process holds at most (LIVE_MAX_STREAMS). */
+  liveMaxStreams: number;
+  /**
+   * After SIGTERM, how long the server keeps serving while /readyz answers 503, before it stops
+   * accepting connections: enough for a balancer that polls /readyz to take it out (operations.md).
+   */
+  drainDelayMs: number;
   /** Per-organisation limits, so no client can grow a tenant without bound. */
   quotas: {
     vrUsers: number;
@@ -43,6 +55,10 @@ function trustProxyFrom(env: NodeJS.ProcessEnv): Config['trustProxy'] {
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
+}
+
+function optionalIntFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  return env[name] === undefined || env[name] === '' ? undefined : intFrom(env, name, 0);
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -73,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lastSeenFlushMs: intFrom(env, 'LAST_SEEN_FLUSH_MS', 1000),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: trustProxyFrom(env),
+    metricsPort: optionalIntFrom(env, 'METRICS_PORT'),
+    liveMaxStreams: intFrom(env, 'LIVE_MAX_STREAMS', 2000),
+    drainDelayMs: intFrom(env, 'DRAIN_DELAY_MS', 0),
     quotas: {
       vrUsers: intFrom(env, 'QUOTA_VR_USERS', 100_000),
       devices: intFrom(env, 'QUOTA_DEVICES', 10_000),

@@ -24,7 +24,24 @@ export interface DatabaseHandle {
   databaseUrl?: string;
   /** PGlite: its whole data directory as an uncompressed tar, for `pgliteSnapshotPath`. */
   dumpPglite?(): Promise<Uint8Array>;
+  /**
+   * PGlite: a consistent copy of the data directory (uncompressed tar) while the server runs,
+   * taken between transactions after a checkpoint (backups, decision 004).
+   */
+  snapshotPglite?(): Promise<Uint8Array>;
+  /** How busy the connection pool is, for metrics. */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections the pool may open. */
+  max: number;
+  /** Connections open now (busy or idle). */
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection: the pool is the bottleneck while this stays above 0. */
+  waiting: number;
 }
 
 interface QueryResultLike {
@@ -184,13 +201,39 @@ class PGliteThread {
  */
 class PGlitePool {
   private tail: Promise<void> = Promise.resolve();
+  private waiting = 0;
+  private busy = false;
   constructor(private readonly pglite: PGliteThread) {}
+
+  stats(): PoolStats {
+    return { max: 1, total: 1, idle: this.busy ? 0 : 1, waiting: this.waiting };
+  }
+
+  /**
+   * A consistent copy of the data directory: holding the one connection, no transaction is open
+   * meanwhile, and after CHECKPOINT the files need no WAL replay. Statements wait during the dump.
+   */
+  async snapshot(): Promise<Uint8Array> {
+    const connection = await this.connect();
+    try {
+      await connection.query('CHECKPOINT');
+      return await this.pglite.dump();
+    } finally {
+      connection.release();
+    }
+  }
 
   async connect() {
     let release!: () => void;
     const previous = this.tail;
     this.tail = new Promise<void>((resolve) => (release = resolve));
-    await previous;
+    this.waiting += 1;
+    try {
+      await previous;
+    } finally {
+      this.waiting -= 1;
+    }
+    this.busy = true;
     const pglite = this.pglite;
     return {
       async query(text: string, params: readonly unknown[] = []): Promise<QueryResultLike> {
@@ -206,7 +249,8 @@ class PGlitePool {
           rows: result.rows,
         };
       },
-      release() {
+      release: () => {
+        this.busy = false;
         release();
       },
     };
@@ -275,6 +319,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       db,
       kind: 'postgres',
       databaseUrl: options.databaseUrl,
+      poolStats: () => ({
+        max: pool.options.max ?? 10,
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       onLost: () => {},
       close: () => db.destroy(),
     };
@@ -296,13 +346,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       cause: error,
     });
   }
+  const pool = new PGlitePool(pglite);
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new PGlitePool(pglite) as unknown as pg.Pool }),
+    dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }),
   });
   return {
     db,
     kind: 'pglite',
     dumpPglite: () => pglite.dump(),
+    snapshotPglite: () => pool.snapshot(),
+    poolStats: () => pool.stats(),
     onLost: (listener) => pglite.onLost(listener),
     crashForTests: () => pglite.crash(),
     async close() {

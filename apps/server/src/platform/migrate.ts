@@ -7,15 +7,23 @@ const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 /** Arbitrary constant shared by every process of this product: "one migrator at a time". */
 const MIGRATION_LOCK_KEY = 7_310_001;
 
+const migrationFiles = () =>
+  fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name))
+    .sort();
+
+/** The versions this build knows, in order (a database is migrated when it holds them all). */
+export function migrationVersions(): string[] {
+  return migrationFiles().map((file) => file.replace(/\.sql$/, ''));
+}
+
 /**
  * Applies the versioned SQL files not applied yet, in one transaction under an advisory lock, so
  * processes starting together apply each file once.
  */
 export async function migrate(db: Db): Promise<string[]> {
-  const files = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((name) => /^\d{4}_[\w-]+\.sql$/.test(name))
-    .sort();
+  const files = migrationFiles();
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`.execute(trx);
     await sql`CREATE TABLE IF NOT EXISTS schema_migrations (

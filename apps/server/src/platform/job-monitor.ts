@@ -1,0 +1,66 @@
+/** The background jobs of a server process (headset/background-jobs.ts). */
+export type BackgroundJob = 'last_seen_flush' | 'sweeper';
+
+/** What the background jobs tell the rest of the process: for metrics and for /readyz. */
+export interface JobReport {
+  /** The job runs from now on, every `everyMs`. */
+  started(job: BackgroundJob, everyMs: number): void;
+  /** One run of the job ended after `seconds`, failed when `error` is given. */
+  ran(job: BackgroundJob, seconds: number, error?: unknown): void;
+  /** A flush wrote the last-seen times of `devices` devices (flushes with nothing to write: none). */
+  flushed(devices: number, seconds: number): void;
+  /**
+   * A sweep ended: `ran` false when another process held the sweeper lock (it did nothing), and
+   * the sessions it ended by reason.
+   */
+  swept(ran: boolean, ended: { disconnected: number; timeout: number }): void;
+}
+
+export type JobsState =
+  | { status: 'off' }
+  | { status: 'ok' }
+  | { status: 'stalled'; job: BackgroundJob; silentForMs: number };
+
+/**
+ * Remembers when each job last finished a run and passes every report on (to the metrics). A job
+ * that has not finished a run for ten of its intervals (plus a second) is stalled: its statement
+ * hangs or its timer is gone. A run that fails still counts as a run: the job is alive and retries,
+ * and what made it fail (the database) has its own readiness check.
+ */
+export class JobMonitor implements JobReport {
+  private readonly jobs = new Map<BackgroundJob, { everyMs: number; lastRunAt: number }>();
+
+  constructor(
+    private readonly next?: JobReport,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  started(job: BackgroundJob, everyMs: number): void {
+    this.jobs.set(job, { everyMs, lastRunAt: this.now() });
+    this.next?.started(job, everyMs);
+  }
+
+  ran(job: BackgroundJob, seconds: number, error?: unknown): void {
+    const entry = this.jobs.get(job);
+    if (entry) entry.lastRunAt = this.now();
+    this.next?.ran(job, seconds, error);
+  }
+
+  flushed(devices: number, seconds: number): void {
+    this.next?.flushed(devices, seconds);
+  }
+
+  swept(ran: boolean, ended: { disconnected: number; timeout: number }): void {
+    this.next?.swept(ran, ended);
+  }
+
+  state(): JobsState {
+    if (this.jobs.size === 0) return { status: 'off' };
+    const now = this.now();
+    for (const [job, { everyMs, lastRunAt }] of this.jobs) {
+      const silentForMs = now - lastRunAt;
+      if (silentForMs > everyMs * 10 + 1000) return { status: 'stalled', job, silentForMs };
+    }
+    return { status: 'ok' };
+  }
+}

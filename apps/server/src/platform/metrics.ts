@@ -1,0 +1,329 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import client from 'prom-client';
+import type { Clock } from './clock.ts';
+import type { Db, PoolStats } from './db.ts';
+import type { BackgroundJob, JobReport } from './job-monitor.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This app's Prometheus registry and counters; served by startMetricsServer (main.ts). */
+    metrics: Metrics;
+  }
+}
+
+/** Longest a scrape waits for one database figure before it reports NaN for it. */
+const SCRAPE_QUERY_TIMEOUT_MS = 2000;
+
+export interface MetricsSources {
+  db: Db;
+  clock: Clock;
+  offlineAfterMs: number;
+  log: FastifyBaseLogger;
+  /** The database pool's use (absent: not reported). */
+  poolStats?: () => PoolStats;
+  deviceCache: () => { size: number; stats: { hits: number; misses: number } };
+  notificationsListening: () => boolean;
+  /** Devices heard by this process whose last-seen time is not written yet. */
+  lastSeenBuffered: () => number;
+  draining: () => boolean;
+}
+
+/**
+ * This process's Prometheus metrics (the names are listed in docs/operations.md). Each app has its
+ * own registry: tests build many apps in one process. Nearly everything is counted where it
+ * happens at the cost of an increment; figures that live elsewhere (the pool, the device cache,
+ * active sessions, online headsets) are read when Prometheus scrapes, never per request.
+ * Heartbeats are only counted: a latency histogram with labels per heartbeat would cost a
+ * measurable share of the hot path (docs/decisions/002-heartbeat-hot-path.md).
+ */
+export class Metrics implements JobReport {
+  readonly registry = new client.Registry();
+  private readonly httpDuration: client.Histogram<'method' | 'route' | 'status_code'>;
+  /** Pre-labelled children: an increment on the hot path looks nothing up. */
+  readonly heartbeatsOk: client.Counter.Internal;
+  readonly heartbeatsRefused: client.Counter.Internal;
+  private readonly flushSeconds: client.Histogram;
+  private readonly flushDevices: client.Histogram;
+  private readonly jobRuns: client.Counter<'job' | 'outcome'>;
+  private readonly sweeps: client.Counter<'outcome'>;
+  private readonly sessionsEnded: client.Counter<'reason'>;
+  private processMetrics = false;
+
+  constructor(private readonly sources: MetricsSources) {
+    const registers = [this.registry];
+    this.httpDuration = new client.Histogram({
+      name: 'vrtc_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by route (as declared, e.g. /v1/sessions/:id) and status; heartbeats and health probes are not included',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    const heartbeats = new client.Counter({
+      name: 'vrtc_heartbeats_total',
+      help: 'Heartbeats answered by this process: ok (200) or refused (any other status, e.g. 401 for a deleted headset)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.heartbeatsOk = heartbeats.labels('ok');
+    this.heartbeatsRefused = heartbeats.labels('refused');
+    this.flushSeconds = new client.Histogram({
+      name: 'vrtc_last_seen_flush_duration_seconds',
+      help: 'Time one flush of buffered last-seen times took (one UPDATE), for flushes with something to write',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    });
+    this.flushDevices = new client.Histogram({
+      name: 'vrtc_last_seen_flush_devices',
+      help: 'Devices written by one flush of last-seen times (the batch size)',
+      buckets: [1, 10, 50, 100, 250, 500, 1000, 2500, 5000, 10000],
+      registers,
+    });
+    this.jobRuns = new client.Counter({
+      name: 'vrtc_background_job_runs_total',
+      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper), by outcome (ok, failed)',
+      labelNames: ['job', 'outcome'],
+      registers,
+    });
+    this.sweeps = new client.Counter({
+      name: 'vrtc_sweeper_runs_total',
+      help: 'Sweeps of this process: swept (it held the cluster-wide lock and looked), skipped (another process held it); failures count in vrtc_background_job_runs_total',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.sessionsEnded = new client.Counter({
+      name: 'vrtc_sweeper_sessions_ended_total',
+      help: 'Sessions this process’s sweeper ended, by reason: disconnected (headset silent), timeout (ran too long)',
+      labelNames: ['reason'],
+      registers,
+    });
+    for (const reason of ['disconnected', 'timeout']) this.sessionsEnded.labels(reason).inc(0);
+    for (const outcome of ['swept', 'skipped']) this.sweeps.labels(outcome).inc(0);
+    for (const job of ['last_seen_flush', 'sweeper']) {
+      for (const outcome of ['ok', 'failed']) this.jobRuns.labels(job, outcome).inc(0);
+    }
+
+    new client.Gauge({
+      name: 'vrtc_last_seen_buffered_devices',
+      help: 'Devices heard by this process whose last-seen time waits for the next flush',
+      registers,
+      collect() {
+        this.set(sources.lastSeenBuffered());
+      },
+    });
+    // Read before the queries below: otherwise a scrape counts its own statements as waiting.
+    const { poolStats } = sources;
+    if (poolStats) {
+      new client.Gauge({
+        name: 'vrtc_db_pool_connections',
+        help: 'Database connections of this process, by state: busy (running a statement or transaction) and idle',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          const stats = poolStats();
+          this.set({ state: 'busy' }, stats.total - stats.idle);
+          this.set({ state: 'idle' }, stats.idle);
+        },
+      });
+      new client.Gauge({
+        name: 'vrtc_db_pool_max_connections',
+        help: 'Connections the pool may open (PGlite: its single connection)',
+        registers,
+        collect() {
+          this.set(poolStats().max);
+        },
+      });
+      new client.Gauge({
+        name: 'vrtc_db_pool_waiting',
+        help: 'Statements waiting for a free database connection (above 0 for long: the pool is the bottleneck)',
+        registers,
+        collect() {
+          this.set(poolStats().waiting);
+        },
+      });
+    }
+    const queryGauge = (name: string, help: string, query: () => Promise<number>) =>
+      new client.Gauge({
+        name,
+        help,
+        registers,
+        collect: async function (this: client.Gauge) {
+          this.set(await scrapeQuery(name, query, sources.log));
+        },
+      });
+    queryGauge(
+      'vrtc_active_sessions',
+      'Sessions running now, in the whole database (every process reports the same figure)',
+      async () => {
+        const { rows } = await sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM sessions WHERE status = 'active'`.execute(sources.db);
+        return rows[0]?.count ?? 0;
+      },
+    );
+    queryGauge(
+      'vrtc_online_devices',
+      'Headsets heard from within OFFLINE_AFTER_MS, in the whole database (every process reports the same figure)',
+      async () => {
+        const since = new Date(sources.clock.now().getTime() - sources.offlineAfterMs);
+        const { rows } = await sql<{ count: number }>`
+          SELECT count(*)::int AS count FROM devices WHERE last_seen_at >= ${since}`.execute(
+          sources.db,
+        );
+        return rows[0]?.count ?? 0;
+      },
+    );
+    new client.Gauge({
+      name: 'vrtc_device_cache_entries',
+      help: 'Headsets this process answers from memory (device cache)',
+      registers,
+      collect() {
+        this.set(sources.deviceCache().size);
+      },
+    });
+    new client.Counter({
+      name: 'vrtc_device_cache_lookups_total',
+      help: 'Headset authentications by where the answer came from: hit (memory) or miss (database)',
+      labelNames: ['result'],
+      registers,
+      collect() {
+        const { stats } = sources.deviceCache();
+        this.reset();
+        this.inc({ result: 'hit' }, stats.hits);
+        this.inc({ result: 'miss' }, stats.misses);
+      },
+    });
+    new client.Gauge({
+      name: 'vrtc_device_notifications_listening',
+      help: 'PostgreSQL: 1 while this process hears other processes’ device changes; 0 while not (its device cache is off meanwhile). PGlite: always 1',
+      registers,
+      collect() {
+        this.set(sources.notificationsListening() ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'vrtc_draining',
+      help: '1 from SIGTERM until the process exits (/readyz answers 503), else 0',
+      registers,
+      collect() {
+        this.set(sources.draining() ? 1 : 0);
+      },
+    });
+  }
+
+  /** One answered request (not a heartbeat, not a probe). */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void {
+    this.httpDuration.observe({ method, route, status_code: statusCode }, seconds);
+  }
+
+  started(): void {}
+
+  ran(job: BackgroundJob, _seconds: number, error?: unknown): void {
+    this.jobRuns.inc({ job, outcome: error === undefined ? 'ok' : 'failed' });
+  }
+
+  flushed(devices: number, seconds: number): void {
+    this.flushDevices.observe(devices);
+    this.flushSeconds.observe(seconds);
+  }
+
+  swept(ran: boolean, ended: { disconnected: number; timeout: number }): void {
+    this.sweeps.inc({ outcome: ran ? 'swept' : 'skipped' });
+    if (ended.disconnected > 0)
+      this.sessionsEnded.inc({ reason: 'disconnected' }, ended.disconnected);
+    if (ended.timeout > 0) this.sessionsEnded.inc({ reason: 'timeout' }, ended.timeout);
+  }
+
+  /**
+   * Node's own figures as well (event-loop lag, memory, CPU, garbage collection, handles), under
+   * their usual names. Once per process: these monitors are global and are never removed.
+   */
+  collectProcessMetrics(): void {
+    if (this.processMetrics) return;
+    this.processMetrics = true;
+    client.collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The Prometheus text exposition of everything above. */
+  async text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** A figure read from the database at scrape time, or NaN when it cannot be read quickly. */
+async function scrapeQuery(
+  name: string,
+  query: () => Promise<number>,
+  log: FastifyBaseLogger,
+): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${SCRAPE_QUERY_TIMEOUT_MS} ms`)),
+      SCRAPE_QUERY_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([query(), timeout]);
+  } catch (error) {
+    log.warn({ err: error }, `metrics: could not read ${name} from the database`);
+    return Number.NaN;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface MetricsServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * GET /metrics on its own port (METRICS_PORT), bound to HOST like the API: Prometheus reaches it
+ * on the private network while the balancer exposes only the API port. A plain node:http server:
+ * it serves one path, and a scrape never waits behind API traffic's hooks.
+ */
+export async function startMetricsServer(
+  metrics: Metrics,
+  options: { host: string; port: number; log: FastifyBaseLogger },
+): Promise<MetricsServer> {
+  metrics.collectProcessMetrics();
+  const server = http.createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (request.method !== 'GET' || path !== '/metrics') {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: GET /metrics\n');
+      return;
+    }
+    metrics.text().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+      (error: unknown) => {
+        options.log.error({ err: error }, 'metrics: could not collect');
+        response.writeHead(500, { 'content-type': 'text/plain' }).end('Could not collect\n');
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${host}:${port}/metrics`;
+  options.log.info(`metrics listening at ${url}`);
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

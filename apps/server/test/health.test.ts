@@ -1,0 +1,273 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql, type KyselyPlugin } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import type { AppInstance } from '../src/platform/app-types.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { testConfig } from '../src/platform/config.ts';
+import type { DatabaseHandle } from '../src/platform/db.ts';
+import { JobMonitor } from '../src/platform/job-monitor.ts';
+import { createTestDatabase } from './harness.ts';
+import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process.ts';
+
+/** GET /healthz (alive) and GET /readyz (can take work), on each database. */
+
+const kind = inject('dbTemplate').kind;
+
+/** Makes the database unreachable on demand, the way an outage does. */
+class DatabaseFault implements KyselyPlugin {
+  down = false;
+
+  transformQuery: KyselyPlugin['transformQuery'] = (args) => {
+    if (this.down) {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+        code: 'ECONNREFUSED',
+      });
+    }
+    return args.node;
+  };
+
+  transformResult: KyselyPlugin['transformResult'] = async (args) => args.result;
+}
+
+describe('health endpoints', () => {
+  let database: DatabaseHandle;
+  let app: AppInstance;
+  const fault = new DatabaseFault();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-health-'));
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await buildApp({
+      db: database.db.withPlugin(fault),
+      config: testConfig({ dataDir, signingSecret: 'test-secret' }),
+      clock: new ManualClock(new Date()),
+      logger: false,
+      databaseUrl: database.databaseUrl,
+    });
+    await app.ready();
+  });
+  afterEach(() => {
+    fault.down = false;
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('/healthz answers 200 whatever the database does, and never caches', async () => {
+    for (const down of [false, true]) {
+      fault.down = down;
+      const response = await app.inject('/healthz');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ status: 'alive' });
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('/readyz answers 200 with its checks when the database answers and is migrated', async () => {
+    const response = await app.inject('/readyz');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      status: 'ready',
+      checks: {
+        draining: false,
+        database: 'ok',
+        background_jobs: 'off',
+        device_notifications: kind === 'postgres' ? 'listening' : 'not_used',
+      },
+    });
+  });
+
+  it('/readyz answers 503 with the reason when the database cannot be reached', async () => {
+    fault.down = true;
+    const response = await app.inject('/readyz');
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      error: 'service_unavailable',
+      message: 'Not ready: the database cannot be reached',
+      details: {
+        draining: false,
+        database: 'unreachable',
+        background_jobs: 'not_checked',
+        device_notifications: kind === 'postgres' ? 'listening' : 'not_used',
+      },
+    });
+  });
+
+  it('/readyz answers 503 when the database lacks a migration this build needs', async () => {
+    const { rows } = await sql<{ version: string }>`
+      DELETE FROM schema_migrations
+      WHERE version = (SELECT max(version) FROM schema_migrations) RETURNING version`.execute(
+      database.db,
+    );
+    try {
+      const response = await app.inject('/readyz');
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        error: 'service_unavailable',
+        message: 'Not ready: the database lacks migrations this build needs',
+        details: { database: 'not_migrated' },
+      });
+    } finally {
+      await sql`INSERT INTO schema_migrations (version) VALUES (${rows[0]!.version})`.execute(
+        database.db,
+      );
+    }
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+  });
+
+  it('/readyz answers 503 from the moment the server drains, and every answer closes its connection', async () => {
+    expect((await app.inject('/v1/me')).headers.connection).not.toBe('close');
+    app.health.startDraining();
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({
+      error: 'service_unavailable',
+      message: 'Not ready: draining: the server is shutting down',
+      details: { draining: true },
+    });
+    // Still working meanwhile, but each answer ends its connection.
+    const me = await app.inject('/v1/me');
+    expect(me.statusCode).toBe(401);
+    expect(me.headers.connection).toBe('close');
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+  });
+});
+
+describe('readiness of the background jobs', () => {
+  let database: DatabaseHandle;
+  let app: AppInstance;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-health-'));
+  /** Flushes held back (a statement that never returns), and what lets them go. */
+  const held: Array<() => void> = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await buildApp({
+      db: database.db,
+      config: testConfig({
+        dataDir,
+        signingSecret: 'test-secret',
+        // Flush every 20 ms, sweep every 500 ms: a stalled one shows within 1.2 s or 6 s.
+        lastSeenFlushMs: 20,
+        offlineAfterMs: 2000,
+        disconnectAfterMs: 2000,
+      }),
+      logger: false,
+      backgroundJobs: true,
+      databaseUrl: database.databaseUrl,
+    });
+    await app.ready();
+  });
+  afterAll(async () => {
+    for (const release of held.splice(0)) release();
+    await app.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is ok while they run, and 503 once one stops finishing its runs', async () => {
+    await expect
+      .poll(async () => (await app.inject('/readyz')).json().checks?.background_jobs, {
+        timeout: 10_000,
+      })
+      .toBe('ok');
+
+    // Every flush (the flusher's, and the sweeper's before it sweeps) hangs, as a statement that
+    // never returns would; the database itself still answers.
+    const buffer = app.lastSeen;
+    const flush = buffer.flush.bind(buffer);
+    buffer.flush = () =>
+      new Promise((resolve, reject) => held.push(() => void flush().then(resolve, reject)));
+
+    const stalled = await pollFor(async () => {
+      const response = await app.inject('/readyz');
+      return response.statusCode === 503 ? response.json() : undefined;
+    });
+    expect(stalled).toMatchObject({
+      error: 'service_unavailable',
+      message: expect.stringMatching(
+        /^Not ready: background job (last_seen_flush|sweeper) has not finished a run for \d+ s$/,
+      ),
+      details: { draining: false, database: 'ok', background_jobs: 'stalled' },
+    });
+
+    buffer.flush = flush;
+    for (const release of held.splice(0)) release();
+    await expect
+      .poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 10_000 })
+      .toBe(200);
+  }, 30_000);
+});
+
+/** Polls until `check` gives a value (expect.poll checks a matcher; this one returns the value). */
+async function pollFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('job monitor', () => {
+  it('calls a job stalled after ten of its intervals and a second without a finished run', () => {
+    let now = 0;
+    const monitor = new JobMonitor(undefined, () => now);
+    expect(monitor.state()).toEqual({ status: 'off' });
+    monitor.started('last_seen_flush', 1000);
+    now = 11_000;
+    expect(monitor.state()).toEqual({ status: 'ok' });
+    monitor.ran('last_seen_flush', 0.01, new Error('database hiccup'));
+    now = 22_001;
+    expect(monitor.state()).toEqual({
+      status: 'stalled',
+      job: 'last_seen_flush',
+      silentForMs: 11_001,
+    });
+  });
+});
+
+describe('draining on SIGTERM, and metrics, of the server process', { timeout: 120_000 }, () => {
+  let server: ServerProcess | undefined;
+  let postgres: DatabaseHandle | undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-drain-'));
+  afterAll(async () => {
+    if (server) await stopServerProcess(server, 'SIGKILL');
+    await postgres?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 on /readyz for DRAIN_DELAY_MS while still serving, then exits 0', async () => {
+    const env: Record<string, string> = {
+      DATA_DIR: dataDir,
+      DRAIN_DELAY_MS: '1500',
+      ADMIN_PASSWORD: 'whatever1',
+      METRICS_PORT: '0',
+    };
+    if (kind === 'postgres') {
+      postgres = await createTestDatabase();
+      env.DATABASE_URL = postgres.databaseUrl!;
+    }
+    server = await startServerProcess(env);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    // METRICS_PORT=0: a port of its own, on HOST.
+    expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const signalledAt = Date.now();
+    server.child.kill('SIGTERM');
+    await expect.poll(async () => (await fetch(`${server!.url}/readyz`)).status).toBe(503);
+    const drained = await fetch(`${server.url}/readyz`);
+    expect(await drained.json()).toMatchObject({ details: { draining: true } });
+    expect(await (await fetch(server.metricsUrl!)).text()).toMatch(/^vrtc_draining 1$/m);
+    const alive = await fetch(`${server.url}/healthz`);
+    expect(alive.status).toBe(200);
+    expect(alive.headers.get('connection')).toBe('close');
+    expect(await server.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1500);
+  });
+});
