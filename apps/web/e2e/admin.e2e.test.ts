@@ -30,7 +30,8 @@ const organizationName = uniqueName('Acme Training');
 const clientEmail = `acme-${Date.now().toString(36)}@e2e.test`;
 const clientPassword = 'acme-password';
 const content = {
-  scenario: uniqueName('Chemical spill'),
+  scenario: uniqueName('Разлив химикатов'),
+  scenarioEn: uniqueName('Chemical spill'),
   description: 'Containment and first aid',
   module: 'Containment',
   level: 'First response',
@@ -68,7 +69,7 @@ async function addContent(
     .first()
     .click();
   const dialog = page.getByRole('dialog', { name: en(`adminContent:addTitle.${kind}`) });
-  await dialog.getByLabel(en('adminContent:name')).fill(name);
+  await dialog.getByRole('textbox', { name: en('adminContent:name'), exact: true }).fill(name);
   await fill?.(dialog);
   await dialog.getByRole('button', { name: en('common:create') }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -135,9 +136,16 @@ describe('admin screens', () => {
 
   it('builds a scenario, module, level and option under Content', async () => {
     await open('/admin/content', en('adminContent:title'));
-    await addContent('scenario', content.scenario, (dialog) =>
-      dialog.getByLabel(en('adminContent:description')).fill(content.description),
-    );
+    await addContent('scenario', content.scenario, async (dialog) => {
+      await dialog
+        .getByRole('textbox', { name: en('adminContent:description'), exact: true })
+        .fill(content.description);
+      await dialog
+        .getByRole('textbox', { name: en('adminContent:nameEn'), exact: true })
+        .fill(content.scenarioEn);
+    });
+    // Both names in the table: the primary one, and the English one under it.
+    await row(page, content.scenario).getByText(content.scenarioEn, { exact: true }).waitFor();
     // A click on a row opens what is under it.
     await row(page, content.scenario).click();
     await page
@@ -170,8 +178,11 @@ describe('admin screens', () => {
     });
     const expiry = dialog.getByRole('button', { name: en('adminAccess:expiresOn') });
     expect(await expiry.textContent()).toBe(oneYearAheadText('en'));
-    await dialog.getByRole('combobox', { name: en('adminAccess:organizations') }).click();
-    await page.getByRole('option', { name: organizationName }).click();
+    // The organisations are searched on the server as the admin types.
+    await dialog
+      .getByRole('combobox', { name: en('adminAccess:organizations') })
+      .fill(organizationName);
+    await page.getByRole('option', { name: organizationName, exact: true }).click();
     // A click outside the list closes it (it stays open for more choices, over the buttons).
     await dialog.getByRole('heading').click();
     const listbox = page.getByRole('listbox');

@@ -1,5 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './axe';
+import { LANGUAGES, tr } from './i18n';
 import {
   adminLogin,
   apiCall,
@@ -10,6 +12,7 @@ import {
   screenshot,
   signIn,
   uniqueName,
+  VIEWPORTS,
 } from './support';
 
 let browser: Browser;
@@ -40,11 +43,15 @@ describe('signing in', () => {
     await page.waitForURL('**/login');
     await expect.poll(() => page.locator('button[type="submit"]').textContent()).toBe('Войти');
     await screenshot(page, 'ru', 'login');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'ru', 'login');
+    await page.setViewportSize(VIEWPORTS.laptop);
 
     const admin = adminLogin();
     await signIn(page, admin.email, admin.password);
     await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(admin.email);
-    expect(await page.getByTestId('user-role').textContent()).toBe('ADMIN');
+    // The role in capitals, in the console's language (as /admin/users names it).
+    expect(await page.getByTestId('user-role').innerText()).toBe('АДМИНИСТРАТОР');
     expect(await page.getByText('Функции администратора').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Выйти' }).click();
@@ -61,30 +68,45 @@ describe('signing in', () => {
     await expect.poll(() => page.locator('button[type="submit"]').textContent()).toBe('Sign in');
     expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('en');
     await screenshot(page, 'en', 'login');
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, 'en', 'login');
+    await page.setViewportSize(VIEWPORTS.laptop);
 
     await signIn(page, clientEmail, clientPassword);
-    await expect.poll(() => page.getByTestId('user-role').textContent()).toBe('CLIENT');
+    await expect.poll(() => page.getByTestId('user-role').innerText()).toBe('CLIENT');
     expect(await page.getByText('Client Features').count()).toBe(1);
     expect(await page.getByText('Admin Features').count()).toBe(0);
     await page.context().close();
   });
 
-  it('shows the server message for wrong credentials and the spec message for empty fields', async () => {
-    const page = await newPage(browser, 'en');
-    await page.goto(`${baseUrl()}/login`);
-    await page.locator('button[type="submit"]').click();
-    await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toBe('Login failed. Please check your credentials.');
-    await page.locator('input[name="email"]').fill(clientEmail);
-    await page.locator('input[name="password"]').fill('wrong-password');
-    await page.locator('button[type="submit"]').click();
-    await expect
-      .poll(() => page.getByRole('alert').textContent())
-      .toBe('Invalid email or password');
-    expect(page.url()).toMatch(/\/login$/);
-    await page.context().close();
-  });
+  it.each(LANGUAGES)(
+    'words wrong credentials in the console language (%s), and empty fields with the spec message',
+    async (language) => {
+      const page = await newPage(browser, language);
+      await page.goto(`${baseUrl()}/login`);
+      await page.locator('button[type="submit"]').waitFor();
+      // The one route outside the layout passes axe too, before and after a failure.
+      await expectAccessible(page, `${language} login`);
+      await page.locator('button[type="submit"]').click();
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe(tr(language, 'auth:loginFailed'));
+      await page.locator('input[name="email"]').fill(clientEmail);
+      await page.locator('input[name="password"]').fill('wrong-password');
+      await page.locator('button[type="submit"]').click();
+      // The server's code (invalid_credentials) in the console's words, never its English text.
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe(tr(language, 'errors:codes.invalid_credentials'));
+      if (language === 'ru') {
+        expect(await page.getByRole('alert').textContent()).toBe('Неверный email или пароль.');
+      }
+      await expectAccessible(page, `${language} login refused`);
+      expect(await page.getByText('Invalid email or password', { exact: true }).count()).toBe(0);
+      expect(page.url()).toMatch(/\/login$/);
+      await page.context().close();
+    },
+  );
 
   it('redirects: / and unknown paths to /vr-users, /login when signed in, admin routes for clients', async () => {
     const page = await newPage(browser, 'en');

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeReport, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -7,6 +8,7 @@ import {
   createTenant,
   grantAccess,
   Headsets,
+  inLanguageOf,
   startSession,
   uploadBuild,
   waitForDeviceStatus,
@@ -22,20 +24,23 @@ import {
   screenshot,
   signIn,
   uniqueName,
+  VIEWPORTS,
   type Language,
 } from './support';
 
 /**
- * Every route renders, in Russian and in English: its title shows, it finishes loading without an
- * error, and a screenshot of it is saved (e2e/screenshots/<language>/<route>.png) for review. The
- * client's organisation is seeded first so the screens show real content, not only empty states.
+ * Every route renders, in Russian and in English, on a laptop (1366×900) and on a phone
+ * (390×844): its title shows, it finishes loading without an error, axe-core finds no WCAG 2.1 AA
+ * violation, and a screenshot of each size is saved (e2e/screenshots/<language>/<route>.png and
+ * …/phone/<route>.png) for review. The client's organisation is seeded first, with content in
+ * both languages, so the screens show real content, not only empty states.
  */
 
 let browser: Browser;
 let admin: string;
 let tenant: Tenant;
 let tree: SeededTree;
-let expiringScenario: string;
+let expiringScenario: SeededTree['scenario'];
 const headsets = new Headsets();
 const trainees = { done: 'Анна Иванова', running: 'Boris Petrov', idle: 'Светлана Орлова' };
 const devices = { quest: 'Quest 3 — зал 1', pico: 'Pico 4 — зал 2' };
@@ -48,11 +53,20 @@ beforeAll(async () => {
     createTenant(admin, 'Routes Org'),
     createScenarioTree(admin, {
       scenario: uniqueName('Пожарная безопасность'),
+      scenarioEn: uniqueName('Fire safety'),
       description: 'Эвакуация и работа с огнетушителем',
+      descriptionEn: 'Evacuation and fire extinguishers',
       module: 'Огнетушители',
+      moduleEn: 'Extinguishers',
       levels: [
-        { name: 'Основы', maxTasks: 3, options: ['Ночной режим', 'Задымление'] },
-        { name: 'Продвинутый', maxTasks: 5 },
+        {
+          name: 'Основы',
+          nameEn: 'Basics',
+          maxTasks: 3,
+          options: ['Ночной режим', 'Задымление'],
+          optionsEn: ['Night mode', 'Smoke'],
+        },
+        { name: 'Продвинутый', nameEn: 'Advanced', maxTasks: 5 },
       ],
     }),
     uploadBuild(admin, 'oculus'),
@@ -60,10 +74,12 @@ beforeAll(async () => {
   ]);
   const expiring = await createScenarioTree(admin, {
     scenario: uniqueName('Работа на высоте'),
+    scenarioEn: uniqueName('Working at height'),
     module: 'Страховка',
-    levels: [{ name: 'Вводный', maxTasks: 2 }],
+    moduleEn: 'Fall protection',
+    levels: [{ name: 'Вводный', nameEn: 'Introduction', maxTasks: 2 }],
   });
-  expiringScenario = expiring.scenario.name;
+  expiringScenario = expiring.scenario;
   await Promise.all([
     grantAccess(admin, tree.scenario.id, [tenant.organization.id]),
     grantAccess(admin, expiring.scenario.id, [tenant.organization.id], 10),
@@ -116,7 +132,7 @@ interface Route {
   nav: string;
   title: string;
   /** Waits for the seeded content (and opens what is worth seeing in the screenshot). */
-  ready?: (page: Page, language: Language) => Promise<void>;
+  ready?: (page: Page, language: Language, admin: boolean) => Promise<void>;
 }
 
 const row = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text }).first();
@@ -160,22 +176,31 @@ const CLIENT_ROUTES: Route[] = [
     nav: 'layout:nav.scenarios',
     title: 'scenarios:title',
     ready: async (page, language) => {
-      await page.getByRole('button', { name: new RegExp(expiringScenario) }).waitFor();
-      await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
-      await page.getByRole('button', { name: new RegExp(tree.module.name) }).click();
+      // Content in the console's language.
+      const text = (item: { name: string; nameEn: string | null }) => inLanguageOf(language, item);
+      await page.getByRole('button', { name: new RegExp(text(expiringScenario)) }).waitFor();
+      await page.getByRole('button', { name: new RegExp(text(tree.scenario)) }).click();
+      await page.getByRole('button', { name: new RegExp(text(tree.module)) }).click();
+      const level = tree.levels[0]!;
       await page
-        .getByText(tr(language, 'scenarios:levelTitle', { number: 1, name: 'Основы' }))
+        .getByText(tr(language, 'scenarios:levelTitle', { number: 1, name: text(level) }))
         .waitFor();
-      await page.getByText('Ночной режим').waitFor();
+      await page.getByText(text(level.options[0]!)).waitFor();
     },
   },
   {
     path: '/download',
     nav: 'layout:nav.download',
     title: 'download:title',
-    ready: async (page, language) => {
+    ready: async (page, language, admin) => {
       await page.getByRole('link', { name: tr(language, 'download:for.oculus') }).waitFor();
       await page.getByRole('link', { name: tr(language, 'download:for.pico') }).waitFor();
+      // An admin also sees the builds on the server, and may replace them.
+      if (admin) {
+        for (const platform of ['oculus', 'pico']) {
+          await page.getByTestId(`build-${platform}`).getByTestId('build-facts').waitFor();
+        }
+      }
     },
   },
 ];
@@ -211,6 +236,7 @@ const ADMIN_ROUTES: Route[] = [
     title: 'adminContent:title',
     ready: async (page) => {
       await row(page, tree.scenario.name).waitFor();
+      await row(page, tree.scenario.nameEn!).waitFor();
     },
   },
   {
@@ -238,19 +264,39 @@ const ADMIN_ROUTES: Route[] = [
 
 const shotName = (path: string) => path.slice(1).replace(/\//g, '-');
 
+afterAll(() => {
+  console.log(`axe nodes failing per page: ${JSON.stringify(axeReport, null, 1)}`);
+});
+
+/**
+ * The route at phone size too: axe again (the layout changes), and its screenshot. The page
+ * goes back to the laptop size afterwards.
+ */
+async function atPhoneSize(page: Page, language: Language, name: string, shoot: boolean) {
+  await page.setViewportSize(VIEWPORTS.phone);
+  try {
+    // The layout settles (media queries, container queries) before anything is measured.
+    await page.waitForFunction(() => window.innerWidth === 390);
+    await expectAccessible(page, `${language} ${name} phone`);
+    if (shoot) await screenshot(page, language, name);
+  } finally {
+    await page.setViewportSize(VIEWPORTS.laptop);
+  }
+}
+
 /** Opens a route from the sidebar and checks it the way a user would see it. */
 async function visit(
   page: Page,
   language: Language,
   route: Route,
-  options: { screenshot: boolean; ready: boolean },
+  options: { screenshot: boolean; ready: boolean; name?: string; admin?: boolean },
 ) {
   await page.getByRole('link', { name: tr(language, route.nav), exact: true }).click();
   await page.waitForURL(`**${route.path}`);
   await page
     .getByRole('heading', { level: 2, name: tr(language, route.title), exact: true })
     .waitFor();
-  if (options.ready && route.ready) await route.ready(page, language);
+  if (options.ready && route.ready) await route.ready(page, language, options.admin ?? false);
   // Finished loading: no spinner of a screen's query left.
   await expect
     .poll(() => page.getByLabel(tr(language, 'common:loading'), { exact: true }).count(), {
@@ -258,7 +304,10 @@ async function visit(
     })
     .toBe(0);
   expect(await page.getByRole('alert').allTextContents(), `${language} ${route.path}`).toEqual([]);
-  if (options.screenshot) await screenshot(page, language, shotName(route.path));
+  const name = options.name ?? shotName(route.path);
+  await expectAccessible(page, `${language} ${name}`);
+  if (options.screenshot) await screenshot(page, language, name);
+  await atPhoneSize(page, language, name, options.screenshot);
 }
 
 describe.each(LANGUAGES)('every route in %s', (language) => {
@@ -266,9 +315,17 @@ describe.each(LANGUAGES)('every route in %s', (language) => {
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
     await signIn(page, email, password);
-    // The admin's own organisation has no data of its own: the client routes only need to render.
-    for (const route of CLIENT_ROUTES)
-      await visit(page, language, route, { screenshot: false, ready: false });
+    // The admin's own organisation has no data of its own: the client routes only need to render
+    // (and the download page shows the admin's build uploads).
+    for (const route of CLIENT_ROUTES) {
+      const builds = route.path === '/download';
+      await visit(page, language, route, {
+        screenshot: builds,
+        ready: builds,
+        admin: true,
+        name: builds ? 'download-admin' : `admin-view-${shotName(route.path)}`,
+      });
+    }
     for (const route of ADMIN_ROUTES)
       await visit(page, language, route, { screenshot: true, ready: true });
     await page.context().close();
@@ -286,13 +343,24 @@ describe.each(LANGUAGES)('every route in %s', (language) => {
       .getByRole('link', { name: tr(language, 'layout:nav.sessions'), exact: true })
       .click();
     await page.getByRole('tab', { name: tr(language, 'sessions:tabs.active') }).click();
-    await page.getByTestId('active-session').filter({ hasText: trainees.running }).waitFor();
-    await screenshot(page, language, 'sessions-tab-active');
-    await page.getByRole('tab', { name: tr(language, 'sessions:tabs.history') }).click();
-    await row(page, trainees.done)
-      .getByText(tr(language, 'common:status.completed'), { exact: true })
+    const active = page.getByTestId('active-session').filter({ hasText: trainees.running });
+    await active.waitFor();
+    // What runs, in the console's language: "Module - level".
+    await active
+      .getByText(
+        `${inLanguageOf(language, tree.module)} - ${inLanguageOf(language, tree.levels[1]!)}`,
+      )
       .waitFor();
+    await expectAccessible(page, `${language} sessions-tab-active`);
+    await screenshot(page, language, 'sessions-tab-active');
+    await atPhoneSize(page, language, 'sessions-tab-active', true);
+    await page.getByRole('tab', { name: tr(language, 'sessions:tabs.history') }).click();
+    const done = row(page, trainees.done);
+    await done.getByText(tr(language, 'common:status.completed'), { exact: true }).waitFor();
+    await done.getByText(inLanguageOf(language, tree.scenario), { exact: true }).waitFor();
+    await expectAccessible(page, `${language} sessions-tab-history`);
     await screenshot(page, language, 'sessions-tab-history');
+    await atPhoneSize(page, language, 'sessions-tab-history', true);
 
     // Typed-in addresses within the app (no reload): the guard sends the client to /vr-users.
     for (const route of ADMIN_ROUTES) {

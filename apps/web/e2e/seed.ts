@@ -40,13 +40,14 @@ export interface Tenant {
 export interface SeededLevel {
   id: string;
   name: string;
+  nameEn: string | null;
   maxTasks: number;
-  options: Array<{ id: string; name: string }>;
+  options: Array<{ id: string; name: string; nameEn: string | null }>;
 }
 
 export interface SeededTree {
-  scenario: { id: string; name: string };
-  module: { id: string; name: string };
+  scenario: { id: string; name: string; nameEn: string | null };
+  module: { id: string; name: string; nameEn: string | null };
   levels: SeededLevel[];
 }
 
@@ -83,30 +84,44 @@ export async function createTenant(admin: string, prefix: string): Promise<Tenan
   return { organization, email, password, token: await apiLogin(email, password) };
 }
 
-/** A scenario with one module and the given levels (each with its options). */
+/**
+ * A scenario with one module and the given levels (each with its options), through the admin API.
+ * The `…En` names are the content's English text (the English console shows them).
+ */
 export async function createScenarioTree(
   admin: string,
   spec: {
     scenario: string;
+    scenarioEn?: string;
     description?: string;
+    descriptionEn?: string;
     module: string;
-    levels: Array<{ name: string; maxTasks: number; options?: string[] }>;
+    moduleEn?: string;
+    levels: Array<{
+      name: string;
+      nameEn?: string;
+      maxTasks: number;
+      options?: string[];
+      optionsEn?: string[];
+    }>;
   },
 ): Promise<SeededTree> {
-  const scenario = await apiCall<{ id: string; name: string }>(
+  const scenario = await apiCall<{ id: string; name: string; name_en: string | null }>(
     'POST',
     '/v1/admin/scenarios',
     admin,
     {
       name: spec.scenario,
       description: spec.description ?? '',
+      name_en: spec.scenarioEn ?? null,
+      description_en: spec.descriptionEn ?? null,
     },
   );
-  const module = await apiCall<{ id: string; name: string }>(
+  const module = await apiCall<{ id: string; name: string; name_en: string | null }>(
     'POST',
     `/v1/admin/scenarios/${scenario.id}/modules`,
     admin,
-    { name: spec.module, description: '' },
+    { name: spec.module, description: '', name_en: spec.moduleEn ?? null },
   );
   const levels: SeededLevel[] = [];
   for (const [index, level] of spec.levels.entries()) {
@@ -116,6 +131,7 @@ export async function createScenarioTree(
       admin,
       {
         name: level.name,
+        name_en: level.nameEn ?? null,
         level_number: index + 1,
         description: '',
         max_tasks: level.maxTasks,
@@ -123,21 +139,28 @@ export async function createScenarioTree(
     );
     const options: SeededLevel['options'] = [];
     for (const [order, name] of (level.options ?? []).entries()) {
+      const nameEn = level.optionsEn?.[order] ?? null;
       const option = await apiCall<{ id: string }>(
         'POST',
         `/v1/admin/levels/${created.id}/options`,
         admin,
-        {
-          name,
-          description: '',
-          order_index: order,
-        },
+        { name, name_en: nameEn, description: '', order_index: order },
       );
-      options.push({ id: option.id, name });
+      options.push({ id: option.id, name, nameEn });
     }
-    levels.push({ id: created.id, name: level.name, maxTasks: level.maxTasks, options });
+    levels.push({
+      id: created.id,
+      name: level.name,
+      nameEn: level.nameEn ?? null,
+      maxTasks: level.maxTasks,
+      options,
+    });
   }
-  return { scenario, module, levels };
+  return {
+    scenario: { id: scenario.id, name: scenario.name, nameEn: scenario.name_en },
+    module: { id: module.id, name: module.name, nameEn: module.name_en },
+    levels,
+  };
 }
 
 /** Access until 23:59:59 UTC of the day `days` from today, as the console grants it. */
@@ -252,3 +275,9 @@ export function waitForEvent(events: HeadsetEvent[], type: HeadsetEvent['type'],
     timeout,
   );
 }
+
+/** The content's text in the console's language, as the console picks it (English falls back). */
+export const inLanguageOf = (
+  language: 'ru' | 'en',
+  item: { name: string; nameEn: string | null },
+) => (language === 'en' ? (item.nameEn ?? item.name) : item.name);

@@ -134,6 +134,13 @@ describe('sessions, from enrolment to the CSV export', () => {
       successRate: 1,
     }));
     await headset.start();
+    // The dialog says the headset joined, while it is still open.
+    const joined = dialog.getByTestId('joined-headsets');
+    await joined
+      .getByText(en('devices:joined', { name: headset.name, type: en('common:deviceType.quest') }))
+      .waitFor({ timeout: 15_000 });
+    await joined.getByText(en('devices:joinedTitle', { count: 1 })).waitFor();
+    await screenshot(page, 'en', 'devices-add-headset-joined');
     await dialog.getByRole('button', { name: en('common:close') }).click();
     await dialog.waitFor({ state: 'hidden' });
 
@@ -247,7 +254,7 @@ describe('sessions, from enrolment to the CSV export', () => {
     await screenshot(page, 'en', 'sessions-history');
   });
 
-  it('exports the History as a CSV file with a byte-order mark and the specified columns', async () => {
+  it("exports the History as the server's CSV file: byte-order mark, the specified columns, the filters", async () => {
     await historyShows(vrUserName, 'completed');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -255,14 +262,10 @@ describe('sessions, from enrolment to the CSV export', () => {
     ]);
     await page.getByText(en('sessions:history.exported', { count: 2 })).waitFor();
 
+    // The server names the file: organisation and (its UTC) date.
     const fileName = download.suggestedFilename();
-    const now = new Date();
-    const today = [now.getFullYear(), now.getMonth() + 1, now.getDate()]
-      .map((part) => String(part).padStart(2, '0'))
-      .join('-');
-    expect(fileName).toContain(tenant.organization.name.replace(/\s+/g, '_'));
-    expect(fileName).toContain(today);
-    expect(fileName).toMatch(/\.csv$/);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(fileName).toBe(`sessions_${tenant.organization.name.replace(/\s+/g, '_')}_${today}.csv`);
 
     const bytes = await fs.readFile((await download.path())!);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
@@ -303,5 +306,45 @@ describe('sessions, from enrolment to the CSV export', () => {
     expect(byUser.get(newVrUserName)!.slice(5, 7)).toEqual(['Marathon', 'cancelled']);
     expect(byUser.get(newVrUserName)![8]).toBe('20');
     expect(rows.map((cells) => cells[0]).sort()).toEqual(['1', '2']);
+  });
+
+  it('filters the History on the server and exports what the filters leave', async () => {
+    await page
+      .getByRole('combobox', { name: en('sessions:history.statusFilter'), exact: true })
+      .click();
+    await page.getByRole('option', { name: en('common:status.cancelled'), exact: true }).click();
+    await page.waitForURL(/status=cancelled/);
+    await historyRow(newVrUserName).waitFor();
+    await historyRow(vrUserName).waitFor({ state: 'detached' });
+    await page.getByText(en('common:rowsTotal', { count: 1 }), { exact: true }).waitFor();
+
+    // A reload (or a shared link) shows the same filtered list.
+    await page.reload();
+    await historyRow(newVrUserName).waitFor();
+    expect(await historyRow(vrUserName).count()).toBe(0);
+
+    // Days (UTC) in a link: today's sessions only; none yesterday.
+    const day = (offset: number) =>
+      new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${page.url()}&from=${day(-1)}&to=${day(-1)}`);
+    await page.getByText(en('sessions:history.emptyFilteredText')).waitFor();
+    await page.goto(page.url().replace(/from=[\d-]+&to=[\d-]+/, `from=${day(0)}&to=${day(0)}`));
+    await historyRow(newVrUserName).waitFor();
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: en('sessions:history.export') }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`_cancelled_${day(0)}\\.\\.${day(0)}\\.csv$`),
+    );
+    const lines = (await fs.readFile((await download.path())!))
+      .subarray(3)
+      .toString('utf8')
+      .split(/\r?\n/)
+      .filter(Boolean);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]!.split(',')[1]).toBe(newVrUserName);
+    await screenshot(page, 'en', 'sessions-history-filtered');
   });
 });

@@ -26,11 +26,30 @@ export function launchBrowser(): Promise<Browser> {
 
 export type Language = 'ru' | 'en';
 
+/** The laptop and the phone every route is looked at on. */
+export const VIEWPORTS = {
+  laptop: { width: 1366, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+export interface PageOptions {
+  /** An IANA time zone for the browser, e.g. 'Europe/Moscow' (default: the machine's). */
+  timezoneId?: string;
+  viewport?: { width: number; height: number };
+}
+
 /** A new page whose console language is set before the app loads. */
-export async function newPage(browser: Browser, language: Language = 'ru'): Promise<Page> {
+export async function newPage(
+  browser: Browser,
+  language: Language = 'ru',
+  options: PageOptions = {},
+): Promise<Page> {
   const context = await browser.newContext({
-    viewport: { width: 1366, height: 900 },
+    viewport: options.viewport ?? VIEWPORTS.laptop,
     acceptDownloads: true,
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    // Phones have touch screens; the console must not depend on hover there.
+    ...(options.viewport && options.viewport.width < 600 ? { hasTouch: true, isMobile: true } : {}),
   });
   await context.addInitScript((lang) => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
@@ -48,9 +67,23 @@ export async function signIn(page: Page, email: string, password: string) {
 
 const screenshotDir = path.resolve(import.meta.dirname, 'screenshots');
 
-/** Saves a full-page screenshot under e2e/screenshots/<language>/<name>.png (gitignored). */
+/**
+ * Saves a full-page screenshot under e2e/screenshots/<language>/<name>.png (gitignored); a page
+ * narrower than a tablet goes under e2e/screenshots/<language>/phone/.
+ */
 export async function screenshot(page: Page, language: Language, name: string) {
-  // Expanding panels, opening dialogs and toasts animate: wait for every finite animation to end.
+  await settled(page);
+  const width = page.viewportSize()?.width ?? VIEWPORTS.laptop.width;
+  const dir = path.join(screenshotDir, language, ...(width < 600 ? ['phone'] : []));
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Expanding panels, opening dialogs and toasts animate: waits for every finite animation to end
+ * (a half-faded dialog is neither what a user reads nor what axe should measure).
+ */
+export async function settled(page: Page) {
   await page.waitForFunction(
     () =>
       document
@@ -63,9 +96,6 @@ export async function screenshot(page: Page, language: Language, name: string) {
     undefined,
     { timeout: 5_000 },
   );
-  const dir = path.join(screenshotDir, language);
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
 /** Calls the API directly (seeding data a flow needs); throws with the server's message. */

@@ -28,12 +28,13 @@ const en = (key: string, values?: Record<string, string | number>) => tr('en', k
 
 let browser: Browser;
 let page: Page;
+let admin: string;
 let tenant: Tenant;
 let tree: SeededTree;
 const headsets = new Headsets();
 
 beforeAll(async () => {
-  const admin = await adminToken();
+  admin = await adminToken();
   [browser, tenant, tree] = await Promise.all([
     launchBrowser(),
     createTenant(admin, 'VR Users Org'),
@@ -149,5 +150,46 @@ describe('VR users', () => {
     ]);
     expect(cells[6]).toContain('0/3 (0%)');
     await screenshot(page, 'en', 'vr-users-sessions');
+  });
+
+  it('shows the second page of more than ten VR users from the server, and again after a reload', async () => {
+    // An organisation of its own: exactly twelve VR users, Trainee 01 … Trainee 12.
+    const paging = await createTenant(admin, 'Paging Org');
+    for (let n = 1; n <= 12; n += 1) {
+      await apiCall('POST', '/v1/vr-users', paging.token, {
+        name: `Trainee ${String(n).padStart(2, '0')}`,
+      });
+    }
+    const client = await newPage(browser, 'en');
+    await signIn(client, paging.email, paging.password);
+    const trainee = (n: number) =>
+      client.getByRole('row').filter({
+        has: client.getByText(`Trainee ${String(n).padStart(2, '0')}`, { exact: true }),
+      });
+    await trainee(10).waitFor();
+    expect(await trainee(11).count()).toBe(0);
+    await client.getByText(en('common:rowsTotal', { count: 12 }), { exact: true }).waitFor();
+
+    // Page 2 is asked of the server (offset 10), not cut from a list already loaded.
+    const [request] = await Promise.all([
+      client.waitForRequest(
+        (r) =>
+          new URL(r.url()).pathname === '/v1/vr-users' &&
+          new URL(r.url()).searchParams.get('offset') === '10',
+      ),
+      client.getByRole('button', { name: en('common:next') }).click(),
+    ]);
+    expect(new URL(request.url()).searchParams.get('limit')).toBe('10');
+    await trainee(11).waitFor();
+    await trainee(12).waitFor();
+    expect(await trainee(1).count()).toBe(0);
+    expect(new URL(client.url()).searchParams.get('page')).toBe('2');
+    await client.getByText(en('common:page', { page: 2, pages: 2 }), { exact: true }).waitFor();
+    await screenshot(client, 'en', 'vr-users-page-2');
+
+    await client.reload();
+    await trainee(12).waitFor();
+    expect(await trainee(1).count()).toBe(0);
+    await client.context().close();
   });
 });

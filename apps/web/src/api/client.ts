@@ -1,17 +1,52 @@
-import type { ErrorBody } from '@vrtc/contract';
+import type { ErrorCode, ErrorDetails } from '@vrtc/contract';
 import { readStoredLogin } from '../auth/storage';
+import { isKnownErrorCode } from './error-codes';
 
-/** A failed API call: HTTP status plus the server's `{ error, message }` when it sent one. */
+/** An error body as it may arrive: the contract's `{ error, message, details? }`, or anything. */
+interface ReceivedErrorBody {
+  error?: unknown;
+  message?: unknown;
+  details?: unknown;
+}
+
+/**
+ * A failed API call: the HTTP status and what the server said. The console words a failure from
+ * `code` and `details` (lib/error-text.ts); `serverMessage` is the server's English text, shown
+ * only for a code the console does not know.
+ */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
+  /** The error code when it is one of the contract's. */
+  readonly code: ErrorCode | undefined;
+  /** The code as the server sent it, known or not. */
+  readonly rawCode: string | undefined;
+  /** The values a message is built from (a count, a name, a limit, the field). */
+  readonly details: ErrorDetails | undefined;
   readonly serverMessage: string | undefined;
 
-  constructor(status: number, body: Partial<ErrorBody> | undefined) {
-    super(body?.message ?? body?.error ?? `Request failed with status ${status}`);
+  constructor(status: number, body: ReceivedErrorBody | undefined) {
+    const rawCode = typeof body?.error === 'string' ? body.error : undefined;
+    const message = typeof body?.message === 'string' ? body.message : undefined;
+    super(message ?? rawCode ?? `Request failed with status ${status}`);
+    this.name = 'ApiError';
     this.status = status;
-    this.code = body?.error;
-    this.serverMessage = body?.message ?? body?.error;
+    this.rawCode = rawCode;
+    this.code = isKnownErrorCode(rawCode) ? rawCode : undefined;
+    this.details = isDetails(body?.details) ? body.details : undefined;
+    this.serverMessage = message ?? rawCode;
+  }
+}
+
+function isDetails(value: unknown): value is ErrorDetails {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function readErrorBody(response: Response): Promise<ReceivedErrorBody | undefined> {
+  try {
+    const body: unknown = await response.json();
+    return typeof body === 'object' && body !== null ? body : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -51,12 +86,7 @@ async function request(method: string, path: string, options: RequestOptions = {
     signal: options.signal,
   });
   if (!response.ok) {
-    let body: Partial<ErrorBody> | undefined;
-    try {
-      body = (await response.json()) as Partial<ErrorBody>;
-    } catch {
-      body = undefined;
-    }
+    const body = await readErrorBody(response);
     if (response.status === 401 && token) unauthorizedHandler?.();
     throw new ApiError(response.status, body);
   }
@@ -91,8 +121,54 @@ function filenameFrom(response: Response): string | undefined {
   return /filename="?([^";]+)"?/i.exec(disposition)?.[1];
 }
 
-/** The server's message (or error code) when it sent one, else the given fallback text. */
-export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof ApiError && error.serverMessage) return error.serverMessage;
-  return fallback;
+export interface UploadOptions {
+  query?: Record<string, QueryValue>;
+  /** The file's content type (the request's). */
+  contentType: string;
+  /** Called as the body goes out: bytes sent and the total. */
+  onProgress?: (sent: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * POSTs a file as the raw request body and answers the JSON reply. XMLHttpRequest rather than
+ * fetch: only it reports the upload's progress.
+ */
+export function upload<T>(path: string, file: Blob, options: UploadOptions): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', buildUrl(path, options.query));
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader('content-type', options.contentType);
+    const token = readStoredLogin()?.token;
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (event) =>
+      options.onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
+    const parse = (): unknown => {
+      try {
+        return JSON.parse(xhr.responseText);
+      } catch {
+        return undefined;
+      }
+    };
+    xhr.onload = () => {
+      const body = parse();
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(body as T);
+        return;
+      }
+      if (xhr.status === 401 && token) unauthorizedHandler?.();
+      reject(
+        new ApiError(
+          xhr.status,
+          typeof body === 'object' && body !== null ? (body as ReceivedErrorBody) : undefined,
+        ),
+      );
+    };
+    // The connection broke (the server may close it on a refused file): no status to word.
+    xhr.onerror = () => reject(new TypeError('Network error'));
+    xhr.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'));
+    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(file);
+  });
 }

@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { BrowserRouter } from 'react-router';
 import { AuthProvider } from '../auth/AuthProvider';
 import { AppRoutes } from './routes';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 /**
  * Providers every route needs. Server state (TanStack Query), dialogs and toasts live in the
@@ -11,7 +11,7 @@ import { theme } from './theme';
  */
 export function App() {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <AuthProvider>
         <BrowserRouter>
           <AppRoutes />

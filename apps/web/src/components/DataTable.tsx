@@ -1,62 +1,82 @@
-import { Button, Checkbox, Group, ScrollArea, Table, Text, UnstyledButton } from '@mantine/core';
+import { Checkbox, ScrollArea, Table, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import {
   flexRender,
   getCoreRowModel,
-  getPaginationRowModel,
-  getSortedRowModel,
   useReactTable,
   type ColumnDef,
-  type PaginationState,
   type RowSelectionState,
   type SortingState,
 } from '@tanstack/react-table';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useKeepPageInRange, type TableState } from '../lib/list-state';
 import classes from './DataTable.module.css';
+import { Pager } from './Pager';
 
-/** The id of a row-actions column: it stays pinned to the card's right edge while the table scrolls. */
+/**
+ * The id of a row-actions column: pinned to the card's right edge while the table scrolls, except
+ * on a phone, where it would cover the data.
+ */
 export const ACTIONS_COLUMN_ID = 'actions';
 
+/** Rows per page of the tables (the specification's 10). */
 export const PAGE_SIZE = 10;
 
 export interface DataTableProps<T> {
-  data: T[];
+  /** The rows of the current page, as the server answered them. */
+  rows: T[];
+  /** Rows on every page (the answer's `total`). */
+  total: number;
   columns: ColumnDef<T, unknown>[];
   getRowId: (row: T) => string;
-  initialSorting?: SortingState;
+  /** Page and sort, usually the URL's (useListState). */
+  state: TableState;
+  /** The rows shown are the previous answer's while the next one loads. */
+  loading?: boolean;
   onRowClick?: (row: T) => void;
   empty?: ReactNode;
-  /** Multi-select: the ids of the selected rows, and whether a row may be selected. */
+  /** Multi-select within the page: the ids of the selected rows, and whether a row may be selected. */
   selection?: {
     selected: RowSelectionState;
     onChange: (selected: RowSelectionState) => void;
     canSelect?: (row: T) => boolean;
   };
-  /** Rows per page; admin tables use the specification's 10. */
-  pageSize?: number;
+}
+
+/** A column's id as TanStack Table gives it: its `id`, else its `accessorKey`. */
+function columnId<T>(column: ColumnDef<T, unknown>): string | undefined {
+  if (column.id) return column.id;
+  return 'accessorKey' in column && typeof column.accessorKey === 'string'
+    ? column.accessorKey
+    : undefined;
 }
 
 /**
- * The admin tables' shared behaviour: client-side sorting, 10 rows a page, Previous/Next. Sorting,
- * page and selection survive data refreshes (polling never resets what the user chose).
+ * The console's tables: the server pages and sorts (TanStack Table's manual modes), 10 rows a
+ * page, Previous/Next, and the number of rows on every page. A column sorts when its id is one of
+ * the list's sort fields; the arrows toggle as TanStack Table does (text ascending first, figures
+ * descending first, a third click back to the list's default order).
  *
  * Layout: compact cells, headers on one line; a table wider than its card scrolls sideways inside
- * the card (never the page), with the column whose id is `actions` pinned to the right edge.
+ * the card (never the page), with the column whose id is `actions` pinned to the right edge on
+ * screens of 768 px and wider.
  */
 export function DataTable<T>({
-  data,
+  rows,
+  total,
   columns,
   getRowId,
-  initialSorting = [],
+  state,
+  loading = false,
   onRowClick,
   empty,
   selection,
-  pageSize = PAGE_SIZE,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
-  const [sorting, setSorting] = useState<SortingState>(initialSorting);
-  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize });
+  const sorting: SortingState = state.sort
+    ? [{ id: state.sort, desc: state.order === 'desc' }]
+    : [];
 
   const selectColumn: ColumnDef<T, unknown> = {
     id: '__select',
@@ -80,33 +100,45 @@ export function DataTable<T>({
     ),
   };
 
+  const { sortFields } = state;
+  const sortableColumns = useMemo(
+    () =>
+      columns.map((column) => {
+        const id = columnId(column);
+        return { ...column, enableSorting: id !== undefined && sortFields.includes(id) };
+      }),
+    [columns, sortFields],
+  );
+
   const table = useReactTable({
-    data,
-    columns: selection ? [selectColumn, ...columns] : columns,
+    data: rows,
+    columns: selection ? [selectColumn, ...sortableColumns] : sortableColumns,
     getRowId,
-    state: { sorting, pagination, rowSelection: selection?.selected ?? {} },
-    onSortingChange: setSorting,
-    onPaginationChange: setPagination,
+    rowCount: total,
+    state: {
+      sorting,
+      pagination: { pageIndex: state.pageIndex, pageSize: state.pageSize },
+      rowSelection: selection?.selected ?? {},
+    },
+    manualPagination: true,
+    manualSorting: true,
+    enableMultiSort: false,
+    onSortingChange: (updater) => {
+      const next = typeof updater === 'function' ? updater(sorting) : updater;
+      const first = next[0];
+      state.setSort(first?.id, first?.desc ? 'desc' : 'asc');
+    },
     enableRowSelection: selection ? (row) => selection.canSelect?.(row.original) ?? true : false,
     onRowSelectionChange: (updater) => {
       if (!selection) return;
       selection.onChange(typeof updater === 'function' ? updater(selection.selected) : updater);
     },
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getPaginationRowModel: getPaginationRowModel(),
-    autoResetPageIndex: false,
   });
 
-  const pageCount = Math.max(1, table.getPageCount());
-  // After rows disappear (deleted, filtered) the page must still exist.
-  useEffect(() => {
-    if (pagination.pageIndex > pageCount - 1) {
-      setPagination((current) => ({ ...current, pageIndex: pageCount - 1 }));
-    }
-  }, [pageCount, pagination.pageIndex]);
+  useKeepPageInRange(state, rows.length, total);
 
-  if (data.length === 0 && empty) return <>{empty}</>;
+  if (rows.length === 0 && empty) return <>{empty}</>;
 
   return (
     <>
@@ -119,6 +151,8 @@ export function DataTable<T>({
           horizontalSpacing="xs"
           fz="sm"
           miw={600}
+          aria-busy={loading || undefined}
+          style={loading ? { opacity: 0.6, transition: 'opacity 150ms' } : undefined}
         >
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (
@@ -191,32 +225,12 @@ export function DataTable<T>({
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      <Group justify="space-between" mt="md">
-        <Text size="sm" c="dimmed">
-          {t('common:rowsTotal', { count: data.length })}
-        </Text>
-        <Group gap="xs">
-          <Button
-            variant="default"
-            size="xs"
-            onClick={() => table.previousPage()}
-            disabled={!table.getCanPreviousPage()}
-          >
-            {t('common:previous')}
-          </Button>
-          <Text size="sm">
-            {t('common:page', { page: pagination.pageIndex + 1, pages: pageCount })}
-          </Text>
-          <Button
-            variant="default"
-            size="xs"
-            onClick={() => table.nextPage()}
-            disabled={!table.getCanNextPage()}
-          >
-            {t('common:next')}
-          </Button>
-        </Group>
-      </Group>
+      <Pager
+        total={total}
+        pageIndex={state.pageIndex}
+        pageSize={state.pageSize}
+        onPageChange={state.setPage}
+      />
     </>
   );
 }

@@ -2,7 +2,7 @@ import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../api/client';
+import { errorText as wordError } from '../lib/error-text';
 
 /** Loading and failed-load states of a screen's main query; children render once data is there. */
 export function QueryState({
@@ -31,7 +31,7 @@ export function QueryState({
     return (
       <Alert color="red" icon={<IconAlertTriangle />} role="alert">
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">{errorMessage(error, errorText ?? t('common:loadError'))}</Text>
+          <Text size="sm">{wordError(error, errorText ?? t('common:loadError'))}</Text>
           {onRetry ? (
             <Button size="xs" variant="light" color="red" onClick={onRetry}>
               {t('common:retry')}

@@ -19,10 +19,17 @@ export function StatCard({
     <Card withBorder radius="lg" p="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
         <div style={{ minWidth: 0 }}>
-          <Text size="xs" c="dimmed" tt="uppercase" fw={700} lh={1.3}>
+          <Text
+            size="xs"
+            c="dimmed"
+            tt="uppercase"
+            fw={700}
+            lh={1.3}
+            style={{ overflowWrap: 'break-word', hyphens: 'auto' }}
+          >
             {label}
           </Text>
-          <Text fz={26} fw={700} lh={1.25} mt={6} data-testid="stat-value">
+          <Text fz={{ base: 22, xs: 26 }} fw={700} lh={1.25} mt={6} data-testid="stat-value">
             {value}
           </Text>
           {hint ? (
@@ -31,8 +38,9 @@ export function StatCard({
             </Text>
           ) : null}
         </div>
+        {/* On a phone's narrow card the label needs the room more than the icon does. */}
         {icon ? (
-          <ThemeIcon variant="light" color={color} size={38} radius="md">
+          <ThemeIcon variant="light" color={color} size={38} radius="md" visibleFrom="xs">
             {icon}
           </ThemeIcon>
         ) : null}

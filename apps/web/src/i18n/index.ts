@@ -9,14 +9,15 @@ export const LANGUAGE_KEY = 'language';
 type Dictionary = Record<string, unknown>;
 
 // Every feature keeps its strings in locales/<language>/<namespace>.json. Only what the login page
-// and the layout need is bundled; each screen's namespace loads with the screen (see
-// app/routes.tsx), so adding strings to a screen never grows the login page.
-const files = import.meta.glob<Dictionary>('./locales/*/{common,auth,layout}.json', {
+// and the layout need is bundled (`errors` too: the login page words a refused sign-in); each
+// screen's namespace loads with the screen (see app/routes.tsx), so adding strings to a screen
+// never grows the login page.
+const files = import.meta.glob<Dictionary>('./locales/*/{common,auth,layout,errors}.json', {
   eager: true,
   import: 'default',
 });
 const lazyFiles = import.meta.glob<Dictionary>(
-  ['./locales/*/*.json', '!./locales/*/{common,auth,layout}.json'],
+  ['./locales/*/*.json', '!./locales/*/{common,auth,layout,errors}.json'],
   { import: 'default' },
 );
 

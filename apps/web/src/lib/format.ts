@@ -55,14 +55,8 @@ export function formatDate(iso: string | null | undefined, language: string): st
   );
 }
 
-/** Progress percent = completed over max tasks, max treated as 1 when missing. */
-export function progressPercent(
-  completed: number | null | undefined,
-  max: number | null | undefined,
-) {
-  const denominator = max && max > 0 ? max : 1;
-  return Math.round(((completed ?? 0) / denominator) * 100);
-}
+/** Progress percent = completed over max tasks, max treated as 1 when missing (the contract's). */
+export { progressPercent } from '@vrtc/contract';
 
 /** A percent figure (0..100) with at most one decimal, in the language's number format. */
 export function formatPercent(value: number | null | undefined, language: string): string {

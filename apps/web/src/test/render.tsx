@@ -33,21 +33,52 @@ export function renderWithProviders(ui: ReactElement, { route = '/' }: { route?:
   );
 }
 
-/** A fetch stand-in answering by "METHOD path" with JSON bodies (status 200 unless given). */
-export function mockFetch(routes: Record<string, unknown | { status: number; body: unknown }>) {
+/** What a route handler of mockFetch is given. */
+export interface FakeRequest {
+  method: string;
+  url: URL;
+  body?: unknown;
+}
+
+/** A fixed answer (JSON, status 200 unless shaped `{ status, body }`), or a handler computing one. */
+export type FakeRoute =
+  | ((request: FakeRequest) => unknown)
+  | Record<string, unknown>
+  | unknown[]
+  | string
+  | number
+  | boolean
+  | null;
+
+/**
+ * A fetch stand-in answering by "METHOD path" (the path without its query): a fixed JSON body, a
+ * `{ status, body }`, or a function of the request that returns either, or a whole Response.
+ */
+export function mockFetch(routes: Record<string, FakeRoute>) {
   const calls: Array<{ method: string; url: string; body?: unknown }> = [];
   const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
-    calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, url, body });
     const key = `${method} ${url.split('?')[0]}`;
     if (!(key in routes))
       return new Response(JSON.stringify({ error: 'not_found', message: key }), { status: 404 });
-    const answer = routes[key] as { status?: number; body?: unknown };
+    const route = routes[key];
+    const answer =
+      typeof route === 'function'
+        ? (route as (request: FakeRequest) => unknown)({
+            method,
+            url: new URL(url, 'http://localhost'),
+            body,
+          })
+        : route;
+    if (answer instanceof Response) return answer;
     const isShaped =
       typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;
-    return new Response(JSON.stringify(isShaped ? answer.body : answer), {
-      status: isShaped ? answer.status : 200,
+    const shaped = answer as { status: number; body: unknown };
+    return new Response(JSON.stringify(isShaped ? shaped.body : answer), {
+      status: isShaped ? shaped.status : 200,
       headers: { 'content-type': 'application/json' },
     });
   };

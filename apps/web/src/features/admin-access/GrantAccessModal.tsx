@@ -1,15 +1,18 @@
-import { Button, Group, Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { Badge, Group, Button, Modal, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { IconCalendar } from '@tabler/icons-react';
 import type { ScenarioAccessEntry } from '@vrtc/contract';
 import { useEffect, useMemo } from 'react';
+import { organizationOptions } from '../../api/organizations';
+import { ServerMultiSelect } from '../../components/ServerMultiSelect';
+import { accessExpiryState } from '../../lib/expiry';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useGrantAccess } from './api';
 import { defaultExpiryDay, expiryTimestamp, minExpiryDay } from './expiry-date';
-import { formatExpiryDay } from './format';
+import { formatExpiryDay } from '../../lib/expiry';
 
 /** Grant a scenario to organisations until the end (23:59:59 UTC) of the chosen day. */
 export function GrantAccessModal({
@@ -37,21 +40,21 @@ export function GrantAccessModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [entry?.scenario_id]);
 
-  // Organisations with access are listed apart: granting again sets a new expiry.
-  const data = useMemo(() => {
-    const organizations = [...(entry?.organizations ?? [])].sort((a, b) =>
-      a.organization_name.localeCompare(b.organization_name),
-    );
-    const item = (o: (typeof organizations)[number]) => ({
-      value: o.organization_id,
-      label: o.organization_name,
-    });
-    const groups = [
-      { group: t('withoutAccess'), items: organizations.filter((o) => !o.has_access).map(item) },
-      { group: t('withAccess'), items: organizations.filter((o) => o.has_access).map(item) },
-    ];
-    return groups.filter((group) => group.items.length > 0);
-  }, [entry, t]);
+  // The organisations holding a grant (live or expired) come with the entry; the rest are found
+  // on the server as the admin types. Each choice says whether it has access already: granting
+  // again replaces its expiry.
+  const grants = useMemo(
+    () => new Map((entry?.organizations ?? []).map((o) => [o.organization_id, o])),
+    [entry],
+  );
+  const grantNote = (organizationId: string) => {
+    const grant = grants.get(organizationId);
+    if (!grant?.expires_at) return grant?.has_access ? t('state.never') : undefined;
+    const date = formatExpiryDay(grant.expires_at, i18n.language);
+    return accessExpiryState(grant.expires_at) === 'expired'
+      ? t('expiredOn', { date })
+      : t('hasAccessUntil', { date });
+  };
 
   const submit = form.onSubmit(async (values) => {
     if (!entry || !values.expires_on) return;
@@ -66,7 +69,7 @@ export function GrantAccessModal({
       notifySuccess(t('granted', { count: values.organization_ids.length }));
       onClose();
     } catch (error) {
-      notifyError(errorMessage(error, t('grantFailed')));
+      notifyError(errorText(error, t('grantFailed')));
     }
   });
 
@@ -80,22 +83,37 @@ export function GrantAccessModal({
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <MultiSelect
+          <ServerMultiSelect
             label={t('organizations')}
             placeholder={
               form.values.organization_ids.length ? undefined : t('organizationsPlaceholder')
             }
+            description={t('organizationsHint')}
             required
-            searchable
             clearable
             clearButtonProps={{ 'aria-label': t('common:clear') }}
             data-autofocus
             // Focus alone does not open the list over the date field; typing or a click does.
             openOnFocus={false}
             nothingFoundMessage={t('nothingFound')}
-            data={data}
+            options={organizationOptions}
             comboboxProps={{ withinPortal: true }}
-            {...form.getInputProps('organization_ids')}
+            renderOption={({ option }) => {
+              const note = grantNote(option.value);
+              return (
+                <Group gap="xs" justify="space-between" wrap="nowrap" w="100%">
+                  <Text size="sm">{option.label}</Text>
+                  {note ? (
+                    <Badge size="sm" variant="light" color="gray" tt="none">
+                      {note}
+                    </Badge>
+                  ) : null}
+                </Group>
+              );
+            }}
+            value={form.values.organization_ids}
+            onChange={(ids) => form.setFieldValue('organization_ids', ids)}
+            error={form.errors.organization_ids}
           />
           <DatePickerInput
             label={t('expiresOn')}

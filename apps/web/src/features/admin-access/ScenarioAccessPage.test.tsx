@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { listAnswer } from '../../test/lists';
+import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { defaultExpiryDay, expiryTimestamp } from './expiry-date';
 import { ScenarioAccessPage } from './ScenarioAccessPage';
 
@@ -47,29 +48,34 @@ const matrix = {
           granted_by: 'admin@example.com',
           expires_at: inDays(-5),
         },
-        {
-          organization_id: org(4, 'd'),
-          organization_name: 'New Hospital',
-          has_access: false,
-          granted_at: null,
-          granted_by: null,
-          expires_at: null,
-        },
       ],
     },
   ],
 };
 
-async function pick(
-  user: ReturnType<typeof userEvent.setup>,
-  combobox: HTMLElement,
-  option: string,
-) {
-  await user.click(combobox);
-  await waitFor(() => expect(combobox).toHaveAttribute('aria-controls'));
-  const listbox = document.getElementById(combobox.getAttribute('aria-controls')!)!;
-  await user.click(within(listbox).getByRole('option', { name: option, hidden: true }));
-}
+/** Every organisation, as the server's organisation list answers them (New Hospital has no grant). */
+const organizations = [
+  ...matrix.scenario_access[0]!.organizations.map((o) => ({
+    id: o.organization_id,
+    name: o.organization_name,
+    active: true,
+    created_at: '2026-01-01T00:00:00.000Z',
+  })),
+  { id: org(4, 'd'), name: 'New Hospital', active: true, created_at: '2026-01-01T00:00:00.000Z' },
+];
+const organizationsRoute = ({ url }: FakeRequest) =>
+  listAnswer('organizations', organizations, url, { search: ['name'], defaultSort: 'name' });
+
+type Entry = (typeof matrix.scenario_access)[number];
+
+/** GET /v1/admin/scenarios/access as the server answers it: a page of scenarios, by name. */
+const accessRoute =
+  (entries: Entry[] = matrix.scenario_access) =>
+  ({ url }: FakeRequest) =>
+    listAnswer('scenario_access', entries, url, {
+      search: ['scenario_name'],
+      defaultSort: 'scenario_name',
+    });
 
 describe('scenario access screen', () => {
   beforeAll(async () => {
@@ -84,7 +90,8 @@ describe('scenario access screen', () => {
     async () => {
       const user = userEvent.setup({ delay: null });
       const calls = mockFetch({
-        'GET /v1/admin/scenarios/access': matrix,
+        'GET /v1/admin/scenarios/access': accessRoute(),
+        'GET /v1/admin/organizations': organizationsRoute,
         [`POST /v1/admin/scenarios/${scenarioId}/grant`]: {
           granted: 1,
           expires_at: expiryTimestamp(defaultExpiryDay()),
@@ -125,11 +132,26 @@ describe('scenario access screen', () => {
         await within(dialog).findByText('Please select at least one organization'),
       ).toBeInTheDocument();
 
-      await pick(
-        user,
-        within(dialog).getByRole('combobox', { name: /^Organizations/ }),
-        'New Hospital',
+      // The choices are the server's organisations matching what is typed; those with a grant
+      // say so.
+      const organizationsBox = within(dialog).getByRole('combobox', { name: /^Organizations/ });
+      await user.click(organizationsBox);
+      const listbox = await waitFor(() =>
+        document.getElementById(organizationsBox.getAttribute('aria-controls') ?? '')!,
       );
+      const option = async (name: RegExp) =>
+        within(listbox).findByRole('option', { name, hidden: true });
+      expect(await option(/City Clinic.*access until/)).toBeInTheDocument();
+      expect(await option(/Old School.*access expired/)).toBeInTheDocument();
+      expect(await option(/^New Hospital$/)).toBeInTheDocument();
+      await user.type(organizationsBox, 'hosp');
+      await waitFor(() =>
+        expect(calls.at(-1)!.url).toBe('/v1/admin/organizations?q=hosp&limit=20&sort=name'),
+      );
+      await waitFor(() =>
+        expect(within(listbox).getAllByRole('option', { hidden: true })).toHaveLength(1),
+      );
+      await user.click(await option(/^New Hospital$/));
       await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
       expect(await screen.findByText('Access granted to 1 organization')).toBeInTheDocument();
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
@@ -145,7 +167,7 @@ describe('scenario access screen', () => {
     async () => {
       const user = userEvent.setup({ delay: null });
       const calls = mockFetch({
-        'GET /v1/admin/scenarios/access': matrix,
+        'GET /v1/admin/scenarios/access': accessRoute(),
         [`POST /v1/admin/scenarios/${scenarioId}/revoke`]: { revoked: 2 },
       });
       renderWithProviders(<ScenarioAccessPage />);
@@ -165,6 +187,45 @@ describe('scenario access screen', () => {
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
         organization_ids: [org(1, 'a'), org(2, 'b')],
       });
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'pages the scenarios on the server and searches their names',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const entry = matrix.scenario_access[0]!;
+      const scenarios = Array.from({ length: 12 }, (_, index) => ({
+        ...entry,
+        scenario_id: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}`,
+        scenario_name: `Scenario ${String(index + 1).padStart(2, '0')}`,
+      }));
+      const calls = mockFetch({ 'GET /v1/admin/scenarios/access': accessRoute(scenarios) });
+      renderWithProviders(<ScenarioAccessPage />, { route: '/admin/scenario-access' });
+      await screen.findByRole('button', { name: /Scenario 10/ }, { timeout: 5000 });
+      expect(screen.queryByRole('button', { name: /Scenario 11/ })).not.toBeInTheDocument();
+      expect(screen.getByText('12 rows')).toBeInTheDocument();
+
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+      await screen.findByRole('button', { name: /Scenario 12/ });
+      expect(screen.queryByRole('button', { name: /Scenario 01/ })).not.toBeInTheDocument();
+      const requests = calls.map((call) => new URL(call.url, 'http://localhost').searchParams);
+      expect(Object.fromEntries(requests.at(-1)!)).toEqual({
+        limit: '10',
+        offset: '10',
+        sort: 'scenario_name',
+        order: 'asc',
+      });
+
+      await user.type(screen.getByRole('textbox', { name: 'Search scenarios' }), '03');
+      await waitFor(() =>
+        expect(screen.getAllByRole('button', { name: /Scenario \d+/ })).toHaveLength(1),
+      );
+      expect(screen.getByRole('button', { name: /Scenario 03/ })).toBeInTheDocument();
+      expect(
+        Object.fromEntries(new URL(calls.at(-1)!.url, 'http://localhost').searchParams),
+      ).toEqual({ limit: '10', offset: '0', sort: 'scenario_name', order: 'asc', q: '03' });
     },
     UI_TIMEOUT,
   );

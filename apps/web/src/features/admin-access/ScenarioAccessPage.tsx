@@ -16,20 +16,34 @@ import {
 import { DatesProvider } from '@mantine/dates';
 import { IconKey, IconKeyOff, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { ScenarioAccessEntry, ScenarioAccessOrganization } from '@vrtc/contract';
-import { useMemo, useState } from 'react';
+import type {
+  ScenarioAccessEntry,
+  ScenarioAccessOrganization,
+  ScenarioAccessQuery,
+} from '@vrtc/contract';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { confirmAction } from '../../components/confirm';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
+import {
+  ACCESS_EXPIRY_COLORS,
+  accessExpiryState,
+  daysUntil,
+  formatExpiryDay,
+} from '../../lib/expiry';
 import { formatDateTime } from '../../lib/format';
+import { useKeepPageInRange, useListState, type TableState } from '../../lib/list-state';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { ACCESS_EXPIRY_COLORS, accessExpiryState, daysUntil } from '../scenarios/expiry';
 import { useRevokeAccess, useScenarioAccess } from './api';
-import { formatExpiryDay } from './format';
 import { GrantAccessModal } from './GrantAccessModal';
+
+const ACCESS_SORT_FIELDS = ['scenario_name'] as const satisfies readonly NonNullable<
+  ScenarioAccessQuery['sort']
+>[];
 
 /** Organisations listed under a scenario: those holding a grant, expired ones included. */
 const hasGrant = (organization: ScenarioAccessOrganization) =>
@@ -51,21 +65,21 @@ function ExpiryBadge({ expiresAt }: { expiresAt: string | null }) {
 
 export function ScenarioAccessPage() {
   const { t, i18n } = useTranslation('adminAccess');
-  const access = useScenarioAccess();
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: ACCESS_SORT_FIELDS,
+    defaultSort: { sort: 'scenario_name', order: 'asc' },
+  });
+  const access = useScenarioAccess(list.query);
   const revoke = useRevokeAccess();
-  const [search, setSearch] = useState('');
   const [opened, setOpened] = useState<string[]>([]);
   const [grantFor, setGrantFor] = useState<string | undefined>();
 
-  const all = useMemo(() => access.data ?? [], [access.data]);
-  const visible = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase();
-    return needle
-      ? all.filter((entry) => entry.scenario_name.toLocaleLowerCase().includes(needle))
-      : all;
-  }, [all, search]);
+  const entries = access.data?.scenario_access ?? [];
+  const total = access.data?.total ?? 0;
+  useKeepPageInRange(list, entries.length, access.data?.total);
   // The dialog follows the latest data of its scenario.
-  const grantEntry = all.find((entry) => entry.scenario_id === grantFor);
+  const grantEntry = entries.find((entry) => entry.scenario_id === grantFor);
 
   async function revokeFrom(
     entry: ScenarioAccessEntry,
@@ -91,7 +105,7 @@ export function ScenarioAccessPage() {
       });
       notifySuccess(t('revoked'));
     } catch (error) {
-      notifyError(errorMessage(error, t('revokeFailed')));
+      notifyError(errorText(error, t('revokeFailed')));
     }
   }
 
@@ -122,7 +136,7 @@ export function ScenarioAccessPage() {
         header: t('col.expiresAt'),
         cell: ({ row: { original: o } }) => (
           <Group gap="xs" wrap="nowrap">
-            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="access-expiry">
               {o.expires_at ? formatExpiryDay(o.expires_at, i18n.language) : t('common:none')}
             </Text>
             <ExpiryBadge expiresAt={o.expires_at} />
@@ -163,24 +177,31 @@ export function ScenarioAccessPage() {
             aria-label={t('search')}
             placeholder={t('searchPlaceholder')}
             leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
+            value={list.search}
+            onChange={(event) => list.setSearch(event.currentTarget.value)}
             w={{ base: '100%', sm: 320 }}
             mb="md"
           />
-          {visible.length === 0 ? (
+          {entries.length === 0 ? (
             <Stack align="center" py="xl" gap="xs">
               <IconKey size={40} opacity={0.4} />
-              <Text fw={500}>{all.length === 0 ? t('emptyTitle') : t('noMatches')}</Text>
-              {all.length === 0 ? (
+              <Text fw={500}>{list.filtered ? t('noMatches') : t('emptyTitle')}</Text>
+              {list.filtered ? null : (
                 <Text size="sm" c="dimmed">
                   {t('emptyText')}
                 </Text>
-              ) : null}
+              )}
             </Stack>
           ) : (
-            <Accordion multiple value={opened} onChange={setOpened} variant="separated" radius="md">
-              {visible.map((entry) => {
+            <Accordion
+              multiple
+              value={opened}
+              onChange={setOpened}
+              variant="separated"
+              radius="md"
+              style={access.isPlaceholderData ? { opacity: 0.6 } : undefined}
+            >
+              {entries.map((entry) => {
                 const granted = entry.organizations.filter(hasGrant);
                 const withAccess = entry.organizations.filter((o) => o.has_access);
                 const share = entry.total_organizations
@@ -235,26 +256,62 @@ export function ScenarioAccessPage() {
                           {t('revokeAll')}
                         </Button>
                       </Group>
-                      <DataTable
-                        data={granted}
-                        columns={columns(entry)}
-                        getRowId={(o) => o.organization_id}
-                        initialSorting={[{ id: 'organization_name', desc: false }]}
-                        empty={
-                          <Text size="sm" c="dimmed" ta="center" py="md">
-                            {t('noAccess')}
-                          </Text>
-                        }
-                      />
+                      <GrantsTable granted={granted} columns={columns(entry)} />
                     </Accordion.Panel>
                   </Accordion.Item>
                 );
               })}
             </Accordion>
           )}
+          {total > list.pageSize ? (
+            <Pager
+              total={total}
+              pageIndex={list.pageIndex}
+              pageSize={list.pageSize}
+              onPageChange={list.setPage}
+            />
+          ) : null}
         </QueryState>
       </Card>
       <GrantAccessModal entry={grantEntry} onClose={() => setGrantFor(undefined)} />
     </DatesProvider>
+  );
+}
+
+/**
+ * The organisations holding a grant of one scenario, by name as the server lists them, 10 a page.
+ * They come with the scenario's entry (there is no list of them to ask the server for a page of).
+ */
+function GrantsTable({
+  granted,
+  columns,
+}: {
+  granted: ScenarioAccessOrganization[];
+  columns: ColumnDef<ScenarioAccessOrganization, unknown>[];
+}) {
+  const { t } = useTranslation('adminAccess');
+  const [pageIndex, setPageIndex] = useState(0);
+  const state: TableState = {
+    pageIndex,
+    pageSize: PAGE_SIZE,
+    setPage: setPageIndex,
+    sortFields: [],
+    sort: undefined,
+    order: 'asc',
+    setSort: () => {},
+  };
+  return (
+    <DataTable
+      rows={granted.slice(pageIndex * PAGE_SIZE, (pageIndex + 1) * PAGE_SIZE)}
+      total={granted.length}
+      state={state}
+      columns={columns}
+      getRowId={(o) => o.organization_id}
+      empty={
+        <Text size="sm" c="dimmed" ta="center" py="md">
+          {t('noAccess')}
+        </Text>
+      }
+    />
   );
 }

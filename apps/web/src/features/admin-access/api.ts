@@ -4,21 +4,26 @@ import type {
   RevokeAccessBody,
   RevokeAccessResponse,
   ScenarioAccessMatrix,
+  ScenarioAccessQuery,
 } from '@vrtc/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
 export const accessKeys = {
   all: ['admin', 'scenario-access'] as const,
+  page: (query: ScenarioAccessQuery) => ['admin', 'scenario-access', query] as const,
 };
 
-/** One entry per scenario, each listing every organisation and its grant. */
-export function useScenarioAccess() {
+/** A page of scenarios (by name; `q` matches it), each listing every organisation and its grant. */
+export function useScenarioAccess(query: ScenarioAccessQuery) {
   return useQuery({
-    queryKey: accessKeys.all,
+    queryKey: accessKeys.page(query),
     queryFn: ({ signal }) =>
-      api.get<ScenarioAccessMatrix>('/v1/admin/scenarios/access', { signal }),
-    select: (data) => data.scenario_access,
+      api.get<ScenarioAccessMatrix>('/v1/admin/scenarios/access', {
+        query: { ...query },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -3,6 +3,7 @@ import {
   Group,
   Modal,
   NumberInput,
+  SimpleGrid,
   Stack,
   Switch,
   Textarea,
@@ -13,25 +14,43 @@ import {
   LEVEL_NUMBER_MAX,
   MAX_TASKS_DEFAULT,
   MAX_TASKS_MAX,
+  MAX_TASKS_MIN,
+  NAME_MAX_LENGTH,
   ORDER_INDEX_MAX,
 } from '@vrtc/contract';
+
+/** The contract's Description schema allows 5000 characters. */
+const DESCRIPTION_MAX_LENGTH = 5000;
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveContent, type ContentBody, type ContentItem, type ContentKind } from './api';
 
 interface Values {
   name: string;
   description: string;
+  name_en: string;
+  description_en: string;
   active: boolean;
   order_index: number | string;
   level_number: number | string;
   max_tasks: number | string;
 }
 
-const isWhole = (value: number | string, min: number) =>
-  typeof value === 'number' && Number.isInteger(value) && value >= min;
+/**
+ * Why a whole-number field is refused, or null: the number is never rewritten into range (the
+ * inputs do not clamp), so 0 stays 0 and is refused with the rule it breaks.
+ */
+function wholeNumberError(
+  value: number | string,
+  min: number,
+  max: number,
+  messages: { min: string; max: string },
+): string | null {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) return messages.min;
+  return value > max ? messages.max : null;
+}
 
 export interface ContentFormTarget {
   kind: ContentKind;
@@ -58,6 +77,8 @@ export function ContentFormModal({
     initialValues: {
       name: '',
       description: '',
+      name_en: '',
+      description_en: '',
       active: true,
       order_index: 0,
       level_number: 1,
@@ -66,10 +87,26 @@ export function ContentFormModal({
     validate: {
       name: (value) => (value.trim() ? null : t('nameRequired')),
       order_index: (value) =>
-        (kind === 'module' || kind === 'option') && !isWhole(value, 0) ? t('orderMin') : null,
+        kind === 'module' || kind === 'option'
+          ? wholeNumberError(value, 0, ORDER_INDEX_MAX, {
+              min: t('orderMin'),
+              max: t('orderMax', { max: ORDER_INDEX_MAX }),
+            })
+          : null,
       level_number: (value) =>
-        kind === 'level' && !isWhole(value, 1) ? t('levelNumberMin') : null,
-      max_tasks: (value) => (kind === 'level' && !isWhole(value, 1) ? t('maxTasksMin') : null),
+        kind === 'level'
+          ? wholeNumberError(value, 1, LEVEL_NUMBER_MAX, {
+              min: t('levelNumberMin'),
+              max: t('levelNumberMax', { max: LEVEL_NUMBER_MAX }),
+            })
+          : null,
+      max_tasks: (value) =>
+        kind === 'level'
+          ? wholeNumberError(value, MAX_TASKS_MIN, MAX_TASKS_MAX, {
+              min: t('maxTasksMin'),
+              max: t('maxTasksMax', { max: MAX_TASKS_MAX }),
+            })
+          : null,
     },
   });
 
@@ -79,6 +116,8 @@ export function ContentFormModal({
     form.setValues({
       name: (source?.name as string) ?? '',
       description: (source?.description as string) ?? '',
+      name_en: (source?.name_en as string | null) ?? '',
+      description_en: (source?.description_en as string | null) ?? '',
       active: (source?.active as boolean) ?? true,
       order_index: (source?.order_index as number) ?? target.next ?? 0,
       level_number: (source?.level_number as number) ?? target.next ?? 1,
@@ -91,25 +130,28 @@ export function ContentFormModal({
 
   const submit = form.onSubmit(async (values) => {
     if (!target) return;
-    const name = values.name.trim();
-    const description = values.description.trim();
+    // Blank English text is sent as null: no English text (it removes one the item had).
+    const text = {
+      name: values.name.trim(),
+      description: values.description.trim(),
+      name_en: values.name_en.trim() || null,
+      description_en: values.description_en.trim() || null,
+    };
     let body: ContentBody;
-    if (kind === 'scenario')
-      body = item ? { name, description, active: values.active } : { name, description };
+    if (kind === 'scenario') body = item ? { ...text, active: values.active } : text;
     else if (kind === 'level') {
       body = {
-        name,
-        description,
+        ...text,
         level_number: Number(values.level_number),
         max_tasks: Number(values.max_tasks),
       };
-    } else body = { name, description, order_index: Number(values.order_index) };
+    } else body = { ...text, order_index: Number(values.order_index) };
     try {
       await save.mutateAsync({ kind, id: item?.id, parentId: target.parentId, body });
       notifySuccess(t(item ? `updated.${kind}` : `created.${kind}`));
       onClose();
     } catch (error) {
-      notifyError(errorMessage(error, item ? t('updateFailed') : t('createFailed')));
+      notifyError(errorText(error, item ? t('updateFailed') : t('createFailed')));
     }
   });
 
@@ -122,21 +164,44 @@ export function ContentFormModal({
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput
-            label={t('name')}
-            required
-            data-autofocus
-            maxLength={200}
-            {...form.getInputProps('name')}
-          />
-          <Textarea
-            label={t('description')}
-            autosize
-            minRows={2}
-            maxRows={6}
-            maxLength={5000}
-            {...form.getInputProps('description')}
-          />
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+            <Stack gap="sm">
+              <TextInput
+                label={t('name')}
+                description={t('primaryHint')}
+                required
+                data-autofocus
+                maxLength={NAME_MAX_LENGTH}
+                {...form.getInputProps('name')}
+              />
+              <Textarea
+                label={t('description')}
+                autosize
+                minRows={2}
+                maxRows={6}
+                maxLength={DESCRIPTION_MAX_LENGTH}
+                {...form.getInputProps('description')}
+              />
+            </Stack>
+            <Stack gap="sm">
+              <TextInput
+                label={t('nameEn')}
+                description={t('englishHint')}
+                maxLength={NAME_MAX_LENGTH}
+                lang="en"
+                {...form.getInputProps('name_en')}
+              />
+              <Textarea
+                label={t('descriptionEn')}
+                autosize
+                minRows={2}
+                maxRows={6}
+                maxLength={DESCRIPTION_MAX_LENGTH}
+                lang="en"
+                {...form.getInputProps('description_en')}
+              />
+            </Stack>
+          </SimpleGrid>
           {kind === 'module' || kind === 'option' ? (
             <NumberInput
               label={t('orderIndex')}
@@ -144,8 +209,8 @@ export function ContentFormModal({
               required
               min={0}
               max={ORDER_INDEX_MAX}
+              clampBehavior="none"
               allowDecimal={false}
-              allowNegative={false}
               {...form.getInputProps('order_index')}
             />
           ) : null}
@@ -156,18 +221,18 @@ export function ContentFormModal({
                 required
                 min={1}
                 max={LEVEL_NUMBER_MAX}
+                clampBehavior="none"
                 allowDecimal={false}
-                allowNegative={false}
                 {...form.getInputProps('level_number')}
               />
               <NumberInput
                 label={t('maxTasks')}
                 description={t('maxTasksHint')}
                 required
-                min={1}
+                min={MAX_TASKS_MIN}
                 max={MAX_TASKS_MAX}
+                clampBehavior="none"
                 allowDecimal={false}
-                allowNegative={false}
                 {...form.getInputProps('max_tasks')}
               />
             </>

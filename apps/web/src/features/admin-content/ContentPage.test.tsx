@@ -2,8 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
+import { useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { listAnswer } from '../../test/lists';
+import {
+  mockFetch,
+  renderWithProviders,
+  type FakeRequest,
+  type FakeRoute,
+} from '../../test/render';
 import { ContentPage } from './ContentPage';
 
 const UI_TIMEOUT = 60_000;
@@ -42,6 +49,74 @@ const level = {
   created_at: '2026-03-01T00:00:00.000Z',
 };
 
+/** The content endpoints as the server answers them: each list paged, searched and sorted. */
+function contentRoutes({
+  scenarios,
+  modules = [],
+  levels = [],
+  options = [],
+}: {
+  scenarios: Array<typeof scenario>;
+  modules?: Array<typeof module>;
+  levels?: Array<typeof level>;
+  options?: Array<{
+    id: string;
+    level_id: string;
+    name: string;
+    description: string;
+    order_index: number;
+  }>;
+}) {
+  const searched = { search: ['name', 'description'] } as const;
+  const routes: Record<string, FakeRoute> = {
+    'GET /v1/admin/scenarios': ({ url }: FakeRequest) =>
+      listAnswer('scenarios', scenarios, url, { ...searched, defaultSort: 'name' }),
+  };
+  for (const s of scenarios) {
+    const own = modules.filter((m) => m.scenario_id === s.id);
+    routes[`GET /v1/admin/scenarios/${s.id}/modules`] = ({ url }: FakeRequest) =>
+      listAnswer('modules', own, url, { ...searched, defaultSort: 'order_index' });
+    routes[`GET /v1/admin/scenarios/${s.id}`] = {
+      ...s,
+      modules: own.map((m) => ({
+        ...m,
+        levels: levels
+          .filter((l) => l.module_id === m.id)
+          .map((l) => ({ ...l, options: options.filter((o) => o.level_id === l.id) })),
+      })),
+    };
+  }
+  for (const m of modules) {
+    routes[`GET /v1/admin/modules/${m.id}/levels`] = ({ url }: FakeRequest) =>
+      listAnswer(
+        'levels',
+        levels.filter((l) => l.module_id === m.id),
+        url,
+        { ...searched, defaultSort: 'level_number' },
+      );
+  }
+  for (const l of levels) {
+    routes[`GET /v1/admin/levels/${l.id}/options`] = ({ url }: FakeRequest) =>
+      listAnswer(
+        'options',
+        options.filter((o) => o.level_id === l.id),
+        url,
+        { ...searched, defaultSort: 'order_index' },
+      );
+  }
+  return routes;
+}
+
+/** The requests made to a path, as their query parameters. */
+const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
+  calls
+    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
+    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
+
+function Where() {
+  return <output data-testid="location">{useLocation().search}</output>;
+}
+
 async function pick(
   user: ReturnType<typeof userEvent.setup>,
   combobox: HTMLElement,
@@ -66,10 +141,7 @@ describe('admin content screen', () => {
     async () => {
       const user = userEvent.setup({ delay: null });
       const calls = mockFetch({
-        'GET /v1/admin/scenarios': { scenarios: [scenario] },
-        [`GET /v1/admin/scenarios/${scenario.id}/modules`]: { modules: [module] },
-        [`GET /v1/admin/modules/${module.id}/levels`]: { levels: [level] },
-        [`GET /v1/admin/levels/${level.id}/options`]: { options: [] },
+        ...contentRoutes({ scenarios: [scenario], modules: [module], levels: [level] }),
         [`POST /v1/admin/levels/${level.id}/options`]: {
           status: 201,
           body: {
@@ -122,12 +194,9 @@ describe('admin content screen', () => {
     async () => {
       const user = userEvent.setup({ delay: null });
       const other = { ...scenario, id: '00000000-0000-4000-8000-0000000000aa', name: 'First aid' };
-      mockFetch({
-        'GET /v1/admin/scenarios': { scenarios: [scenario, other] },
-        [`GET /v1/admin/scenarios/${scenario.id}/modules`]: { modules: [module] },
-        [`GET /v1/admin/scenarios/${other.id}/modules`]: { modules: [] },
-        [`GET /v1/admin/modules/${module.id}/levels`]: { levels: [level] },
-      });
+      mockFetch(
+        contentRoutes({ scenarios: [scenario, other], modules: [module], levels: [level] }),
+      );
       renderWithProviders(<ContentPage />);
       await screen.findByText('Fire safety', {}, { timeout: 5000 });
       await user.click(screen.getByRole('tab', { name: 'Levels' }));
@@ -148,6 +217,251 @@ describe('admin content screen', () => {
       ).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'Add level' }));
       expect(await screen.findByText('Please select a module first')).toBeInTheDocument();
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'keeps the tab, the chosen parents and the search in the URL, and names the parents of a link',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const advanced = {
+        ...level,
+        id: '00000000-0000-4000-8000-0000000000cc',
+        name: 'Advanced',
+        level_number: 2,
+      };
+      const calls = mockFetch(
+        contentRoutes({ scenarios: [scenario], modules: [module], levels: [level, advanced] }),
+      );
+      renderWithProviders(
+        <>
+          <ContentPage />
+          <Where />
+        </>,
+        { route: `/admin/content?tab=levels&scenario=${scenario.id}&module=${module.id}&q=adv` },
+      );
+      expect(await screen.findByText('Advanced', {}, { timeout: 5000 })).toBeInTheDocument();
+      expect(screen.queryByText('Basics')).not.toBeInTheDocument();
+      expect(requestsTo(calls, `/v1/admin/modules/${module.id}/levels`)).toEqual([
+        { limit: '10', offset: '0', sort: 'level_number', order: 'asc', q: 'adv' },
+      ]);
+      // Only the open tab's list is asked for.
+      expect(requestsTo(calls, '/v1/admin/scenarios')).toEqual([]);
+      await waitFor(() =>
+        expect(screen.getByRole('combobox', { name: 'Scenario' })).toHaveValue('Fire safety'),
+      );
+      expect(screen.getByRole('combobox', { name: 'Module' })).toHaveValue('Evacuation');
+      expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('adv');
+
+      // A click on a level opens its options: another tab, from its first page, unsearched.
+      await user.click(screen.getByText('Advanced'));
+      expect(await screen.findByText('This level has no options yet')).toBeInTheDocument();
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        `?tab=options&scenario=${scenario.id}&module=${module.id}&level=${advanced.id}`,
+      );
+      expect(screen.getByRole('combobox', { name: 'Level' })).toHaveValue('2. Advanced');
+      expect(screen.getByRole('textbox', { name: 'Search' })).toHaveValue('');
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'drops a module an old link names that is no longer the scenario’s',
+    async () => {
+      mockFetch(contentRoutes({ scenarios: [scenario], modules: [module], levels: [level] }));
+      renderWithProviders(
+        <>
+          <ContentPage />
+          <Where />
+        </>,
+        {
+          route: `/admin/content?tab=levels&scenario=${scenario.id}&module=00000000-0000-4000-8000-0000000000ee`,
+        },
+      );
+      expect(
+        await screen.findByText(
+          'Select a scenario and a module to see the levels.',
+          {},
+          { timeout: 5000 },
+        ),
+      ).toBeInTheDocument();
+      await waitFor(() =>
+        expect(screen.getByTestId('location')).toHaveTextContent(
+          `?tab=levels&scenario=${scenario.id}`,
+        ),
+      );
+      expect(screen.getByTestId('location').textContent).not.toContain('module=');
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'refuses level number 0 and order −1 as typed instead of rewriting them, and words a number already taken',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = mockFetch({
+        ...contentRoutes({ scenarios: [scenario], modules: [module], levels: [level] }),
+        [`POST /v1/admin/modules/${module.id}/levels`]: {
+          status: 409,
+          body: {
+            error: 'level_number_taken',
+            message: 'Level number 1 is already used in this module',
+            details: { level_number: 1 },
+          },
+        },
+      });
+      renderWithProviders(<ContentPage />, {
+        route: `/admin/content?tab=levels&scenario=${scenario.id}&module=${module.id}`,
+      });
+      await screen.findByText('Basics', {}, { timeout: 5000 });
+      await user.click(screen.getByRole('button', { name: 'Add level' }));
+      const dialog = await screen.findByRole('dialog', { name: 'New level' });
+      await user.type(within(dialog).getByLabelText(/^Name/), 'Warm-up');
+      const number = within(dialog).getByLabelText(/^Level number/);
+      await user.clear(number);
+      await user.type(number, '0');
+      await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+      expect(
+        await within(dialog).findByText('Level number must be at least 1'),
+      ).toBeInTheDocument();
+      // Not clamped to 1 behind the user's back, and nothing sent.
+      expect(number).toHaveValue('0');
+      expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+      // A number another level has: the server's 409, in the console's words, with the number.
+      await user.clear(number);
+      await user.type(number, '1');
+      await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+      expect(
+        await screen.findByText('This module already has a level number 1. Choose another number.'),
+      ).toBeInTheDocument();
+      expect(screen.queryByText(/already used in this module/)).not.toBeInTheDocument();
+      expect(screen.getByRole('dialog', { name: 'New level' })).toBeInTheDocument();
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'refuses a negative option order as typed',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = mockFetch(
+        contentRoutes({ scenarios: [scenario], modules: [module], levels: [level] }),
+      );
+      renderWithProviders(<ContentPage />, {
+        route: `/admin/content?tab=options&scenario=${scenario.id}&module=${module.id}&level=${level.id}`,
+      });
+      await screen.findByText('This level has no options yet', {}, { timeout: 5000 });
+      await user.click(screen.getAllByRole('button', { name: 'Add option' })[0]!);
+      const dialog = await screen.findByRole('dialog', { name: 'New level option' });
+      await user.type(within(dialog).getByLabelText(/^Name/), 'Smoke');
+      const order = within(dialog).getByLabelText(/^Order/);
+      await user.clear(order);
+      await user.type(order, '-1');
+      await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+      expect(await within(dialog).findByText('Order must be 0 or greater')).toBeInTheDocument();
+      expect(order).toHaveValue('-1');
+      expect(calls.some((call) => call.method === 'POST')).toBe(false);
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'edits the English name and description beside the primary ones, and removes them when cleared',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const bilingual = {
+        ...scenario,
+        name: 'Пожарная безопасность',
+        name_en: 'Fire safety',
+        description_en: null,
+      };
+      const calls = mockFetch({
+        ...contentRoutes({ scenarios: [bilingual] }),
+        [`PUT /v1/admin/scenarios/${scenario.id}`]: bilingual,
+      });
+      renderWithProviders(<ContentPage />);
+      // The table shows both names.
+      expect(
+        await screen.findByText('Пожарная безопасность', {}, { timeout: 5000 }),
+      ).toBeInTheDocument();
+      expect(screen.getByTestId('name-en')).toHaveTextContent('Fire safety');
+      await user.click(screen.getByRole('button', { name: 'Edit' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Edit scenario' });
+      const englishName = within(dialog).getByLabelText(/^English name/);
+      expect(englishName).toHaveValue('Fire safety');
+      await user.type(within(dialog).getByLabelText(/^English description/), 'Evacuation drills');
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Scenario updated')).toBeInTheDocument();
+      expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+        name: 'Пожарная безопасность',
+        description: 'Evacuation drills',
+        name_en: 'Fire safety',
+        description_en: 'Evacuation drills',
+        active: true,
+      });
+
+      // Cleared, the English name is sent as null: the scenario has none any more.
+      await user.click(screen.getByRole('button', { name: 'Edit' }));
+      const again = await screen.findByRole('dialog', { name: 'Edit scenario' });
+      await user.clear(within(again).getByLabelText(/^English name/));
+      await user.click(within(again).getByRole('button', { name: 'Save' }));
+      await waitFor(() =>
+        expect(calls.filter((call) => call.method === 'PUT').at(-1)?.body).toMatchObject({
+          name_en: null,
+        }),
+      );
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'never asks for a deleted scenario again, even while it is the chosen one',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const routes = contentRoutes({ scenarios: [scenario], modules: [module], levels: [level] });
+      routes[`DELETE /v1/admin/scenarios/${scenario.id}`] = () => {
+        // Gone from now on: any request naming it is answered 404, as the server would.
+        for (const key of Object.keys(routes)) {
+          if (key.includes(scenario.id) || key.includes(module.id) || key.includes(level.id)) {
+            delete routes[key];
+          }
+        }
+        routes['GET /v1/admin/scenarios'] = ({ url }: FakeRequest) =>
+          listAnswer('scenarios', [], url, {});
+        return { ok: true };
+      };
+      const calls = mockFetch(routes);
+      // Back on the scenarios tab after looking at the scenario's levels: it is still chosen.
+      renderWithProviders(
+        <>
+          <ContentPage />
+          <Where />
+        </>,
+        { route: `/admin/content?scenario=${scenario.id}&module=${module.id}&level=${level.id}` },
+      );
+      await screen.findByText('Fire safety', {}, { timeout: 5000 });
+      await waitFor(() =>
+        expect(requestsTo(calls, `/v1/admin/scenarios/${scenario.id}`)).toHaveLength(1),
+      );
+      await user.click(screen.getByRole('button', { name: 'Delete' }));
+      const confirm = await screen.findByRole('dialog', { name: 'Delete scenario' });
+      const before = calls.length;
+      await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+      expect(await screen.findByText('Scenario deleted')).toBeInTheDocument();
+      expect(await screen.findByText('No scenarios yet')).toBeInTheDocument();
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^$/));
+      const after = calls.slice(before).filter((call) => call.method === 'GET');
+      expect(after.length).toBeGreaterThan(0);
+      expect(
+        after.filter(
+          (call) =>
+            call.url.includes(scenario.id) ||
+            call.url.includes(module.id) ||
+            call.url.includes(level.id),
+        ),
+      ).toEqual([]);
     },
     UI_TIMEOUT,
   );

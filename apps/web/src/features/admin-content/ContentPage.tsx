@@ -4,7 +4,6 @@ import {
   Button,
   Card,
   Group,
-  Select,
   SimpleGrid,
   Stack,
   Tabs,
@@ -26,30 +25,45 @@ import type { ColumnDef } from '@tanstack/react-table';
 import type { ContentLevel, ContentModule, LevelOption, ScenarioSummary } from '@vrtc/contract';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { confirmAction } from '../../components/confirm';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { ServerSelect } from '../../components/ServerSelect';
 import { formatDate } from '../../lib/format';
+import { isUuid, useListState, type SortOrder } from '../../lib/list-state';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import {
+  LEVEL_SORT_FIELDS,
+  levelLabel,
+  levelOptions,
+  MODULE_SORT_FIELDS,
+  moduleOptions,
+  OPTION_SORT_FIELDS,
+  SCENARIO_SORT_FIELDS,
+  scenarioOptions,
   useDeleteContent,
   useLevelOptions,
   useLevels,
   useModules,
+  useScenarioDetail,
   useScenarios,
   type ContentItem,
   type ContentKind,
 } from './api';
 import { ContentFormModal, type ContentFormTarget } from './ContentFormModal';
 import {
-  emptySelection,
+  dropDeleted,
   missingParent,
+  nextNumber,
   parentOf,
   selectLevel,
   selectModule,
   selectScenario,
+  validSelection,
   type ContentSelection,
 } from './selection';
 
@@ -64,63 +78,101 @@ const TABS: { tab: Tab; kind: ContentKind; icon: ReactNode }[] = [
   { tab: 'options', kind: 'option', icon: <IconListCheck size={16} /> },
 ];
 const kindOf = (tab: Tab) => TABS.find((entry) => entry.tab === tab)!.kind;
+const parseTab = (value: string | null): Tab =>
+  TABS.find((entry) => entry.tab === value)?.tab ?? 'scenarios';
 
-function matches(item: { name: string; description: string }, search: string) {
-  const needle = search.trim().toLocaleLowerCase();
-  return (
-    !needle ||
-    item.name.toLocaleLowerCase().includes(needle) ||
-    item.description.toLocaleLowerCase().includes(needle)
-  );
-}
+/** Each tab's table: its sortable columns and the order the server uses by default. */
+const TAB_SORTS: Record<Tab, { fields: readonly string[]; sort: string; order: SortOrder }> = {
+  scenarios: { fields: SCENARIO_SORT_FIELDS, sort: 'name', order: 'asc' },
+  modules: { fields: MODULE_SORT_FIELDS, sort: 'order_index', order: 'asc' },
+  levels: { fields: LEVEL_SORT_FIELDS, sort: 'level_number', order: 'asc' },
+  options: { fields: OPTION_SORT_FIELDS, sort: 'order_index', order: 'asc' },
+};
 
-/** The next free order index (from 0) or level number (from 1). */
-function nextNumber(values: number[], start: number) {
-  return values.length ? Math.max(...values) + 1 : start;
-}
-
+/**
+ * Scenarios, modules, levels and options, each a table the server pages, sorts and searches. The
+ * tab (`tab`), the chosen scenario, module and level (`scenario`, `module`, `level`) and the
+ * table's page, sort and search live in the URL; another tab or parent starts on a first page.
+ */
 export function ContentPage() {
   const { t, i18n } = useTranslation('adminContent');
-  const [tab, setTab] = useState<Tab>('scenarios');
-  const [selection, setSelection] = useState<ContentSelection>(emptySelection);
-  const [search, setSearch] = useState<Record<Tab, string>>({
-    scenarios: '',
-    modules: '',
-    levels: '',
-    options: '',
+  const [searchParams] = useSearchParams();
+  const tab = parseTab(searchParams.get('tab'));
+  const sorts = TAB_SORTS[tab];
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: sorts.fields,
+    defaultSort: { sort: sorts.sort, order: sorts.order },
+    filters: { scenario: isUuid, module: isUuid, level: isUuid },
   });
+  // What was deleted here: out of the selection at once, before the URL (a navigation, which
+  // React renders after more urgent updates such as the refreshed lists) catches up.
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(() => new Set());
+  const selection: ContentSelection = dropDeleted(
+    {
+      scenarioId: list.filters.scenario ?? null,
+      moduleId: list.filters.module ?? null,
+      levelId: list.filters.level ?? null,
+    },
+    deleted,
+  );
   const [formTarget, setFormTarget] = useState<ContentFormTarget | undefined>();
 
-  const scenarios = useScenarios();
-  const modules = useModules(selection.scenarioId);
-  const levels = useLevels(selection.moduleId);
-  const options = useLevelOptions(selection.levelId);
-  const deleteContent = useDeleteContent();
+  // Only the open tab's table is asked for.
+  const scenarios = useScenarios(list.query, tab === 'scenarios');
+  const modules = useModules(tab === 'modules' ? selection.scenarioId : null, list.query);
+  const levels = useLevels(tab === 'levels' ? selection.moduleId : null, list.query);
+  const options = useLevelOptions(tab === 'options' ? selection.levelId : null, list.query);
+  const detail = useScenarioDetail(selection.scenarioId);
+  const { setParams } = list;
+  // A deleted scenario, module or level leaves the selection before anything is refreshed: no
+  // request ever names it again.
+  const deleteContent = useDeleteContent((gone) => {
+    setDeleted((before) => new Set([...before, ...gone]));
+    const kept = dropDeleted(selection, gone);
+    if (
+      kept.scenarioId !== selection.scenarioId ||
+      kept.moduleId !== selection.moduleId ||
+      kept.levelId !== selection.levelId
+    ) {
+      setParams(
+        { scenario: kept.scenarioId, module: kept.moduleId, level: kept.levelId },
+        { replace: true },
+      );
+    }
+  });
 
-  // A parent deleted elsewhere (or by a refresh) leaves the selection.
+  const chosenModule = detail.data?.modules.find((m) => m.id === selection.moduleId);
+  const chosenLevel = chosenModule?.levels.find((l) => l.id === selection.levelId);
+
+  /** Another tab, scenario, module or level: the table starts on its first page, unsearched. */
+  function choose(next: ContentSelection, nextTab: Tab = tab) {
+    list.setParams(
+      {
+        tab: nextTab === 'scenarios' ? null : nextTab,
+        scenario: next.scenarioId,
+        module: next.moduleId,
+        level: next.levelId,
+      },
+      { resetList: true },
+    );
+  }
+
+  // A parent deleted meanwhile, or one an old link names, leaves the selection.
+  const scenarioGone = detail.error instanceof ApiError && detail.error.status === 404;
+  const checked =
+    detail.data || scenarioGone ? validSelection(selection, detail.data ?? null) : selection;
+  const invalid =
+    checked.scenarioId !== selection.scenarioId ||
+    checked.moduleId !== selection.moduleId ||
+    checked.levelId !== selection.levelId;
   useEffect(() => {
-    if (
-      selection.scenarioId &&
-      scenarios.data &&
-      !scenarios.data.some((s) => s.id === selection.scenarioId)
-    ) {
-      setSelection(emptySelection);
-    }
-  }, [scenarios.data, selection.scenarioId]);
-  useEffect(() => {
-    if (
-      selection.moduleId &&
-      modules.data &&
-      !modules.data.some((m) => m.id === selection.moduleId)
-    ) {
-      setSelection((current) => selectModule(current, null));
-    }
-  }, [modules.data, selection.moduleId]);
-  useEffect(() => {
-    if (selection.levelId && levels.data && !levels.data.some((l) => l.id === selection.levelId)) {
-      setSelection((current) => selectLevel(current, null));
-    }
-  }, [levels.data, selection.levelId]);
+    if (!invalid) return;
+    setParams(
+      { scenario: checked.scenarioId, module: checked.moduleId, level: checked.levelId },
+      { replace: true },
+    );
+  }, [invalid, checked.scenarioId, checked.moduleId, checked.levelId, setParams]);
 
   const kind = kindOf(tab);
 
@@ -130,20 +182,21 @@ export function ContentPage() {
       notifyError(t(missing));
       return;
     }
+    // The next free number among all of the parent's children (the whole scenario is at hand).
     const next =
-      kind === 'module'
+      kind === 'module' && detail.data
         ? nextNumber(
-            (modules.data ?? []).map((m) => m.order_index),
+            detail.data.modules.map((m) => m.order_index),
             0,
           )
-        : kind === 'level'
+        : kind === 'level' && chosenModule
           ? nextNumber(
-              (levels.data ?? []).map((l) => l.level_number),
+              chosenModule.levels.map((l) => l.level_number),
               1,
             )
-          : kind === 'option'
+          : kind === 'option' && chosenLevel
             ? nextNumber(
-                (options.data ?? []).map((o) => o.order_index),
+                chosenLevel.options.map((o) => o.order_index),
                 0,
               )
             : undefined;
@@ -162,7 +215,7 @@ export function ContentPage() {
       await deleteContent.mutateAsync({ kind: itemKind, id: item.id });
       notifySuccess(t(`deleted.${itemKind}`));
     } catch (error) {
-      notifyError(errorMessage(error, t('deleteFailed')));
+      notifyError(errorText(error, t('deleteFailed')));
     }
   }
 
@@ -189,10 +242,18 @@ export function ContentPage() {
       </Tooltip>
     </Group>
   );
-  const nameCell = (name: string) => (
-    <Text fw={500} size="sm">
-      {name}
-    </Text>
+  // Both texts: the primary (Russian) name, and the English one under it when there is one.
+  const nameCell = (item: ContentItem) => (
+    <Stack gap={0}>
+      <Text fw={500} size="sm">
+        {item.name}
+      </Text>
+      {item.name_en ? (
+        <Text size="xs" c="dimmed" lang="en" data-testid="name-en">
+          {item.name_en}
+        </Text>
+      ) : null}
+    </Stack>
   );
   const descriptionCell = (description: string) => (
     <Text size="sm" c={description ? undefined : 'dimmed'} lineClamp={2} maw={360}>
@@ -208,7 +269,7 @@ export function ContentPage() {
 
   const scenarioColumns = useMemo<ColumnDef<ScenarioSummary, unknown>[]>(
     () => [
-      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original.name) },
+      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original) },
       {
         accessorKey: 'description',
         header: t('description'),
@@ -245,7 +306,7 @@ export function ContentPage() {
   const moduleColumns = useMemo<ColumnDef<ContentModule, unknown>[]>(
     () => [
       { accessorKey: 'order_index', header: t('orderIndex') },
-      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original.name) },
+      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original) },
       {
         accessorKey: 'description',
         header: t('description'),
@@ -259,7 +320,7 @@ export function ContentPage() {
   const levelColumns = useMemo<ColumnDef<ContentLevel, unknown>[]>(
     () => [
       { accessorKey: 'level_number', header: t('levelNumber') },
-      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original.name) },
+      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original) },
       {
         accessorKey: 'description',
         header: t('description'),
@@ -274,7 +335,7 @@ export function ContentPage() {
   const optionColumns = useMemo<ColumnDef<LevelOption, unknown>[]>(
     () => [
       { accessorKey: 'order_index', header: t('orderIndex') },
-      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original.name) },
+      { accessorKey: 'name', header: t('name'), cell: (c) => nameCell(c.row.original) },
       {
         accessorKey: 'description',
         header: t('description'),
@@ -287,40 +348,37 @@ export function ContentPage() {
   );
 
   const scenarioSelect = (
-    <Select
+    <ServerSelect
       label={t('scenario')}
       placeholder={t('chooseScenario')}
-      data={(scenarios.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
+      options={scenarioOptions}
       value={selection.scenarioId}
-      onChange={(value) => setSelection((current) => selectScenario(current, value))}
-      searchable
+      valueLabel={detail.data?.name}
+      onChange={(value) => choose(selectScenario(selection, value))}
       nothingFoundMessage={t('nothingFound')}
     />
   );
   const moduleSelect = (
-    <Select
+    <ServerSelect
       label={t('module')}
       placeholder={t('chooseModule')}
-      data={(modules.data ?? []).map((m) => ({ value: m.id, label: m.name }))}
+      options={moduleOptions(selection.scenarioId ?? '')}
       value={selection.moduleId}
-      onChange={(value) => setSelection((current) => selectModule(current, value))}
+      valueLabel={chosenModule?.name}
+      onChange={(value) => choose(selectModule(selection, value))}
       disabled={!selection.scenarioId}
-      searchable
       nothingFoundMessage={t('nothingFound')}
     />
   );
   const levelSelect = (
-    <Select
+    <ServerSelect
       label={t('level')}
       placeholder={t('chooseLevel')}
-      data={(levels.data ?? []).map((l) => ({
-        value: l.id,
-        label: `${l.level_number}. ${l.name}`,
-      }))}
+      options={levelOptions(selection.moduleId ?? '')}
       value={selection.levelId}
-      onChange={(value) => setSelection((current) => selectLevel(current, value))}
+      valueLabel={chosenLevel ? levelLabel(chosenLevel) : undefined}
+      onChange={(value) => choose(selectLevel(selection, value))}
       disabled={!selection.moduleId}
-      searchable
       nothingFoundMessage={t('nothingFound')}
     />
   );
@@ -330,11 +388,8 @@ export function ContentPage() {
       label={t('common:search')}
       placeholder={t('searchPlaceholder')}
       leftSection={<IconSearch size={16} />}
-      value={search[tab]}
-      onChange={(event) => {
-        const value = event.currentTarget.value;
-        setSearch((current) => ({ ...current, [tab]: value }));
-      }}
+      value={list.search}
+      onChange={(event) => list.setSearch(event.currentTarget.value)}
     />
   );
 
@@ -352,8 +407,8 @@ export function ContentPage() {
     ) : null;
   const emptyList = (itemKind: ContentKind) => (
     <Stack align="center" py="xl" gap="sm">
-      <Text fw={500}>{search[tab].trim() ? t('noMatches') : t(`empty.${itemKind}`)}</Text>
-      {search[tab].trim() ? null : (
+      <Text fw={500}>{list.q ? t('noMatches') : t(`empty.${itemKind}`)}</Text>
+      {list.q ? null : (
         <Button variant="light" leftSection={<IconPlus size={16} />} onClick={openCreate}>
           {t(`add.${itemKind}`)}
         </Button>
@@ -361,42 +416,47 @@ export function ContentPage() {
     </Stack>
   );
 
-  /**
-   * The modules, levels or options tab: its filters, then what is under the chosen parent. A row
-   * with `open` opens what is under it in the next tab.
-   */
-  const childPanel = <T extends ContentItem>(panel: {
+  /** A tab's table of one page of the server's list, under its filters. */
+  const panel = <T extends ContentItem>(props: {
     filters: ReactNode;
-    parentId: string | null;
-    pickHint: string;
+    /** The parent the rows are under; without it, a hint to pick one (not for scenarios). */
+    parentId?: string | null;
+    pickHint?: string;
     itemKind: ContentKind;
-    query: { data?: T[]; isPending: boolean; error: unknown; refetch: () => unknown };
-    search: string;
+    query: {
+      data?: { total: number };
+      isPending: boolean;
+      isPlaceholderData: boolean;
+      error: unknown;
+      refetch: () => unknown;
+    };
+    rows: T[];
     columns: ColumnDef<T, unknown>[];
-    sortBy: string;
     open?: (item: T) => void;
   }) => (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mb="md">
-        {panel.filters}
+        {props.filters}
       </SimpleGrid>
-      {!panel.parentId ? (
-        hint(panel.pickHint)
+      {props.parentId === null ? (
+        hint(props.pickHint ?? '')
       ) : (
         <QueryState
-          isPending={panel.query.isPending}
-          error={panel.query.data ? null : panel.query.error}
+          isPending={props.query.isPending}
+          error={props.query.data ? null : props.query.error}
           errorText={t('loadFailed')}
-          onRetry={() => panel.query.refetch()}
+          onRetry={() => props.query.refetch()}
         >
-          {panel.open && drillHint(panel.itemKind, (panel.query.data ?? []).length)}
+          {props.open && drillHint(props.itemKind, props.query.data?.total ?? 0)}
           <DataTable
-            data={(panel.query.data ?? []).filter((item) => matches(item, panel.search))}
-            columns={panel.columns}
+            rows={props.rows}
+            total={props.query.data?.total ?? 0}
+            loading={props.query.isPlaceholderData}
+            state={list}
+            columns={props.columns}
             getRowId={(item) => item.id}
-            initialSorting={[{ id: panel.sortBy, desc: false }]}
-            onRowClick={panel.open}
-            empty={emptyList(panel.itemKind)}
+            onRowClick={props.open}
+            empty={emptyList(props.itemKind)}
           />
         </QueryState>
       )}
@@ -415,105 +475,86 @@ export function ContentPage() {
         }
       />
       <Card withBorder radius="lg" p="md">
-        <QueryState
-          isPending={scenarios.isPending}
-          error={scenarios.data ? null : scenarios.error}
-          errorText={t('loadFailed')}
-          onRetry={() => scenarios.refetch()}
+        <Tabs
+          value={tab}
+          onChange={(value) => value && choose(selection, parseTab(value))}
+          keepMounted={false}
         >
-          <Tabs value={tab} onChange={(value) => value && setTab(value as Tab)} keepMounted={false}>
-            <Tabs.List mb="md">
-              {TABS.map((entry) => (
-                <Tabs.Tab key={entry.tab} value={entry.tab} leftSection={entry.icon}>
-                  {t(`tabs.${entry.tab}`)}
-                </Tabs.Tab>
-              ))}
-            </Tabs.List>
+          <Tabs.List mb="md">
+            {TABS.map((entry) => (
+              <Tabs.Tab key={entry.tab} value={entry.tab} leftSection={entry.icon}>
+                {t(`tabs.${entry.tab}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
 
-            <Tabs.Panel value="scenarios">
-              <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" mb="md">
-                {searchInput}
-              </SimpleGrid>
-              {drillHint('scenario', (scenarios.data ?? []).length)}
-              <DataTable
-                data={(scenarios.data ?? []).filter((s) => matches(s, search.scenarios))}
-                columns={scenarioColumns}
-                getRowId={(s) => s.id}
-                initialSorting={[{ id: 'name', desc: false }]}
-                onRowClick={(s) => {
-                  setSelection((current) => selectScenario(current, s.id));
-                  setTab('modules');
-                }}
-                empty={emptyList('scenario')}
-              />
-            </Tabs.Panel>
+          <Tabs.Panel value="scenarios">
+            {panel({
+              filters: searchInput,
+              itemKind: 'scenario',
+              query: scenarios,
+              rows: scenarios.data?.scenarios ?? [],
+              columns: scenarioColumns,
+              open: (s) => choose(selectScenario(selection, s.id), 'modules'),
+            })}
+          </Tabs.Panel>
 
-            <Tabs.Panel value="modules">
-              {childPanel({
-                filters: (
-                  <>
-                    {scenarioSelect}
-                    {searchInput}
-                  </>
-                ),
-                parentId: selection.scenarioId,
-                pickHint: t('pick.modules'),
-                itemKind: 'module',
-                query: modules,
-                search: search.modules,
-                columns: moduleColumns,
-                sortBy: 'order_index',
-                open: (m) => {
-                  setSelection((current) => selectModule(current, m.id));
-                  setTab('levels');
-                },
-              })}
-            </Tabs.Panel>
+          <Tabs.Panel value="modules">
+            {panel({
+              filters: (
+                <>
+                  {scenarioSelect}
+                  {searchInput}
+                </>
+              ),
+              parentId: selection.scenarioId,
+              pickHint: t('pick.modules'),
+              itemKind: 'module',
+              query: modules,
+              rows: modules.data?.modules ?? [],
+              columns: moduleColumns,
+              open: (m) => choose(selectModule(selection, m.id), 'levels'),
+            })}
+          </Tabs.Panel>
 
-            <Tabs.Panel value="levels">
-              {childPanel({
-                filters: (
-                  <>
-                    {scenarioSelect}
-                    {moduleSelect}
-                    {searchInput}
-                  </>
-                ),
-                parentId: selection.moduleId,
-                pickHint: t('pick.levels'),
-                itemKind: 'level',
-                query: levels,
-                search: search.levels,
-                columns: levelColumns,
-                sortBy: 'level_number',
-                open: (l) => {
-                  setSelection((current) => selectLevel(current, l.id));
-                  setTab('options');
-                },
-              })}
-            </Tabs.Panel>
+          <Tabs.Panel value="levels">
+            {panel({
+              filters: (
+                <>
+                  {scenarioSelect}
+                  {moduleSelect}
+                  {searchInput}
+                </>
+              ),
+              parentId: selection.moduleId,
+              pickHint: t('pick.levels'),
+              itemKind: 'level',
+              query: levels,
+              rows: levels.data?.levels ?? [],
+              columns: levelColumns,
+              open: (l) => choose(selectLevel(selection, l.id), 'options'),
+            })}
+          </Tabs.Panel>
 
-            <Tabs.Panel value="options">
-              {childPanel({
-                filters: (
-                  <>
-                    {scenarioSelect}
-                    {moduleSelect}
-                    {levelSelect}
-                    {searchInput}
-                  </>
-                ),
-                parentId: selection.levelId,
-                pickHint: t('pick.options'),
-                itemKind: 'option',
-                query: options,
-                search: search.options,
-                columns: optionColumns,
-                sortBy: 'order_index',
-              })}
-            </Tabs.Panel>
-          </Tabs>
-        </QueryState>
+          <Tabs.Panel value="options">
+            {panel({
+              filters: (
+                <>
+                  {scenarioSelect}
+                  {moduleSelect}
+                  {levelSelect}
+                  {searchInput}
+                </>
+              ),
+              parentId: selection.levelId,
+              pickHint: t('pick.options'),
+              itemKind: 'option',
+              query: options,
+              rows: options.data?.options ?? [],
+              columns: optionColumns,
+            })}
+          </Tabs.Panel>
+        </Tabs>
       </Card>
       <ContentFormModal target={formTarget} onClose={() => setFormTarget(undefined)} />
     </>

@@ -46,3 +46,45 @@ export function missingParent(
   if (kind === 'level') return 'selectModuleFirst';
   return 'selectLevelFirst';
 }
+
+/** What the selection is checked against: the chosen scenario's modules and their levels. */
+export interface SelectionTree {
+  modules: Array<{ id: string; levels: Array<{ id: string }> }>;
+}
+
+/**
+ * The selection with what no longer exists taken out: no scenario when it is gone (`null`), no
+ * module that is not the scenario's, no level that is not the module's (a link may be old).
+ */
+export function validSelection(
+  selection: ContentSelection,
+  tree: SelectionTree | null,
+): ContentSelection {
+  if (!selection.scenarioId) return emptySelection;
+  if (!tree) return emptySelection;
+  if (!selection.moduleId) return selection.levelId ? { ...selection, levelId: null } : selection;
+  const module = tree.modules.find((m) => m.id === selection.moduleId);
+  if (!module) return { ...selection, moduleId: null, levelId: null };
+  if (selection.levelId && !module.levels.some((l) => l.id === selection.levelId)) {
+    return { ...selection, levelId: null };
+  }
+  return selection;
+}
+
+/** The next free order index (from 0) or level number (from 1). */
+export function nextNumber(values: number[], start: number) {
+  return values.length ? Math.max(...values) + 1 : start;
+}
+
+/** The selection without the deleted items (`gone`): a deleted parent takes its children along. */
+export function dropDeleted(
+  selection: ContentSelection,
+  gone: ReadonlySet<string>,
+): ContentSelection {
+  if (selection.scenarioId && gone.has(selection.scenarioId)) return emptySelection;
+  if (selection.moduleId && gone.has(selection.moduleId)) {
+    return { ...selection, moduleId: null, levelId: null };
+  }
+  if (selection.levelId && gone.has(selection.levelId)) return { ...selection, levelId: null };
+  return selection;
+}

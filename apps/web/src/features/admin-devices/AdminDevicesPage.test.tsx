@@ -2,8 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
+import type { Device } from '@vrtc/contract';
+import { useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { listAnswer } from '../../test/lists';
+import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { AdminDevicesPage } from './AdminDevicesPage';
 import { deleteDevices } from './api';
 
@@ -39,6 +42,48 @@ const charlie = {
   status: 'in_session',
   current_session_id: '00000000-0000-4000-8000-0000000000ff',
 };
+
+/**
+ * GET /v1/admin/devices/all as the server answers it: a page of the devices under the filters and
+ * q, and the summary by status under the filters other than status and q.
+ */
+function devicesRoute(devices: readonly Device[]) {
+  return ({ url }: FakeRequest) => {
+    const params = url.searchParams;
+    const inScope = devices.filter(
+      (device) =>
+        (!params.get('organization_id') ||
+          device.organization_id === params.get('organization_id')) &&
+        (!params.get('device_type') || device.type === params.get('device_type')) &&
+        (!params.get('movement_type') || device.movement_type === params.get('movement_type')),
+    );
+    const count = (status: Device['status']) =>
+      inScope.filter((device) => device.status === status).length;
+    return {
+      ...listAnswer('devices', inScope, url, {
+        search: ['name', 'organization_name'],
+        defaultSort: 'name',
+        filters: { status: (device, value) => device.status === value },
+      }),
+      summary: {
+        total: inScope.length,
+        waiting: count('waiting'),
+        in_session: count('in_session'),
+        offline: count('offline'),
+      },
+    };
+  };
+}
+
+/** The requests made to a path, as their query parameters. */
+const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
+  calls
+    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
+    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
+
+function Where() {
+  return <output data-testid="location">{useLocation().search}</output>;
+}
 
 describe('deleting several devices', () => {
   beforeAll(async () => {
@@ -103,8 +148,8 @@ describe('deleting several devices', () => {
     async () => {
       const user = userEvent.setup({ delay: null });
       const calls = mockFetch({
-        'GET /v1/admin/devices/all': { devices: [alpha, bravo, charlie] },
-        'GET /v1/admin/organizations': { organizations: [] },
+        'GET /v1/admin/devices/all': devicesRoute([alpha, bravo, charlie] as Device[]),
+        'GET /v1/admin/organizations': { organizations: [], total: 0, limit: 20, offset: 0 },
         [`DELETE /v1/admin/devices/${alpha.id}`]: { ok: true },
         [`DELETE /v1/admin/devices/${bravo.id}`]: {
           status: 409,
@@ -138,4 +183,97 @@ describe('deleting several devices', () => {
     },
     UI_TIMEOUT,
   );
+
+  it(
+    'counts from the summary, pages, searches and filters on the server, and selects within the page',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const many = [
+        alpha,
+        bravo,
+        charlie,
+        ...Array.from({ length: 9 }, (_, index) => ({
+          ...alpha,
+          id: `00000000-0000-4000-8000-0000000001${String(index).padStart(2, '0')}`,
+          name: `Device ${String(index + 4).padStart(2, '0')}`,
+          status: index < 3 ? 'offline' : 'waiting',
+        })),
+      ] as Device[];
+      const calls = mockFetch({
+        'GET /v1/admin/devices/all': devicesRoute(many),
+        'GET /v1/admin/organizations': { organizations: [], total: 0, limit: 20, offset: 0 },
+      });
+      renderWithProviders(
+        <>
+          <AdminDevicesPage />
+          <Where />
+        </>,
+        { route: '/admin/devices' },
+      );
+      await screen.findByText('12 rows', {}, { timeout: 5000 });
+      const stat = (label: string) =>
+        screen
+          .getByText(label, { selector: 'p' })
+          .parentElement!.querySelector('[data-testid="stat-value"]');
+      expect(stat('Total devices')).toHaveTextContent('12');
+      expect(stat('Waiting')).toHaveTextContent('7');
+      expect(stat('In session')).toHaveTextContent('1');
+      expect(stat('Offline')).toHaveTextContent('4');
+      expect(requestsTo(calls, '/v1/admin/devices/all')[0]).toEqual({
+        limit: '10',
+        offset: '0',
+        sort: 'name',
+        order: 'asc',
+      });
+
+      // A selection belongs to the page it was made on.
+      const row = (name: string) => screen.getByText(name).closest('tr')!;
+      await user.click(within(row('Alpha')).getByRole('checkbox', { name: 'Select row' }));
+      expect(screen.getByText('1 selected')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+      await screen.findByText('Device 12');
+      expect(requestsTo(calls, '/v1/admin/devices/all').at(-1)).toMatchObject({ offset: '10' });
+      expect(screen.queryByText('1 selected')).not.toBeInTheDocument();
+
+      // A status filter narrows the table; the counts stay those of every status.
+      await pick(user, screen.getByRole('combobox', { name: 'Status' }), 'Offline');
+      await screen.findByText('4 rows');
+      expect(requestsTo(calls, '/v1/admin/devices/all').at(-1)).toEqual({
+        limit: '10',
+        offset: '0',
+        sort: 'name',
+        order: 'asc',
+        status: 'offline',
+      });
+      expect(stat('Total devices')).toHaveTextContent('12');
+
+      await user.type(screen.getByRole('textbox', { name: 'Search devices' }), 'bravo');
+      await screen.findByText('1 row');
+      expect(requestsTo(calls, '/v1/admin/devices/all').at(-1)).toMatchObject({
+        status: 'offline',
+        q: 'bravo',
+      });
+      expect(screen.getByTestId('location')).toHaveTextContent('?status=offline&q=bravo');
+
+      await user.click(screen.getByRole('button', { name: 'Last seen' }));
+      await waitFor(() =>
+        expect(requestsTo(calls, '/v1/admin/devices/all').at(-1)).toMatchObject({
+          sort: 'last_seen',
+        }),
+      );
+    },
+    UI_TIMEOUT,
+  );
 });
+
+/** Chooses an option of a Mantine Select (its list is the one the input controls). */
+async function pick(
+  user: ReturnType<typeof userEvent.setup>,
+  combobox: HTMLElement,
+  option: string,
+) {
+  await user.click(combobox);
+  await waitFor(() => expect(combobox).toHaveAttribute('aria-controls'));
+  const listbox = document.getElementById(combobox.getAttribute('aria-controls')!)!;
+  await user.click(within(listbox).getByRole('option', { name: option, hidden: true }));
+}

@@ -24,24 +24,28 @@ import {
   IconClockPause,
 } from '@tabler/icons-react';
 import type { ColumnDef, RowSelectionState } from '@tanstack/react-table';
-import type { Device, DeviceStatus, DeviceType, MovementType } from '@vrtc/contract';
+import {
+  ADMIN_DEVICE_SORT_FIELDS,
+  type Device,
+  type DeviceStatus,
+  type DeviceType,
+  type MovementType,
+} from '@vrtc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
+import { organizationOptions, useOrganization } from '../../api/organizations';
 import { confirmAction } from '../../components/confirm';
-import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
+import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
+import { ServerSelect } from '../../components/ServerSelect';
 import { formatDate, formatRelativeTime } from '../../lib/format';
+import { isUuid, oneOf, useListState } from '../../lib/list-state';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import {
-  useAdminDevices,
-  useBulkDeleteDevices,
-  useDeleteDevice,
-  useOrganizationOptions,
-} from './api';
+import { useAdminDevices, useBulkDeleteDevices, useDeleteDevice } from './api';
 
 const STATUSES: DeviceStatus[] = ['waiting', 'in_session', 'offline'];
 const TYPES: DeviceType[] = ['oculus', 'pico', 'quest', 'other'];
@@ -53,62 +57,46 @@ const canDelete = (device: Device) => device.status !== 'in_session';
 
 export function AdminDevicesPage() {
   const { t, i18n } = useTranslation('adminDevices');
-  const [search, setSearch] = useState('');
-  const [organizationId, setOrganizationId] = useState<string | null>(null);
-  const [status, setStatus] = useState<DeviceStatus | null>(null);
-  const [type, setType] = useState<DeviceType | null>(null);
-  const [movement, setMovement] = useState<MovementType | null>(null);
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: ADMIN_DEVICE_SORT_FIELDS,
+    defaultSort: { sort: 'name', order: 'asc' },
+    filters: {
+      organization_id: isUuid,
+      status: oneOf(STATUSES),
+      device_type: oneOf(TYPES),
+      movement_type: oneOf(MOVEMENT_TYPES),
+    },
+  });
+  const { filters } = list;
   const [autoRefresh, setAutoRefresh] = useLocalStorage({
     key: 'admin_devices_auto_refresh',
     defaultValue: true,
   });
   const [selected, setSelected] = useState<RowSelectionState>({});
 
-  const devices = useAdminDevices(
-    {
-      organization_id: organizationId ?? undefined,
-      status: status ?? undefined,
-      device_type: type ?? undefined,
-      movement_type: movement ?? undefined,
-    },
-    autoRefresh,
-  );
-  const organizations = useOrganizationOptions();
+  const devices = useAdminDevices({ ...filters, ...list.query }, autoRefresh);
+  // The name of the organisation a filter from the URL points at.
+  const filterOrganization = useOrganization(filters.organization_id);
   const deleteDevice = useDeleteDevice();
   const bulkDelete = useBulkDeleteDevices();
 
-  const all = useMemo(() => devices.data ?? [], [devices.data]);
-  const visible = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase();
-    if (!needle) return all;
-    return all.filter(
-      (device) =>
-        device.name.toLocaleLowerCase().includes(needle) ||
-        device.organization_name.toLocaleLowerCase().includes(needle),
-    );
-  }, [all, search]);
-  const counts = useMemo(
-    () => ({
-      total: all.length,
-      waiting: all.filter((device) => device.status === 'waiting').length,
-      in_session: all.filter((device) => device.status === 'in_session').length,
-      offline: all.filter((device) => device.status === 'offline').length,
-    }),
-    [all],
-  );
+  const rows = useMemo(() => devices.data?.devices ?? [], [devices.data]);
+  const counts = devices.data?.summary;
 
-  // A refresh may remove a selected device or start a session on it: it leaves the selection.
+  // Selection is of the page on screen: another page, a refresh that removes a device or starts a
+  // session on it, leaves the selection.
   useEffect(() => {
     if (!devices.data) return;
-    const selectable = new Set(visible.filter(canDelete).map((device) => device.id));
+    const selectable = new Set(rows.filter(canDelete).map((device) => device.id));
     const kept = Object.keys(selected).filter((id) => selected[id] && selectable.has(id));
     if (kept.length !== Object.keys(selected).length) {
       setSelected(Object.fromEntries(kept.map((id) => [id, true])));
     }
-  }, [devices.data, visible, selected]);
+  }, [devices.data, rows, selected]);
 
   const selectedIds = Object.keys(selected).filter((id) => selected[id]);
-  const filtered = Boolean(search.trim() || organizationId || status || type || movement);
+  const filtered = list.filtered;
 
   async function removeOne(device: Device) {
     const confirmed = await confirmAction({
@@ -122,7 +110,7 @@ export function AdminDevicesPage() {
       await deleteDevice.mutateAsync(device.id);
       notifySuccess(t('deleted'));
     } catch (error) {
-      notifyError(errorMessage(error, t('deleteFailed')));
+      notifyError(errorText(error, t('deleteFailed')));
     }
   }
 
@@ -147,7 +135,7 @@ export function AdminDevicesPage() {
         notifySuccess(t('bulkDeleted', { count: result.deleted.length }));
       }
     } catch (error) {
-      notifyError(errorMessage(error, t('bulkFailed')));
+      notifyError(errorText(error, t('bulkFailed')));
     }
   }
 
@@ -197,10 +185,7 @@ export function AdminDevicesPage() {
         ),
       },
       {
-        id: 'last_seen',
-        accessorFn: (device) =>
-          device.last_seen ? new Date(device.last_seen).getTime() : undefined,
-        sortUndefined: 'last',
+        accessorKey: 'last_seen',
         header: t('col.lastSeen'),
         cell: (c) => (
           <Tooltip
@@ -275,7 +260,7 @@ export function AdminDevicesPage() {
           </>
         }
       />
-      {hasData ? (
+      {counts ? (
         <SimpleGrid cols={{ base: 2, lg: 4 }} mb="lg">
           <StatCard
             label={t('stats.total')}
@@ -309,17 +294,17 @@ export function AdminDevicesPage() {
             aria-label={t('search')}
             placeholder={t('searchPlaceholder')}
             leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
+            value={list.search}
+            onChange={(event) => list.setSearch(event.currentTarget.value)}
             style={{ flex: '1 1 250px' }}
           />
-          <Select
+          <ServerSelect
             aria-label={t('col.organization')}
             placeholder={t('allOrganizations')}
-            data={organizations.data ?? []}
-            value={organizationId}
-            onChange={setOrganizationId}
-            searchable
+            options={organizationOptions}
+            value={filters.organization_id ?? null}
+            valueLabel={filterOrganization.data?.name}
+            onChange={(id) => list.setFilters({ organization_id: id })}
             clearable
             nothingFoundMessage={t('nothingFound')}
             style={FILTER_STYLE}
@@ -328,8 +313,8 @@ export function AdminDevicesPage() {
             aria-label={t('col.status')}
             placeholder={t('allStatuses')}
             data={STATUSES.map((value) => ({ value, label: t(`common:status.${value}`) }))}
-            value={status}
-            onChange={(value) => setStatus(value as DeviceStatus | null)}
+            value={filters.status ?? null}
+            onChange={(value) => list.setFilters({ status: value })}
             clearable
             style={FILTER_STYLE}
           />
@@ -337,8 +322,8 @@ export function AdminDevicesPage() {
             aria-label={t('col.type')}
             placeholder={t('allTypes')}
             data={TYPES.map((value) => ({ value, label: t(`common:deviceType.${value}`) }))}
-            value={type}
-            onChange={(value) => setType(value as DeviceType | null)}
+            value={filters.device_type ?? null}
+            onChange={(value) => list.setFilters({ device_type: value })}
             clearable
             style={FILTER_STYLE}
           />
@@ -349,8 +334,8 @@ export function AdminDevicesPage() {
               value,
               label: t(`common:movementType.${value}`),
             }))}
-            value={movement}
-            onChange={(value) => setMovement(value as MovementType | null)}
+            value={filters.movement_type ?? null}
+            onChange={(value) => list.setFilters({ movement_type: value })}
             clearable
             style={FILTER_STYLE}
           />
@@ -384,10 +369,12 @@ export function AdminDevicesPage() {
           onRetry={() => devices.refetch()}
         >
           <DataTable
-            data={visible}
+            rows={rows}
+            total={devices.data?.total ?? 0}
+            loading={devices.isPlaceholderData}
+            state={list}
             columns={columns}
             getRowId={(device) => device.id}
-            initialSorting={[{ id: 'name', desc: false }]}
             selection={{ selected, onChange: setSelected, canSelect: canDelete }}
             empty={
               <Stack align="center" py="xl" gap="sm">

@@ -1,10 +1,9 @@
 import type {
+  AdminDeviceList,
   AdminDeviceListQuery,
   BulkDeleteDevicesBody,
   BulkDeleteDevicesResponse,
-  DeviceList,
   OkBody,
-  OrganizationList,
 } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../api/client';
@@ -12,32 +11,21 @@ import { REFRESH_INTERVAL_MS } from '../../lib/polling';
 
 export const adminDeviceKeys = {
   all: ['admin', 'devices'] as const,
-  list: (filters: AdminDeviceListQuery) => ['admin', 'devices', 'list', filters] as const,
-  /** Same key as the organisations screen's plain list: one cache entry for both. */
-  organizations: ['admin', 'organizations', 'list', { withStats: false }] as const,
+  list: (query: AdminDeviceListQuery) => ['admin', 'devices', 'list', query] as const,
 };
 
-/** Every organisation's devices, filtered on the server; polled every 5 s while autoRefresh is on. */
-export function useAdminDevices(filters: AdminDeviceListQuery, autoRefresh: boolean) {
+/**
+ * A page of every organisation's devices, filtered, sorted and searched on the server, with the
+ * counts by status under the filters (summary); polled every 5 s while autoRefresh is on.
+ */
+export function useAdminDevices(query: AdminDeviceListQuery, autoRefresh: boolean) {
   return useQuery({
-    queryKey: adminDeviceKeys.list(filters),
+    queryKey: adminDeviceKeys.list(query),
     queryFn: ({ signal }) =>
-      api.get<DeviceList>('/v1/admin/devices/all', { query: { ...filters }, signal }),
-    select: (data) => data.devices,
+      api.get<AdminDeviceList>('/v1/admin/devices/all', { query: { ...query }, signal }),
     refetchInterval: autoRefresh ? REFRESH_INTERVAL_MS : false,
     refetchIntervalInBackground: false,
     placeholderData: keepPreviousData,
-  });
-}
-
-export function useOrganizationOptions() {
-  return useQuery({
-    queryKey: adminDeviceKeys.organizations,
-    queryFn: ({ signal }) => api.get<OrganizationList>('/v1/admin/organizations', { signal }),
-    select: (data) =>
-      data.organizations
-        .map((organization) => ({ value: organization.id, label: organization.name }))
-        .sort((a, b) => a.label.localeCompare(b.label)),
   });
 }
 

@@ -15,6 +15,7 @@ import type { Organization } from '@vrtc/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../components/QueryState';
+import { useContentText } from '../../lib/content-text';
 import { formatPercent } from '../../lib/format';
 import { ANALYTICS_DAYS, useOrganizationAnalytics } from './api';
 
@@ -57,6 +58,7 @@ export function OrganizationAnalyticsModal({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation('adminOrganizations');
+  const content = useContentText();
   const analytics = useOrganizationAnalytics(organization?.id);
   const data = analytics.data;
   const percent = (value: number) => formatPercent(value, i18n.language);
@@ -140,7 +142,7 @@ export function OrganizationAnalyticsModal({
                   <div key={scenario.scenario_name}>
                     <Group justify="space-between" gap="xs" mb={4} wrap="nowrap">
                       <Text size="sm" fw={500} truncate>
-                        {scenario.scenario_name}
+                        {content.text(scenario.scenario_name, scenario.scenario_name_en)}
                       </Text>
                       <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                         {t('analytics.scenarioFigures', {
@@ -154,7 +156,7 @@ export function OrganizationAnalyticsModal({
                       color={rateColor(scenario.success_rate)}
                       size="md"
                       radius="xl"
-                      aria-label={`${scenario.scenario_name}: ${percent(scenario.success_rate)}`}
+                      aria-label={`${content.text(scenario.scenario_name, scenario.scenario_name_en)}: ${percent(scenario.success_rate)}`}
                     />
                   </div>
                 ))}

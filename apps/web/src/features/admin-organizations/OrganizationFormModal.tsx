@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { Organization } from '@vrtc/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveOrganization } from './api';
 
@@ -42,7 +42,7 @@ export function OrganizationFormModal({
       notifySuccess(organization ? t('updated') : t('createdToast'));
       onClose();
     } catch (error) {
-      notifyError(errorMessage(error, organization ? t('updateFailed') : t('createFailed')));
+      notifyError(errorText(error, organization ? t('updateFailed') : t('createFailed')));
     }
   });
 

@@ -1,9 +1,10 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { listAnswer } from '../../test/lists';
+import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { OrganizationsPage } from './OrganizationsPage';
 
 const UI_TIMEOUT = 60_000;
@@ -37,6 +38,33 @@ const academy = {
   },
 };
 
+/** The server's list: the page's organisations, and the summary of all of them. */
+const summary = {
+  total: 57,
+  active: 41,
+  total_sessions: 1234,
+  total_devices: 80,
+  online_devices: 9,
+};
+const organizationsRoute = ({ url }: FakeRequest) => ({
+  ...listAnswer(
+    'organizations',
+    [clinic, academy].map((organization) => ({
+      ...organization,
+      total_sessions: organization.stats.total_sessions,
+    })),
+    url,
+    { search: ['name'], defaultSort: 'name' },
+  ),
+  summary,
+});
+
+/** The requests made to a path, as their query parameters. */
+const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
+  calls
+    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
+    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
+
 describe('admin organisations screen', () => {
   beforeAll(async () => {
     await i18n.changeLanguage('en');
@@ -46,11 +74,11 @@ describe('admin organisations screen', () => {
   afterEach(() => notifications.clean());
 
   it(
-    'sums the figures, requires a name, and opens the 30-day analytics of a row',
+    "shows the summary's figures, requires a name, and opens the 30-day analytics of a row",
     async () => {
       const user = userEvent.setup({ delay: null });
       const calls = mockFetch({
-        'GET /v1/admin/organizations': { organizations: [clinic, academy] },
+        'GET /v1/admin/organizations': organizationsRoute,
         [`GET /v1/admin/organizations/${clinic.id}/analytics`]: {
           days: 30,
           top_vr_users: [
@@ -78,11 +106,14 @@ describe('admin organisations screen', () => {
         const inCard = labels.map((node) => node.closest('.mantine-Card-root')).find(Boolean);
         return within(inCard as HTMLElement);
       };
-      expect((await card('Organizations')).getByText('2')).toBeInTheDocument();
-      expect((await card('Active')).getByText('1')).toBeInTheDocument();
-      expect((await card('Total sessions')).getByText('50')).toBeInTheDocument();
-      expect((await card('Devices online / total')).getByText('2 / 8')).toBeInTheDocument();
-      expect(calls[0]?.url).toBe('/v1/admin/organizations?include_stats=true');
+      // The cards count every organisation (the server's summary), not the page's rows.
+      expect((await card('Organizations')).getByText('57')).toBeInTheDocument();
+      expect((await card('Active')).getByText('41')).toBeInTheDocument();
+      expect((await card('Total sessions')).getByText('1234')).toBeInTheDocument();
+      expect((await card('Devices online / total')).getByText('9 / 80')).toBeInTheDocument();
+      expect(requestsTo(calls, '/v1/admin/organizations')).toEqual([
+        { include_stats: 'true', limit: '10', offset: '0', sort: 'name', order: 'asc' },
+      ]);
 
       await user.click(screen.getByRole('button', { name: 'Add organization' }));
       const dialog = await screen.findByRole('dialog', { name: 'New organization' });
@@ -113,4 +144,110 @@ describe('admin organisations screen', () => {
       'Failed to load organizations',
     );
   });
+
+  it('sorts by a figure and searches the name on the server', async () => {
+    const user = userEvent.setup({ delay: null });
+    const calls = mockFetch({ 'GET /v1/admin/organizations': organizationsRoute });
+    renderWithProviders(<OrganizationsPage />, { route: '/admin/organizations' });
+    await screen.findByText('Fire Academy', {}, { timeout: 5000 });
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0]!.textContent);
+    expect(names()).toEqual(['City Clinic', 'Fire Academy']);
+
+    await user.click(screen.getByRole('button', { name: 'Sessions' }));
+    expect(requestsTo(calls, '/v1/admin/organizations').at(-1)).toEqual({
+      include_stats: 'true',
+      limit: '10',
+      offset: '0',
+      sort: 'total_sessions',
+      order: 'desc',
+    });
+    await user.click(screen.getByRole('button', { name: 'Sessions' }));
+    await waitFor(() => expect(names()).toEqual(['Fire Academy', 'City Clinic']));
+
+    await user.type(screen.getByRole('textbox', { name: 'Search organizations' }), 'fire');
+    await waitFor(() => expect(names()).toEqual(['Fire Academy']));
+    expect(requestsTo(calls, '/v1/admin/organizations').at(-1)).toMatchObject({ q: 'fire' });
+    // The cards keep counting every organisation.
+    expect(screen.getByText('57')).toBeInTheDocument();
+  });
+
+  it(
+    'says what an organisation holds before deleting it, and offers to deactivate it instead',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = mockFetch({
+        'GET /v1/admin/organizations': organizationsRoute,
+        [`PUT /v1/admin/organizations/${clinic.id}`]: { ...clinic, active: false },
+      });
+      renderWithProviders(<OrganizationsPage />);
+      const row = (await screen.findByText('City Clinic', {}, { timeout: 5000 })).closest('tr')!;
+      await user.click(within(row).getByRole('button', { name: 'Delete' }));
+      const dialog = await screen.findByRole('dialog', {
+        name: 'The organization cannot be deleted',
+      });
+      expect(dialog).toHaveTextContent(
+        'City Clinic still has 3 accounts, 12 VR users, 5 headsets, 40 sessions. An organization with data cannot be deleted.',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Deactivate' }));
+      expect(await screen.findByText('Organization deactivated')).toBeInTheDocument();
+      expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+        name: 'City Clinic',
+        active: false,
+      });
+      expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'words the server’s refusal with the counts it gives when data came meanwhile',
+    async () => {
+      await i18n.changeLanguage('ru');
+      try {
+        const user = userEvent.setup({ delay: null });
+        const empty = {
+          ...academy,
+          id: '00000000-0000-4000-8000-0000000000a3',
+          name: 'Empty Org',
+          stats: {
+            ...academy.stats,
+            total_users: 0,
+            total_vr_users: 0,
+            total_sessions: 0,
+            total_devices: 0,
+          },
+        };
+        mockFetch({
+          'GET /v1/admin/organizations': ({ url }: FakeRequest) =>
+            listAnswer('organizations', [empty], url, {}),
+          [`DELETE /v1/admin/organizations/${empty.id}`]: {
+            status: 409,
+            body: {
+              error: 'organization_in_use',
+              message: 'Cannot delete Empty Org - it has 1 account(s)',
+              details: { name: 'Empty Org', accounts: 1, vr_users: 0, devices: 2, sessions: 0 },
+            },
+          },
+        });
+        renderWithProviders(<OrganizationsPage />);
+        const row = (await screen.findByText('Empty Org', {}, { timeout: 5000 })).closest('tr')!;
+        await user.click(within(row).getByRole('button', { name: 'Удалить' }));
+        const dialog = await screen.findByRole('dialog', { name: 'Удаление организации' });
+        await user.click(within(dialog).getByRole('button', { name: 'Удалить' }));
+        expect(
+          await screen.findByText(
+            'Нельзя удалить «Empty Org»: в организации есть 1 учётная запись, 2 шлема. Деактивируйте её вместо удаления.',
+          ),
+        ).toBeInTheDocument();
+        expect(screen.queryByText(/it has 1 account/)).not.toBeInTheDocument();
+      } finally {
+        await i18n.changeLanguage('en');
+      }
+    },
+    UI_TIMEOUT,
+  );
 });

@@ -22,68 +22,113 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { Organization } from '@vrtc/contract';
+import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText, holdingsText } from '../../lib/error-text';
+import { useOrganizationList } from '../../api/organizations';
 import { confirmAction } from '../../components/confirm';
-import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
+import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
 import { formatDate, formatPercent } from '../../lib/format';
+import { useListState } from '../../lib/list-state';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useDeleteOrganization, useOrganizations } from './api';
+import { useDeleteOrganization, useSaveOrganization } from './api';
 import { OrganizationAnalyticsModal } from './OrganizationAnalyticsModal';
 import { OrganizationFormModal } from './OrganizationFormModal';
+
+/** What the organisation holds ("1 account, 2 headsets"), or undefined when nothing. */
+function organizationHoldings(organization: Organization): string | undefined {
+  const stats = organization.stats;
+  if (!stats) return undefined;
+  const holdings = {
+    accounts: stats.total_users,
+    vr_users: stats.total_vr_users,
+    devices: stats.total_devices,
+    sessions: stats.total_sessions,
+  };
+  return Object.values(holdings).some((count) => count > 0) ? holdingsText(holdings) : undefined;
+}
 
 /** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
 const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 
-function summarize(organizations: Organization[]) {
-  let sessions = 0;
-  let online = 0;
-  let devices = 0;
-  for (const organization of organizations) {
-    sessions += organization.stats?.total_sessions ?? 0;
-    online += organization.stats?.online_devices ?? 0;
-    devices += organization.stats?.total_devices ?? 0;
-  }
-  const active = organizations.filter((organization) => organization.active).length;
-  return { total: organizations.length, active, sessions, online, devices };
-}
-
 export function OrganizationsPage() {
   const { t, i18n } = useTranslation('adminOrganizations');
-  const organizations = useOrganizations();
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: ORGANIZATION_SORT_FIELDS,
+    defaultSort: { sort: 'name', order: 'asc' },
+  });
+  // With their figures (sorting by one needs them) and the summary of every organisation.
+  const organizations = useOrganizationList({ include_stats: true, ...list.query });
   const deleteOrganization = useDeleteOrganization();
-  const [search, setSearch] = useState('');
+  const saveOrganization = useSaveOrganization();
   const [editing, setEditing] = useState<{ organization?: Organization } | undefined>();
   const [analyticsFor, setAnalyticsFor] = useState<Organization | undefined>();
-
-  const all = useMemo(() => organizations.data ?? [], [organizations.data]);
-  const summary = useMemo(() => summarize(all), [all]);
-  const visible = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase();
-    return needle
-      ? all.filter((organization) => organization.name.toLocaleLowerCase().includes(needle))
-      : all;
-  }, [all, search]);
+  const summary = organizations.data?.summary;
 
   async function remove(organization: Organization) {
+    const holdings = organizationHoldings(organization);
+    if (holdings) {
+      await refuseDeletion(organization, holdings);
+      return;
+    }
     const confirmed = await confirmAction({
       title: t('deleteTitle'),
       message: t('deleteConfirm', { name: organization.name }),
       confirmLabel: t('common:delete'),
       danger: true,
     });
-    if (!confirmed) return;
+    if (confirmed) await deleteNow(organization);
+  }
+
+  async function deleteNow(organization: Organization) {
     try {
       await deleteOrganization.mutateAsync(organization.id);
       notifySuccess(t('deleted'));
     } catch (error) {
-      notifyError(errorMessage(error, t('deleteFailed')));
+      // 409 organization_in_use names what it holds now (data may have come meanwhile).
+      notifyError(errorText(error, t('deleteFailed')));
     }
+  }
+
+  /**
+   * An organisation that holds accounts, VR users, headsets or sessions cannot be deleted (the
+   * server refuses): the dialog says what it holds and offers to deactivate it instead, or, when
+   * it is inactive already, to try anyway (its figures may be a moment old).
+   */
+  async function refuseDeletion(organization: Organization, holdings: string) {
+    const holds = t('deleteHolds', { name: organization.name, holdings });
+    if (organization.active) {
+      const deactivate = await confirmAction({
+        title: t('deleteHoldsTitle'),
+        message: `${holds} ${t('deactivateInstead')}`,
+        confirmLabel: t('deactivate'),
+        danger: true,
+      });
+      if (!deactivate) return;
+      try {
+        await saveOrganization.mutateAsync({
+          id: organization.id,
+          name: organization.name,
+          active: false,
+        });
+        notifySuccess(t('deactivated'));
+      } catch (error) {
+        notifyError(errorText(error, t('updateFailed')));
+      }
+      return;
+    }
+    const anyway = await confirmAction({
+      title: t('deleteHoldsTitle'),
+      message: `${holds} ${t('alreadyInactive')}`,
+      confirmLabel: t('deleteAnyway'),
+      danger: true,
+    });
+    if (anyway) await deleteNow(organization);
   }
 
   const columns = useMemo<ColumnDef<Organization, unknown>[]>(
@@ -108,7 +153,7 @@ export function OrganizationsPage() {
           ),
       },
       {
-        id: 'people',
+        id: 'total_users',
         accessorFn: (o) => o.stats?.total_users ?? 0,
         header: () => <span title={t('col.peopleHint')}>{t('col.people')}</span>,
         cell: ({ row: { original: o } }) => (
@@ -118,7 +163,7 @@ export function OrganizationsPage() {
         ),
       },
       {
-        id: 'sessions',
+        id: 'total_sessions',
         accessorFn: (o) => o.stats?.total_sessions ?? 0,
         header: () => <span title={t('col.sessionsHint')}>{t('col.sessions')}</span>,
         cell: ({ row: { original: o } }) => {
@@ -149,12 +194,20 @@ export function OrganizationsPage() {
         cell: (c) => formatPercent(c.getValue() as number, i18n.language),
       },
       {
-        id: 'devices',
-        accessorFn: (o) => o.stats?.online_devices ?? 0,
+        id: 'total_devices',
+        accessorFn: (o) => o.stats?.total_devices ?? 0,
         header: () => <span title={t('col.devicesHint')}>{t('col.devices')}</span>,
         cell: ({ row: { original: o } }) => (
           <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.devicesHint')}>
-            <Text span c={(o.stats?.online_devices ?? 0) > 0 ? 'green.7' : 'dimmed'} fw={600}>
+            <Text
+              span
+              c={
+                (o.stats?.online_devices ?? 0) > 0
+                  ? 'var(--mantine-color-green-light-color)'
+                  : 'dimmed'
+              }
+              fw={600}
+            >
               {o.stats?.online_devices ?? 0}
             </Text>{' '}
             / {o.stats?.total_devices ?? 0}
@@ -226,7 +279,7 @@ export function OrganizationsPage() {
           </Button>
         }
       />
-      {hasData ? (
+      {summary ? (
         <SimpleGrid cols={{ base: 2, lg: 4 }} mb="lg">
           <StatCard
             label={t('stats.organizations')}
@@ -241,13 +294,13 @@ export function OrganizationsPage() {
           />
           <StatCard
             label={t('stats.sessions')}
-            value={summary.sessions}
+            value={summary.total_sessions}
             color="grape"
             icon={<IconActivity size={20} />}
           />
           <StatCard
             label={t('stats.devices')}
-            value={`${summary.online} / ${summary.devices}`}
+            value={`${summary.online_devices} / ${summary.total_devices}`}
             color="teal"
             icon={<IconDeviceVisionPro size={20} />}
           />
@@ -265,8 +318,8 @@ export function OrganizationsPage() {
               aria-label={t('search')}
               placeholder={t('searchPlaceholder')}
               leftSection={<IconSearch size={16} />}
-              value={search}
-              onChange={(event) => setSearch(event.currentTarget.value)}
+              value={list.search}
+              onChange={(event) => list.setSearch(event.currentTarget.value)}
               w={{ base: '100%', sm: 320 }}
             />
             <Text size="xs" c="dimmed">
@@ -274,13 +327,15 @@ export function OrganizationsPage() {
             </Text>
           </Group>
           <DataTable
-            data={visible}
+            rows={organizations.data?.organizations ?? []}
+            total={organizations.data?.total ?? 0}
+            loading={organizations.isPlaceholderData}
+            state={list}
             columns={columns}
             getRowId={(organization) => organization.id}
-            initialSorting={[{ id: 'name', desc: false }]}
             onRowClick={setAnalyticsFor}
             empty={
-              all.length === 0 ? (
+              !list.filtered ? (
                 <Stack align="center" py="xl" gap="sm">
                   <IconBuilding size={40} opacity={0.4} />
                   <Text fw={500}>{t('emptyTitle')}</Text>

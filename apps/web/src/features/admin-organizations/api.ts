@@ -3,34 +3,14 @@ import type {
   Organization,
   OrganizationAnalytics,
   OrganizationCreateBody,
-  OrganizationList,
   OrganizationUpdateBody,
 } from '@vrtc/contract';
 import { ORGANIZATION_ANALYTICS_DEFAULT_DAYS } from '@vrtc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { organizationKeys } from '../../api/organizations';
 
 export const ANALYTICS_DAYS = ORGANIZATION_ANALYTICS_DEFAULT_DAYS;
-
-export const organizationKeys = {
-  all: ['admin', 'organizations'] as const,
-  list: (withStats: boolean) => ['admin', 'organizations', 'list', { withStats }] as const,
-  analytics: (id: string, days: number) =>
-    ['admin', 'organizations', 'analytics', id, days] as const,
-};
-
-/** Every organisation with its figures (users, sessions, devices). */
-export function useOrganizations() {
-  return useQuery({
-    queryKey: organizationKeys.list(true),
-    queryFn: ({ signal }) =>
-      api.get<OrganizationList>('/v1/admin/organizations', {
-        query: { include_stats: true },
-        signal,
-      }),
-    select: (data) => data.organizations,
-  });
-}
 
 export function useOrganizationAnalytics(id: string | undefined) {
   return useQuery({

@@ -28,18 +28,20 @@ import {
 import type { EndedSessionStatus, GlobalStats, StatsRange } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
 import { statusColor } from '../../components/StatusBadge';
 import { dateLocale } from '../../i18n';
 import { formatDuration, formatPercent } from '../../lib/format';
+import { saveFile } from '../../lib/download';
 import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
-import { exportStatsCsv, saveFile, useGlobalStats, useStatsRange } from './api';
+import { exportStatsCsv, useGlobalStats, useStatsRange } from './api';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
 import { periodRange, STATS_PERIODS, type StatsPeriod } from './period';
+import { ScenarioStats } from './ScenarioStats';
 
 const ENDED: EndedSessionStatus[] = ['completed', 'cancelled', 'disconnected', 'timeout'];
 
@@ -76,7 +78,7 @@ export function GlobalStatsPage() {
       saveFile(file.blob, file.filename);
       notifySuccess(t('exported'));
     } catch (error) {
-      notifyError(errorMessage(error, t('exportFailed')));
+      notifyError(errorText(error, t('exportFailed')));
     } finally {
       setExporting(false);
     }
@@ -215,8 +217,9 @@ export function GlobalStatsPage() {
                     <Stack gap="md">
                       {data.top_organizations.slice(0, 5).map((organization, index) => (
                         <div key={organization.organization_id} data-testid="top-organization">
-                          <Group justify="space-between" wrap="nowrap" gap="xs" mb={4}>
-                            <Text size="sm" fw={500} truncate>
+                          {/* On a narrow screen the figures go under the name, which stays whole. */}
+                          <Group justify="space-between" wrap="wrap" gap={4} mb={4}>
+                            <Text size="sm" fw={500} style={{ overflowWrap: 'break-word' }}>
                               {index + 1}. {organization.organization_name}
                             </Text>
                             <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
@@ -253,7 +256,12 @@ export function GlobalStatsPage() {
                         bg={`var(--mantine-color-${statusColor(status)}-light)`}
                         data-testid={`ended-${status}`}
                       >
-                        <Text size="xs" fw={700} tt="uppercase" c={`${statusColor(status)}.8`}>
+                        <Text
+                          size="xs"
+                          fw={700}
+                          tt="uppercase"
+                          c={`var(--mantine-color-${statusColor(status)}-light-color)`}
+                        >
                           {t(`common:status.${status}`)}
                         </Text>
                         <Text fz={24} fw={700} mt={4}>
@@ -265,6 +273,8 @@ export function GlobalStatsPage() {
                 </Card>
               </Grid.Col>
             </Grid>
+
+            <ScenarioStats stats={data.scenario_stats} />
           </Stack>
         ) : null}
       </QueryState>

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { Account } from '@vrtc/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useChangePassword } from './api';
 import { MIN_PASSWORD_LENGTH } from './validation';
@@ -38,7 +38,7 @@ export function ChangePasswordModal({
       notifySuccess(t('passwordChanged'));
       onClose();
     } catch (error) {
-      notifyError(errorMessage(error, t('passwordFailed')));
+      notifyError(errorText(error, t('passwordFailed')));
     }
   });
 

@@ -14,10 +14,13 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import type { Account, Role } from '@vrtc/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
+import type { PickerOption } from '../../api/lists';
+import { organizationOptions } from '../../api/organizations';
 import { useCurrentUser } from '../../auth/AuthProvider';
+import { ServerSelect } from '../../components/ServerSelect';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useCreateAccount, useOrganizationOptions, useUpdateAccount } from './api';
+import { useCreateAccount, useUpdateAccount } from './api';
 import { isEmail, MIN_PASSWORD_LENGTH } from './validation';
 
 interface Values {
@@ -35,17 +38,17 @@ interface Values {
 export function UserFormModal({
   opened,
   account,
-  defaultOrganizationId,
+  defaultOrganization,
   onClose,
 }: {
   opened: boolean;
   account?: Account;
-  defaultOrganizationId?: string;
+  /** A new account's organisation to begin with (the screen's organisation filter). */
+  defaultOrganization?: PickerOption;
   onClose: () => void;
 }) {
   const { t } = useTranslation('adminUsers');
   const me = useCurrentUser();
-  const organizations = useOrganizationOptions();
   const create = useCreateAccount();
   const update = useUpdateAccount();
   const [missingFields, setMissingFields] = useState(false);
@@ -74,7 +77,7 @@ export function UserFormModal({
       email: account?.email ?? '',
       password: '',
       role: account?.role ?? 'client',
-      organization_id: account?.organization_id ?? defaultOrganizationId ?? null,
+      organization_id: account?.organization_id ?? defaultOrganization?.value ?? null,
       active: account?.active ?? true,
     });
     form.clearErrors();
@@ -113,7 +116,7 @@ export function UserFormModal({
         }
         onClose();
       } catch (error) {
-        notifyError(errorMessage(error, account ? t('updateFailed') : t('createFailed')));
+        notifyError(errorText(error, account ? t('updateFailed') : t('createFailed')));
       }
     },
     (errors) => setMissingFields(Object.values(errors).some((error) => error === true)),
@@ -160,15 +163,22 @@ export function UserFormModal({
             ]}
             {...form.getInputProps('role')}
           />
-          <Select
+          <ServerSelect
             label={t('organization')}
             placeholder={t('organizationPlaceholder')}
             required
-            searchable
             nothingFoundMessage={t('nothingFound')}
-            data={organizations.data ?? []}
-            disabled={organizations.isPending}
+            options={organizationOptions}
+            valueLabel={
+              form.values.organization_id === account?.organization_id
+                ? account?.organization_name
+                : form.values.organization_id === defaultOrganization?.value
+                  ? defaultOrganization?.label
+                  : undefined
+            }
             {...form.getInputProps('organization_id')}
+            value={form.values.organization_id}
+            onChange={(id) => form.setFieldValue('organization_id', id)}
           />
           {account ? (
             <Switch

@@ -2,10 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
+import { useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequireAuth } from '../../auth/guards';
 import { writeStoredLogin } from '../../auth/storage';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { listAnswer } from '../../test/lists';
+import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { UsersPage } from './UsersPage';
 
 /** These walk through dialogs field by field: slow in jsdom on a busy machine. */
@@ -42,15 +44,36 @@ const organizations = [
   },
 ];
 
-function routes(extra: Record<string, unknown> = {}) {
+const accounts = [{ ...admin, active: true, created_at: '2026-01-01T00:00:00.000Z' }, staff];
+
+/** The accounts and organisations endpoints, paged, sorted, searched and filtered as the server does. */
+function routes(extra: Record<string, FakeRoute> = {}) {
   return mockFetch({
     'GET /v1/me': admin,
-    'GET /v1/admin/users': {
-      users: [{ ...admin, active: true, created_at: '2026-01-01T00:00:00.000Z' }, staff],
-    },
-    'GET /v1/admin/organizations': { organizations },
+    'GET /v1/admin/users': ({ url }: { url: URL }) =>
+      listAnswer('users', accounts, url, {
+        search: ['email'],
+        defaultSort: 'email',
+        filters: {
+          organization_id: (account, value) => account.organization_id === value,
+          role: (account, value) => account.role === value,
+        },
+      }),
+    'GET /v1/admin/organizations': ({ url }: { url: URL }) =>
+      listAnswer('organizations', organizations, url, { search: ['name'], defaultSort: 'name' }),
+    [`GET /v1/admin/organizations/${staff.organization_id}`]: organizations[1]!,
     ...extra,
   });
+}
+
+/** The requests made to a path, as their query parameters. */
+const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
+  calls
+    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
+    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
+
+function Where() {
+  return <output data-testid="location">{useLocation().search}</output>;
 }
 
 /** Chooses an option of a Mantine Select (its list is the one the input controls). */
@@ -65,12 +88,14 @@ async function pick(
   await user.click(within(listbox).getByRole('option', { name: option, hidden: true }));
 }
 
-function renderPage() {
+function renderPage(route = '/admin/users') {
   writeStoredLogin({ token: 't', user: admin });
   return renderWithProviders(
     <RequireAuth>
       <UsersPage />
+      <Where />
     </RequireAuth>,
+    { route },
   );
 }
 
@@ -134,7 +159,7 @@ describe('admin users screen', () => {
   );
 
   it(
-    "shows the server's reason when creating fails",
+    "says why creating failed, in the console's words for the server's code",
     async () => {
       const user = userEvent.setup({ delay: null });
       routes({
@@ -155,7 +180,11 @@ describe('admin users screen', () => {
         'City Clinic',
       );
       await user.click(within(dialog).getByRole('button', { name: 'Create' }));
-      expect(await screen.findByText('This email is already in use')).toBeInTheDocument();
+      // The console's own words for the code, never the server's text.
+      expect(
+        await screen.findByText('An account with this email already exists.'),
+      ).toBeInTheDocument();
+      expect(screen.queryByText('This email is already in use')).not.toBeInTheDocument();
       expect(screen.getByRole('dialog', { name: 'New user' })).toBeInTheDocument();
     },
     UI_TIMEOUT,
@@ -195,6 +224,57 @@ describe('admin users screen', () => {
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
         new_password: 'abcdef',
       });
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'filters by organisation and role and searches the email on the server, from the URL and back',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = routes();
+      renderPage(`/admin/users?organization_id=${staff.organization_id}&role=client`);
+      await screen.findByText('staff@clinic.example', {}, { timeout: 5000 });
+      expect(screen.queryByText('admin@example.com')).not.toBeInTheDocument();
+      expect(requestsTo(calls, '/v1/admin/users')[0]).toEqual({
+        limit: '10',
+        offset: '0',
+        sort: 'email',
+        order: 'asc',
+        organization_id: staff.organization_id,
+        role: 'client',
+      });
+      // The organisation of the link is named (fetched by its id).
+      await waitFor(() =>
+        expect(screen.getByRole('combobox', { name: 'Organization' })).toHaveValue('City Clinic'),
+      );
+      expect(screen.getByRole('combobox', { name: 'Role' })).toHaveValue('Client');
+
+      // A new account starts in the filtered organisation.
+      await user.click(screen.getByRole('button', { name: 'Add user' }));
+      const dialog = await screen.findByRole('dialog', { name: 'New user' });
+      expect(within(dialog).getByRole('combobox', { name: /^Organization/ })).toHaveValue(
+        'City Clinic',
+      );
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+      // Choosing the chosen option again clears a filter.
+      await pick(user, screen.getByRole('combobox', { name: 'Organization' }), 'City Clinic');
+      await pick(user, screen.getByRole('combobox', { name: 'Role' }), 'Client');
+      await screen.findByText('admin@example.com');
+      expect(screen.getByTestId('location')).toBeEmptyDOMElement();
+
+      await user.type(screen.getByRole('textbox', { name: 'Search users' }), 'CLINIC');
+      await waitFor(() => expect(screen.queryByText('admin@example.com')).not.toBeInTheDocument());
+      expect(requestsTo(calls, '/v1/admin/users').at(-1)).toEqual({
+        limit: '10',
+        offset: '0',
+        sort: 'email',
+        order: 'asc',
+        q: 'CLINIC',
+      });
+      expect(screen.getByTestId('location')).toHaveTextContent('?q=CLINIC');
     },
     UI_TIMEOUT,
   );

@@ -20,47 +20,46 @@ import {
   IconUserCog,
 } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { Account, Role } from '@vrtc/contract';
+import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
+import { organizationOptions, useOrganization } from '../../api/organizations';
 import { useCurrentUser } from '../../auth/AuthProvider';
 import { confirmAction } from '../../components/confirm';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { ServerSelect } from '../../components/ServerSelect';
 import { formatDate } from '../../lib/format';
+import { isUuid, oneOf, useListState } from '../../lib/list-state';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useAccounts, useDeleteAccount, useOrganizationOptions } from './api';
+import { useAccounts, useDeleteAccount } from './api';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { UserFormModal } from './UserFormModal';
 
 /** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
 const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 
+const ROLES: Role[] = ['admin', 'client'];
+
 export function UsersPage() {
   const { t, i18n } = useTranslation('adminUsers');
   const me = useCurrentUser();
-  const [search, setSearch] = useState('');
-  const [organizationId, setOrganizationId] = useState<string | null>(null);
-  const [role, setRole] = useState<Role | null>(null);
-  const accounts = useAccounts({
-    organization_id: organizationId ?? undefined,
-    role: role ?? undefined,
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: ACCOUNT_SORT_FIELDS,
+    defaultSort: { sort: 'email', order: 'asc' },
+    filters: { organization_id: isUuid, role: oneOf(ROLES) },
   });
-  const organizations = useOrganizationOptions();
+  const organizationId = list.filters.organization_id ?? null;
+  const role = list.filters.role ?? null;
+  const accounts = useAccounts({ ...list.filters, ...list.query });
+  // The name of the organisation a filter from the URL points at.
+  const filterOrganization = useOrganization(organizationId ?? undefined);
   const deleteAccount = useDeleteAccount();
   const [editing, setEditing] = useState<{ account?: Account } | undefined>();
   const [passwordFor, setPasswordFor] = useState<Account | undefined>();
-
-  const all = useMemo(() => accounts.data ?? [], [accounts.data]);
-  const visible = useMemo(() => {
-    const needle = search.trim().toLocaleLowerCase();
-    return needle
-      ? all.filter((account) => account.email.toLocaleLowerCase().includes(needle))
-      : all;
-  }, [all, search]);
-  const filtered = Boolean(search.trim() || organizationId || role);
 
   async function remove(account: Account) {
     const confirmed = await confirmAction({
@@ -74,7 +73,7 @@ export function UsersPage() {
       await deleteAccount.mutateAsync(account.id);
       notifySuccess(t('deleted'));
     } catch (error) {
-      notifyError(errorMessage(error, t('deleteFailed')));
+      notifyError(errorText(error, t('deleteFailed')));
     }
   }
 
@@ -198,16 +197,16 @@ export function UsersPage() {
             aria-label={t('search')}
             placeholder={t('searchPlaceholder')}
             leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(event) => setSearch(event.currentTarget.value)}
+            value={list.search}
+            onChange={(event) => list.setSearch(event.currentTarget.value)}
           />
-          <Select
+          <ServerSelect
             aria-label={t('organization')}
             placeholder={t('allOrganizations')}
-            data={organizations.data ?? []}
+            options={organizationOptions}
             value={organizationId}
-            onChange={setOrganizationId}
-            searchable
+            valueLabel={filterOrganization.data?.name}
+            onChange={(id) => list.setFilters({ organization_id: id })}
             clearable
             nothingFoundMessage={t('nothingFound')}
           />
@@ -219,7 +218,7 @@ export function UsersPage() {
               { value: 'client', label: t('common:role.client') },
             ]}
             value={role}
-            onChange={(value) => setRole(value as Role | null)}
+            onChange={(value) => list.setFilters({ role: value })}
             clearable
           />
         </SimpleGrid>
@@ -230,12 +229,14 @@ export function UsersPage() {
           onRetry={() => accounts.refetch()}
         >
           <DataTable
-            data={visible}
+            rows={accounts.data?.users ?? []}
+            total={accounts.data?.total ?? 0}
+            loading={accounts.isPlaceholderData}
+            state={list}
             columns={columns}
             getRowId={(account) => account.id}
-            initialSorting={[{ id: 'email', desc: false }]}
             empty={
-              filtered ? (
+              list.filtered ? (
                 <Text c="dimmed" ta="center" py="xl">
                   {t('noMatches')}
                 </Text>
@@ -255,7 +256,11 @@ export function UsersPage() {
       <UserFormModal
         opened={Boolean(editing)}
         account={editing?.account}
-        defaultOrganizationId={organizationId ?? undefined}
+        defaultOrganization={
+          organizationId && filterOrganization.data
+            ? { value: organizationId, label: filterOrganization.data.name }
+            : undefined
+        }
         onClose={() => setEditing(undefined)}
       />
       <ChangePasswordModal account={passwordFor} onClose={() => setPasswordFor(undefined)} />

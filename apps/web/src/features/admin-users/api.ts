@@ -2,48 +2,27 @@ import type {
   Account,
   AccountCreateBody,
   AccountList,
+  AccountListQuery,
   AccountPasswordBody,
   AccountUpdateBody,
   OkBody,
-  OrganizationList,
-  Role,
 } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
-export interface AccountFilters {
-  organization_id?: string;
-  role?: Role;
-}
-
 export const accountKeys = {
   all: ['admin', 'users'] as const,
-  list: (filters: AccountFilters) => ['admin', 'users', 'list', filters] as const,
-  /** Same key as the organisations screen's plain list: one cache entry for both. */
-  organizations: ['admin', 'organizations', 'list', { withStats: false }] as const,
+  list: (query: AccountListQuery) => ['admin', 'users', 'list', query] as const,
 };
 
-/** Accounts, filtered on the server by organisation and role. */
-export function useAccounts(filters: AccountFilters) {
+/** A page of accounts, filtered, sorted and searched (`q`: the email) on the server. */
+export function useAccounts(query: AccountListQuery) {
   return useQuery({
-    queryKey: accountKeys.list(filters),
+    queryKey: accountKeys.list(query),
     queryFn: ({ signal }) =>
-      api.get<AccountList>('/v1/admin/users', { query: { ...filters }, signal }),
-    select: (data) => data.users,
-    // A new filter keeps the table (its sort and page) on screen until the answer arrives.
+      api.get<AccountList>('/v1/admin/users', { query: { ...query }, signal }),
+    // A new page, sort or filter keeps the table on screen until the answer arrives.
     placeholderData: keepPreviousData,
-  });
-}
-
-/** Organisations for the filter and the form's picker, by name. */
-export function useOrganizationOptions() {
-  return useQuery({
-    queryKey: accountKeys.organizations,
-    queryFn: ({ signal }) => api.get<OrganizationList>('/v1/admin/organizations', { signal }),
-    select: (data) =>
-      data.organizations
-        .map((organization) => ({ value: organization.id, label: organization.name }))
-        .sort((a, b) => a.label.localeCompare(b.label)),
   });
 }
 

@@ -14,7 +14,7 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { useAuth } from '../../auth/AuthProvider';
 import { HOME_PATH } from '../../auth/guards';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
@@ -40,7 +40,7 @@ export function LoginPage() {
       await login(email.trim(), password);
       navigate(HOME_PATH, { replace: true });
     } catch (error) {
-      setFailure(errorMessage(error, t('auth:loginFailed')));
+      setFailure(errorText(error, t('auth:loginFailed')));
     } finally {
       setSubmitting(false);
     }

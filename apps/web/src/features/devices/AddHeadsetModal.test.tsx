@@ -11,7 +11,13 @@ const json = (body: unknown, status = 200) =>
 
 /** The enrolment-code endpoints, issuing codes in turn: CODE0001, CODE0002, … */
 function fakeCodeServer() {
-  const state = { issued: 0, current: null as string | null, calls: [] as string[] };
+  const state = {
+    issued: 0,
+    current: null as string | null,
+    calls: [] as string[],
+    /** The organisation's devices, newest first (as GET /v1/devices?sort=created_at&order=desc). */
+    devices: [] as Array<Record<string, unknown>>,
+  };
   const issue = () => {
     state.issued += 1;
     state.current = `CODE${String(state.issued).padStart(4, '0')}`;
@@ -28,6 +34,9 @@ function fakeCodeServer() {
     if (call === 'POST /v1/devices/enrollment-code/renew') {
       issue();
       return json(body());
+    }
+    if (call === 'GET /v1/devices') {
+      return json({ devices: state.devices, total: state.devices.length, limit: 20, offset: 0 });
     }
     if (call === 'DELETE /v1/devices/enrollment-code') {
       state.current = null;
@@ -81,5 +90,39 @@ describe('Add headset', () => {
 
     await user.click(screen.getByRole('button', { name: 'Get a new code' }));
     expect(await screen.findByTestId('enrollment-code')).toHaveTextContent('CODE0002');
+  });
+
+  it('shows each headset that joins while it is open, and none that was there before', async () => {
+    const server = fakeCodeServer();
+    const device = (n: number, name: string, status: string) => ({
+      id: `00000000-0000-4000-8000-0000000000d${n}`,
+      name,
+      type: 'pico',
+      status,
+      last_seen: null,
+      current_session_id: null,
+      organization_id: '00000000-0000-4000-8000-000000000002',
+      organization_name: 'Acme',
+      movement_type: 'slide',
+      battery_percent: null,
+      app_version: null,
+      created_at: `2026-05-0${n}T10:00:00.000Z`,
+    });
+    server.devices = [device(1, 'Old Quest', 'offline')];
+    renderWithProviders(<AddHeadsetModal opened onClose={() => {}} pollIntervalMs={100} />);
+    expect(await screen.findByTestId('enrollment-code')).toHaveTextContent('CODE0001');
+    const joined = screen.getByTestId('joined-headsets');
+    expect(
+      within(joined).getByText(/Waiting for a headset: it shows here as soon as it joins/),
+    ).toBeInTheDocument();
+    await waitFor(() =>
+      expect(server.calls.filter((call) => call === 'GET /v1/devices').length).toBeGreaterThan(0),
+    );
+
+    server.devices = [device(2, 'New Pico', 'waiting'), ...server.devices];
+    expect(await within(joined).findByText('New Pico (Pico) joined')).toBeInTheDocument();
+    expect(within(joined).getByText('1 headset joined')).toBeInTheDocument();
+    expect(within(joined).getByText('Waiting')).toBeInTheDocument();
+    expect(within(joined).queryByText(/Old Quest/)).not.toBeInTheDocument();
   });
 });

@@ -15,16 +15,30 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
-import { IconAlertTriangle, IconBan, IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconBan,
+  IconCheck,
+  IconCircleCheck,
+  IconCopy,
+  IconRefresh,
+} from '@tabler/icons-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { confirmAction } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useEnrollmentCode, useRenewEnrollmentCode, useRevokeEnrollmentCode } from './api';
+import { StatusBadge } from '../../components/StatusBadge';
+import {
+  ENROLMENT_POLL_MS,
+  useEnrollmentCode,
+  useJoinedDevices,
+  useRenewEnrollmentCode,
+  useRevokeEnrollmentCode,
+} from './api';
 
 /** What the QR code carries: the console's address with the code, e.g. https://host/enroll?code=AB12CD34. */
 export function enrollmentUrl(origin: string, code: string): string {
@@ -32,8 +46,18 @@ export function enrollmentUrl(origin: string, code: string): string {
 }
 
 /** "Add headset": the organisation's enrolment code as text and QR code, with instructions. */
-export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function AddHeadsetModal({
+  opened,
+  onClose,
+  pollIntervalMs = ENROLMENT_POLL_MS,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  /** How often to look for headsets that joined (tests shorten it). */
+  pollIntervalMs?: number;
+}) {
   const { t, i18n } = useTranslation();
+  const joined = useJoinedDevices(opened, pollIntervalMs);
   const current = useEnrollmentCode();
   const renew = useRenewEnrollmentCode();
   const revoke = useRevokeEnrollmentCode();
@@ -62,7 +86,7 @@ export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose:
     if (!confirmed) return;
     renew.mutate(undefined, {
       onSuccess: () => notifySuccess(t('devices:renewed')),
-      onError: (error) => notifyError(errorMessage(error, t('devices:codeFailed'))),
+      onError: (error) => notifyError(errorText(error, t('devices:codeFailed'))),
     });
   };
 
@@ -79,7 +103,7 @@ export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose:
         setRevoked(true);
         notifySuccess(t('devices:revoked'));
       },
-      onError: (error) => notifyError(errorMessage(error, t('devices:revokeFailed'))),
+      onError: (error) => notifyError(errorText(error, t('devices:revokeFailed'))),
     });
   };
 
@@ -112,7 +136,7 @@ export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose:
       ) : enrollment.isError || !code ? (
         <Alert color="red" icon={<IconAlertTriangle />} role="alert">
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(enrollment.error, t('devices:codeFailed'))}</Text>
+            <Text size="sm">{errorText(enrollment.error, t('devices:codeFailed'))}</Text>
             <Button size="xs" variant="light" color="red" onClick={() => mutate()}>
               {t('common:retry')}
             </Button>
@@ -172,6 +196,42 @@ export function AddHeadsetModal({ opened, onClose }: { opened: boolean; onClose:
               </Center>
             </Paper>
           </SimpleGrid>
+
+          <Paper withBorder radius="md" p="md" aria-live="polite" data-testid="joined-headsets">
+            {joined.length === 0 ? (
+              <Group gap="sm" wrap="nowrap">
+                <Loader size="xs" type="dots" aria-hidden />
+                <Text size="sm" c="dimmed">
+                  {t('devices:waitingForHeadset')}
+                </Text>
+              </Group>
+            ) : (
+              <Stack gap="xs">
+                <Text fw={600} size="sm">
+                  {t('devices:joinedTitle', { count: joined.length })}
+                </Text>
+                {joined.map((device) => (
+                  <Group key={device.id} justify="space-between" gap="sm" wrap="nowrap">
+                    <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+                      <IconCircleCheck
+                        size={18}
+                        color="var(--mantine-color-green-8)"
+                        aria-hidden
+                        style={{ flexShrink: 0 }}
+                      />
+                      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {t('devices:joined', {
+                          name: device.name,
+                          type: t(`common:deviceType.${device.type}`),
+                        })}
+                      </Text>
+                    </Group>
+                    <StatusBadge status={device.status} />
+                  </Group>
+                ))}
+              </Stack>
+            )}
+          </Paper>
 
           <Stack gap="xs">
             <Text fw={600} size="sm">

@@ -24,7 +24,7 @@ import {
 import type { Device } from '@vrtc/contract';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { confirmAction } from '../../components/confirm';
 import { StatusBadge } from '../../components/StatusBadge';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
@@ -71,11 +71,7 @@ export function DeviceCard({ device, now }: { device: Device; now: Date }) {
       await deleteDevice.mutateAsync(device.id);
       notifySuccess(t('devices:deleted'));
     } catch (error) {
-      notifyError(
-        error instanceof ApiError && error.status === 409
-          ? t('devices:cannotDeleteInSession')
-          : errorMessage(error, t('devices:deleteFailed')),
-      );
+      notifyError(errorText(error, t('devices:deleteFailed')));
     }
   }
 

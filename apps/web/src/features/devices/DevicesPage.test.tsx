@@ -4,6 +4,7 @@ import type { Device } from '@vrtc/contract';
 import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listAnswer } from '../../test/lists';
 import { renderWithProviders } from '../../test/render';
 import { DevicesPage } from './DevicesPage';
 
@@ -36,6 +37,7 @@ function fakeServer(devices: Device[]) {
     release: () => {},
     failing: false,
     failedGets: 0,
+    gets: [] as URLSearchParams[],
   };
   let gate: Promise<void> = Promise.resolve();
   state.release = () => {};
@@ -52,8 +54,14 @@ function fakeServer(devices: Device[]) {
         state.failedGets += 1;
         return json({ error: 'internal', message: 'Database unavailable' }, 503);
       }
-      const status = url.searchParams.get('status');
-      return json({ devices: state.devices.filter((d) => !status || d.status === status) });
+      state.gets.push(url.searchParams);
+      return json(
+        listAnswer('devices', state.devices, url, {
+          search: ['name'],
+          defaultSort: 'name',
+          filters: { status: (d, value) => d.status === value },
+        }),
+      );
     }
     const movement = /^\/v1\/devices\/([^/]+)\/movement-type$/.exec(url.pathname);
     if (method === 'PUT' && movement) {
@@ -94,14 +102,16 @@ describe('devices screen', () => {
     ]);
     renderWithProviders(<DevicesPage />);
     const cards = await screen.findAllByTestId('device-card');
+    // By name, as the server sorts them.
     expect(cards).toHaveLength(2);
-    expect(within(cards[0]!).getByText('Quest in room 1')).toBeInTheDocument();
-    expect(within(cards[0]!).getByText('Waiting')).toBeInTheDocument();
-    expect(within(cards[0]!).getByText('80%')).toBeInTheDocument();
-    expect(within(cards[0]!).getByText('just now')).toBeInTheDocument();
-    expect(within(cards[1]!).getByText('Offline')).toBeInTheDocument();
-    expect(within(cards[1]!).getByText('Never')).toBeInTheDocument();
-    expect(within(cards[1]!).queryByText('Battery')).not.toBeInTheDocument();
+    expect(within(cards[1]!).getByText('Quest in room 1')).toBeInTheDocument();
+    expect(within(cards[1]!).getByText('Waiting')).toBeInTheDocument();
+    expect(within(cards[1]!).getByText('80%')).toBeInTheDocument();
+    expect(within(cards[1]!).getByText('just now')).toBeInTheDocument();
+    expect(within(cards[0]!).getByText('Pico 2')).toBeInTheDocument();
+    expect(within(cards[0]!).getByText('Offline')).toBeInTheDocument();
+    expect(within(cards[0]!).getByText('Never')).toBeInTheDocument();
+    expect(within(cards[0]!).queryByText('Battery')).not.toBeInTheDocument();
     expect(screen.getByTestId('device-total')).toHaveTextContent('2 devices');
   });
 
@@ -187,5 +197,47 @@ describe('devices screen', () => {
     expect(await screen.findByText('No headsets yet')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Show all devices' })).not.toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: 'Add headset' }).length).toBeGreaterThan(0);
+  });
+
+  it('pages the cards on the server, twelve at a time, and a filter starts again on page 1', async () => {
+    const user = userEvent.setup();
+    const { state } = fakeServer(
+      Array.from({ length: 13 }, (_, index) =>
+        device({
+          id: `00000000-0000-4000-8000-0000000001${String(index).padStart(2, '0')}`,
+          name: `Headset ${String(index + 1).padStart(2, '0')}`,
+          status: index === 12 ? 'offline' : 'waiting',
+        }),
+      ),
+    );
+    renderWithProviders(<DevicesPage />);
+    await waitFor(() => expect(screen.getAllByTestId('device-card')).toHaveLength(12));
+    expect(screen.getByTestId('device-total')).toHaveTextContent('13 devices');
+    expect(Object.fromEntries(state.gets[0]!)).toEqual({
+      limit: '12',
+      offset: '0',
+      sort: 'name',
+      order: 'asc',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getAllByTestId('device-card')).toHaveLength(1));
+    expect(screen.getByTestId('device-card')).toHaveTextContent('Headset 13');
+    expect(state.gets.at(-1)!.get('offset')).toBe('12');
+    expect(screen.getByText('Page 2 of 2')).toBeInTheDocument();
+
+    await user.click(screen.getByLabelText('Status', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Waiting', hidden: true }));
+    await waitFor(() => expect(screen.getAllByTestId('device-card')).toHaveLength(12));
+    expect(Object.fromEntries(state.gets.at(-1)!)).toEqual({
+      limit: '12',
+      offset: '0',
+      sort: 'name',
+      order: 'asc',
+      status: 'waiting',
+    });
+    expect(screen.getByTestId('device-total')).toHaveTextContent('12 devices');
+    // One page only: no pager.
+    expect(screen.queryByRole('button', { name: 'Next' })).not.toBeInTheDocument();
   });
 });

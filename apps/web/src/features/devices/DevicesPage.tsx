@@ -1,23 +1,45 @@
 import { Badge, Button, Card, EmptyState, Group, Select, SimpleGrid, Text } from '@mantine/core';
 import { IconDeviceVisionPro, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { DEVICE_SORT_FIELDS } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDeviceList } from '../../api/devices';
 import { PageHeader } from '../../components/PageHeader';
+import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
+import { oneOf, useKeepPageInRange, useListState } from '../../lib/list-state';
 import { useNow } from '../../lib/useNow';
 import { AddHeadsetModal } from './AddHeadsetModal';
-import { DEVICE_STATUS_FILTERS, useDevices, type DeviceStatusFilter } from './api';
+import { DEVICE_STATUS_FILTERS, type DeviceStatusFilter } from './api';
 import { DeviceCard } from './DeviceCard';
+
+/** Cards a page: full rows of the grid at two, three and four columns. */
+export const DEVICES_PAGE_SIZE = 12;
+
+const STATUSES = DEVICE_STATUS_FILTERS.filter((value) => value !== 'all');
 
 export function DevicesPage() {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<DeviceStatusFilter>('all');
+  const list = useListState({
+    pageSize: DEVICES_PAGE_SIZE,
+    sortFields: DEVICE_SORT_FIELDS,
+    defaultSort: { sort: 'name', order: 'asc' },
+    filters: { status: oneOf(STATUSES) },
+  });
+  const status: DeviceStatusFilter = list.filters.status ?? 'all';
+  const setStatus = (value: DeviceStatusFilter) =>
+    list.setFilters({ status: value === 'all' ? null : value });
   const [adding, setAdding] = useState(false);
-  const devices = useDevices(status);
+  const devices = useDeviceList(
+    { ...list.query, ...(status === 'all' ? {} : { status }) },
+    { poll: true },
+  );
   // Relative "last seen" times move on between refreshes.
   const now = useNow(15_000);
-  const list = devices.data ?? [];
+  const cards = devices.data?.devices ?? [];
+  const total = devices.data?.total ?? 0;
   const filtered = status !== 'all';
+  useKeepPageInRange(list, cards.length, devices.data?.total);
 
   return (
     <>
@@ -59,7 +81,7 @@ export function DevicesPage() {
               {t('common:autoRefreshNote')}
             </Text>
             <Badge variant="light" size="lg" data-testid="device-total">
-              {t('devices:total', { count: list.length })}
+              {t('devices:total', { count: total })}
             </Badge>
           </Group>
         </Group>
@@ -72,7 +94,7 @@ export function DevicesPage() {
         onRetry={() => devices.refetch()}
         errorText={t('devices:loadError')}
       >
-        {list.length === 0 ? (
+        {cards.length === 0 ? (
           <Card withBorder radius="lg" py="xl">
             <EmptyState
               icon={<IconDeviceVisionPro size={28} />}
@@ -94,15 +116,27 @@ export function DevicesPage() {
             </EmptyState>
           </Card>
         ) : (
-          <SimpleGrid
-            type="container"
-            cols={{ base: 1, '520px': 2, '860px': 3, '1240px': 4 }}
-            spacing="lg"
-          >
-            {list.map((device) => (
-              <DeviceCard key={device.id} device={device} now={now} />
-            ))}
-          </SimpleGrid>
+          <>
+            <SimpleGrid
+              type="container"
+              cols={{ base: 1, '520px': 2, '860px': 3, '1240px': 4 }}
+              spacing="lg"
+              style={devices.isPlaceholderData ? { opacity: 0.6 } : undefined}
+            >
+              {cards.map((device) => (
+                <DeviceCard key={device.id} device={device} now={now} />
+              ))}
+            </SimpleGrid>
+            {total > list.pageSize ? (
+              <Pager
+                total={total}
+                pageIndex={list.pageIndex}
+                pageSize={list.pageSize}
+                onPageChange={list.setPage}
+                count={false}
+              />
+            ) : null}
+          </>
         )}
       </QueryState>
 

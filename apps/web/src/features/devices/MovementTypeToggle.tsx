@@ -2,7 +2,7 @@ import { Group, Loader, SegmentedControl } from '@mantine/core';
 import type { Device, MovementType } from '@vrtc/contract';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSetMovementType } from './api';
 
@@ -37,7 +37,7 @@ export function MovementTypeToggle({
       await setMovementType.mutateAsync({ id: device.id, movementType: next });
       notifySuccess(t('devices:movementUpdated'));
     } catch (error) {
-      notifyError(errorMessage(error, t('devices:movementFailed')));
+      notifyError(errorText(error, t('devices:movementFailed')));
     } finally {
       running.current = false;
       setPending(null);

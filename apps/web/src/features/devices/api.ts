@@ -7,9 +7,10 @@ import type {
   MovementTypeBody,
   OkBody,
 } from '@vrtc/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
-import { pollingOptions } from '../../lib/polling';
+import { deviceKeys } from '../../api/devices';
 
 export type DeviceStatusFilter = DeviceStatus | 'all';
 export const DEVICE_STATUS_FILTERS: DeviceStatusFilter[] = [
@@ -18,26 +19,6 @@ export const DEVICE_STATUS_FILTERS: DeviceStatusFilter[] = [
   'in_session',
   'offline',
 ];
-
-export const deviceKeys = {
-  all: ['devices'] as const,
-  list: (status: DeviceStatusFilter) => ['devices', 'list', status] as const,
-};
-
-/** The organisation's devices, refreshed every 5 s (paused while the tab is hidden). */
-export function useDevices(status: DeviceStatusFilter) {
-  return useQuery({
-    queryKey: deviceKeys.list(status),
-    queryFn: ({ signal }) =>
-      api.get<DeviceList>('/v1/devices', {
-        query: { status: status === 'all' ? undefined : status },
-        signal,
-      }),
-    select: (data) => data.devices,
-    placeholderData: keepPreviousData,
-    ...pollingOptions,
-  });
-}
 
 export function useSetMovementType() {
   const queryClient = useQueryClient();
@@ -48,9 +29,12 @@ export function useSetMovementType() {
       } satisfies MovementTypeBody),
     onSuccess: (updated) => {
       // Show the server's answer at once, then refresh the lists.
-      queryClient.setQueriesData<DeviceList>({ queryKey: deviceKeys.all }, (old) =>
+      queryClient.setQueriesData<DeviceList>({ queryKey: deviceKeys.lists }, (old) =>
         old
-          ? { devices: old.devices.map((device) => (device.id === updated.id ? updated : device)) }
+          ? {
+              ...old,
+              devices: old.devices.map((device) => (device.id === updated.id ? updated : device)),
+            }
           : old,
       );
       return queryClient.invalidateQueries({ queryKey: deviceKeys.all });
@@ -85,4 +69,62 @@ export function useRevokeEnrollmentCode() {
   return useMutation({
     mutationFn: () => api.delete<OkBody>('/v1/devices/enrollment-code'),
   });
+}
+
+/** How often the "Add headset" dialog asks whether a headset has joined. */
+export const ENROLMENT_POLL_MS = 3000;
+/** The newest devices asked for each time: more than can enrol in one interval. */
+const NEWEST_DEVICES = 20;
+
+/**
+ * The headsets that enrol while `watching` is true (the "Add headset" dialog is open), newest
+ * first. The organisation's newest devices are asked for every few seconds; those the first
+ * answer did not hold have joined since. The dialog only sees the list this returns, so a live
+ * event stream can replace the polling here without touching it.
+ */
+export function useJoinedDevices(watching: boolean, intervalMs = ENROLMENT_POLL_MS): Device[] {
+  // Each opening watches afresh: its own query, its own first answer.
+  const [openedAt, setOpenedAt] = useState<number | null>(null);
+  const [known, setKnown] = useState<Set<string> | null>(null);
+  const [joined, setJoined] = useState<Device[]>([]);
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    setOpenedAt(watching ? Date.now() : null);
+    setKnown(null);
+    setJoined([]);
+  }, [watching]);
+
+  const newest = useQuery({
+    queryKey: [...deviceKeys.all, 'newest', openedAt],
+    queryFn: ({ signal }) =>
+      api.get<DeviceList>('/v1/devices', {
+        query: { sort: 'created_at', order: 'desc', limit: NEWEST_DEVICES },
+        signal,
+      }),
+    enabled: openedAt !== null,
+    refetchInterval: intervalMs,
+    // Like every live list: no polling while the tab is hidden (it resumes on return).
+    refetchIntervalInBackground: false,
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+  const answer = newest.data?.devices;
+  useEffect(() => {
+    if (!answer) return;
+    if (known === null) {
+      setKnown(new Set(answer.map((device) => device.id)));
+      return;
+    }
+    const arrived = answer.filter((device) => !known.has(device.id));
+    if (arrived.length === 0) return;
+    setKnown(new Set([...known, ...arrived.map((device) => device.id)]));
+    setJoined((list) => [...arrived, ...list]);
+    // The devices screen behind the dialog shows them at once, too.
+    void queryClient.invalidateQueries({ queryKey: deviceKeys.lists });
+  }, [answer, known, queryClient]);
+
+  // As they are now (a headset that has just joined turns to waiting a moment later).
+  return joined.map((device) => answer?.find((latest) => latest.id === device.id) ?? device);
 }

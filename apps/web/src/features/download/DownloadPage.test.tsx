@@ -1,8 +1,9 @@
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeStoredLogin } from '../../auth/storage';
 import { mockFetch, renderWithProviders } from '../../test/render';
 import { DownloadPage } from './DownloadPage';
 
@@ -67,5 +68,47 @@ describe('download screen', () => {
     oculus.addEventListener('click', (event) => event.preventDefault());
     await user.click(oculus);
     expect(await screen.findByText('Download started')).toBeInTheDocument();
+  });
+
+  it('shows an admin the builds on the server, with version, size and upload time', async () => {
+    const admin = {
+      id: '00000000-0000-4000-8000-000000000001',
+      email: 'admin@example.com',
+      role: 'admin' as const,
+      organization_id: '00000000-0000-4000-8000-000000000002',
+      organization_name: 'Platform',
+    };
+    writeStoredLogin({ token: 't', user: admin });
+    mockFetch({
+      'GET /v1/me': admin,
+      'GET /v1/vr-app/download': links,
+      'GET /v1/admin/vr-app/builds': {
+        builds: [
+          {
+            platform: 'oculus',
+            version: '1.4.2',
+            size_bytes: 52_428_800,
+            uploaded_at: '2026-05-10T12:00:00.000Z',
+          },
+        ],
+      },
+    });
+    renderWithProviders(<DownloadPage />);
+    const oculus = await screen.findByTestId('build-oculus');
+    expect(await within(oculus).findByText('version 1.4.2')).toBeInTheDocument();
+    expect(within(oculus).getByTestId('build-facts')).toHaveTextContent(/^50 MB · uploaded /);
+    expect(within(oculus).getByRole('button', { name: 'Replace' })).toBeInTheDocument();
+    const pico = screen.getByTestId('build-pico');
+    expect(within(pico).getByText('no build')).toBeInTheDocument();
+    // Nothing is sent without a file.
+    await userEvent.setup().click(within(pico).getByRole('button', { name: 'Upload' }));
+    expect(await within(pico).findByText('Choose an APK file')).toBeInTheDocument();
+  });
+
+  it('shows a client no build administration', async () => {
+    mockFetch({ 'GET /v1/vr-app/download': links });
+    renderWithProviders(<DownloadPage />);
+    await screen.findByRole('link', { name: 'Download for Oculus' });
+    expect(screen.queryByTestId('app-builds-admin')).not.toBeInTheDocument();
   });
 });

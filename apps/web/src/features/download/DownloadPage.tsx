@@ -27,11 +27,14 @@ import {
 } from '@tabler/icons-react';
 import type { AppPlatform, DownloadLinks } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorMessage } from '../../api/client';
+import { ApiError } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { notifySuccess } from '../../lib/notify';
+import { useAuth } from '../../auth/AuthProvider';
 import { useDownloadLinks } from './api';
+import { AppBuildsAdmin } from './AppBuildsAdmin';
 
 const PLATFORMS: Array<{ platform: AppPlatform; field: 'oculus_url' | 'pico_url' }> = [
   { platform: 'oculus', field: 'oculus_url' },
@@ -45,10 +48,12 @@ function NotAvailable({
   error,
   onRetry,
   retrying,
+  admin,
 }: {
   error?: unknown;
   onRetry: () => void;
   retrying: boolean;
+  admin: boolean;
 }) {
   const { t } = useTranslation();
   const noLinks = !error || (error instanceof ApiError && error.status === 404);
@@ -56,8 +61,9 @@ function NotAvailable({
     <Alert color={noLinks ? 'yellow' : 'red'} icon={<IconAlertTriangle />} role="alert" radius="lg">
       <Stack gap="sm" align="flex-start">
         <Text size="sm">
-          {noLinks ? t('download:notAvailable') : errorMessage(error, t('download:notAvailable'))}
+          {noLinks ? t('download:notAvailable') : errorText(error, t('download:notAvailable'))}
         </Text>
+        {noLinks && admin ? <Text size="sm">{t('download:admin.uploadBelow')}</Text> : null}
         <Button
           size="xs"
           variant="light"
@@ -150,6 +156,7 @@ function DirectLinks({ links }: { links: DownloadLinks }) {
 
 export function DownloadPage() {
   const { t } = useTranslation();
+  const admin = useAuth().state.user?.role === 'admin';
   const links = useDownloadLinks();
   const data = links.data;
   const hasLinks = Boolean(data && (data.oculus_url || data.pico_url));
@@ -172,13 +179,16 @@ export function DownloadPage() {
                 error={links.error ?? undefined}
                 onRetry={() => links.refetch()}
                 retrying={links.isFetching}
+                admin={admin}
               />
             ) : (
               <Stack gap="md">
                 <BuildButtons links={data} />
                 <Group gap={6} c="dimmed">
-                  <IconClockHour4 size={16} />
-                  <Text size="sm">{t('download:expiryNote', { count: minutes })}</Text>
+                  <Group gap={6} wrap="nowrap">
+                    <IconClockHour4 size={16} style={{ flexShrink: 0 }} />
+                    <Text size="sm">{t('download:expiryNote', { count: minutes })}</Text>
+                  </Group>
                   <Button
                     variant="subtle"
                     size="compact-sm"
@@ -193,6 +203,8 @@ export function DownloadPage() {
             )}
           </QueryState>
         </Card>
+
+        {admin ? <AppBuildsAdmin /> : null}
 
         <SimpleGrid type="container" cols={{ base: 1, '720px': 2 }} spacing="lg">
           <Card withBorder radius="lg" p="lg">

@@ -25,7 +25,7 @@ import {
 } from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useMemo, useState } from 'react';
-import { createQueryClient } from '../../app/queryClient';
+import { createQueryClient } from '../../api/query-client';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, Outlet, useNavigate } from 'react-router';
 import { useAuth, useCurrentUser } from '../../auth/AuthProvider';
@@ -212,8 +212,9 @@ function Shell() {
                 {user.email}
               </Text>
               <Group gap={6}>
-                <Badge size="sm" variant="light" data-testid="user-role">
-                  {user.role.toUpperCase()}
+                {/* The role in capitals (the badge's own text transform), in the console's language. */}
+                <Badge size="sm" variant="light" tt="uppercase" data-testid="user-role">
+                  {t(`common:role.${user.role}`)}
                 </Badge>
                 <Text size="xs" c="dimmed" truncate data-testid="user-organization">
                   {user.organization_name}

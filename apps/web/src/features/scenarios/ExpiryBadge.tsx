@@ -1,7 +1,11 @@
 import { Badge, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../lib/format';
-import { ACCESS_EXPIRY_COLORS, accessExpiryState, daysUntil } from './expiry';
+import {
+  ACCESS_EXPIRY_COLORS,
+  accessExpiryState,
+  daysUntil,
+  formatExpiryDay,
+} from '../../lib/expiry';
 
 /** The access-expiry date of a scenario with its state: expired, expiring, active or never. */
 export function ExpiryBadge({ expiresAt, now }: { expiresAt: string | null; now: Date }) {
@@ -10,10 +14,10 @@ export function ExpiryBadge({ expiresAt, now }: { expiresAt: string | null; now:
   return (
     <Group gap={8} wrap="nowrap">
       {expiresAt ? (
-        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-testid="access-expiry">
           {state === 'expired'
-            ? t('scenarios:expiredOn', { date: formatDate(expiresAt, i18n.language) })
-            : t('scenarios:expiresOn', { date: formatDate(expiresAt, i18n.language) })}
+            ? t('scenarios:expiredOn', { date: formatExpiryDay(expiresAt, i18n.language) })
+            : t('scenarios:expiresOn', { date: formatExpiryDay(expiresAt, i18n.language) })}
         </Text>
       ) : null}
       <Badge

@@ -17,7 +17,9 @@ function scenario(
   return {
     id: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
     name,
+    name_en: null,
     description: '',
+    description_en: null,
     active: true,
     access_expires_at: accessExpiresAt,
     modules: [],
@@ -35,25 +37,33 @@ describe('scenarios screen', () => {
     mockFetch({
       'GET /v1/scenarios-full': {
         scenarios: [
-          scenario('Fire safety', null, {
+          scenario('Пожарная безопасность', null, {
+            name_en: 'Fire safety',
             modules: [
               {
                 id: '00000000-0000-4000-8000-0000000000e1',
-                name: 'Basics',
+                name: 'Основы',
+                name_en: 'Basics',
                 description: '',
+                description_en: null,
                 order_index: 0,
                 levels: [
                   {
                     id: '00000000-0000-4000-8000-0000000000f1',
-                    name: 'Intro',
+                    name: 'Вводный',
+                    name_en: 'Intro',
                     level_number: 1,
-                    description: 'First steps in the building',
+                    description: 'Первые шаги в здании',
+                    description_en: 'First steps in the building',
                     max_tasks: 3,
                     options: [
                       {
                         id: '00000000-0000-4000-8000-0000000000b1',
-                        name: 'Smoke',
-                        description: 'Adds smoke',
+                        name: 'Дым',
+                        name_en: 'Smoke',
+                        description: 'Добавляет дым',
+                        // No English description: the Russian one stands in.
+                        description_en: null,
                         order_index: 0,
                       },
                     ],
@@ -81,6 +91,41 @@ describe('scenarios screen', () => {
     expect(screen.getByText('Max 3 tasks')).toBeInTheDocument();
     expect(screen.getByText('First steps in the building')).toBeInTheDocument();
     expect(screen.getByText('Smoke')).toBeInTheDocument();
+    expect(screen.getByText(/Добавляет дым/)).toBeInTheDocument();
+    expect(screen.queryByText('Пожарная безопасность')).not.toBeInTheDocument();
+  });
+
+  it('shows the Russian text in the Russian console', async () => {
+    await i18n.changeLanguage('ru');
+    try {
+      const user = userEvent.setup();
+      mockFetch({
+        'GET /v1/scenarios-full': {
+          scenarios: [
+            scenario('Пожарная безопасность', '2026-12-10T23:59:59.000Z', {
+              name_en: 'Fire safety',
+              description: 'Эвакуация',
+              description_en: 'Evacuation',
+            }),
+            // English only: the Russian console falls back to it.
+            scenario('', null, { name_en: 'Working at height' }),
+          ],
+        },
+      });
+      renderWithProviders(<ScenariosPage />);
+      const items = await screen.findAllByTestId('scenario');
+      expect(within(items[0]!).getByText('Пожарная безопасность')).toBeInTheDocument();
+      // The access ends on the UTC day the admin chose, whatever the local time zone.
+      expect(within(items[0]!).getByTestId('access-expiry')).toHaveTextContent(
+        'Доступ до 10 дек. 2026 г.',
+      );
+      expect(within(items[1]!).getByText('Working at height')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: /Пожарная безопасность/ }));
+      expect(await screen.findByText('Эвакуация')).toBeInTheDocument();
+      expect(screen.queryByText('Fire safety')).not.toBeInTheDocument();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('shows an empty state when the organisation has no scenarios', async () => {

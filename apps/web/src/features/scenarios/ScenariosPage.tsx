@@ -15,12 +15,15 @@ import type { ScenarioTree, ScenarioTreeLevel, ScenarioTreeModule } from '@vrtc/
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { useContentText } from '../../lib/content-text';
 import { useNow } from '../../lib/useNow';
-import { useScenarioTree } from './api';
+import { useScenarioTree } from '../../api/scenarios';
 import { ExpiryBadge } from './ExpiryBadge';
 
 function LevelCard({ level }: { level: ScenarioTreeLevel }) {
   const { t } = useTranslation();
+  const content = useContentText();
+  const description = content.description(level);
   return (
     <Paper withBorder radius="md" p="md" data-testid="level">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -31,16 +34,16 @@ function LevelCard({ level }: { level: ScenarioTreeLevel }) {
             </Text>
           </ThemeIcon>
           <Text fw={600} size="sm">
-            {t('scenarios:levelTitle', { number: level.level_number, name: level.name })}
+            {t('scenarios:levelTitle', { number: level.level_number, name: content.name(level) })}
           </Text>
         </Group>
         <Badge variant="outline" color="gray" tt="none">
           {t('scenarios:maxTasks', { count: level.max_tasks })}
         </Badge>
       </Group>
-      {level.description ? (
+      {description ? (
         <Text size="sm" c="dimmed" mt="xs">
-          {level.description}
+          {description}
         </Text>
       ) : null}
       <Stack gap={6} mt="sm">
@@ -59,12 +62,12 @@ function LevelCard({ level }: { level: ScenarioTreeLevel }) {
             {level.options.map((option) => (
               <List.Item key={option.id}>
                 <Text span size="sm" fw={500}>
-                  {option.name}
+                  {content.name(option)}
                 </Text>
-                {option.description ? (
+                {content.description(option) ? (
                   <Text span size="sm" c="dimmed">
                     {' — '}
-                    {option.description}
+                    {content.description(option)}
                   </Text>
                 ) : null}
               </List.Item>
@@ -78,6 +81,7 @@ function LevelCard({ level }: { level: ScenarioTreeLevel }) {
 
 function ModuleList({ modules }: { modules: ScenarioTreeModule[] }) {
   const { t } = useTranslation();
+  const content = useContentText();
   if (modules.length === 0) {
     return (
       <Text size="sm" c="dimmed">
@@ -93,11 +97,11 @@ function ModuleList({ modules }: { modules: ScenarioTreeModule[] }) {
             <Group justify="space-between" gap="sm" wrap="nowrap">
               <Stack gap={0} style={{ minWidth: 0 }}>
                 <Text fw={500} size="sm">
-                  {module.name}
+                  {content.name(module)}
                 </Text>
-                {module.description ? (
+                {content.description(module) ? (
                   <Text size="xs" c="dimmed" lineClamp={1}>
-                    {module.description}
+                    {content.description(module)}
                   </Text>
                 ) : null}
               </Stack>
@@ -127,12 +131,14 @@ function ModuleList({ modules }: { modules: ScenarioTreeModule[] }) {
 
 function ScenarioItem({ scenario, now }: { scenario: ScenarioTree; now: Date }) {
   const { t } = useTranslation();
+  const content = useContentText();
+  const description = content.description(scenario);
   return (
     <Accordion.Item value={scenario.id} data-testid="scenario">
       <Accordion.Control>
         <Group justify="space-between" gap="md" wrap="wrap">
           <Stack gap={2} style={{ minWidth: 0, flex: '1 1 240px' }}>
-            <Text fw={600}>{scenario.name}</Text>
+            <Text fw={600}>{content.name(scenario)}</Text>
             <Text size="xs" c="dimmed">
               {t('scenarios:moduleCount', { count: scenario.modules.length })}
             </Text>
@@ -142,7 +148,7 @@ function ScenarioItem({ scenario, now }: { scenario: ScenarioTree; now: Date }) 
       </Accordion.Control>
       <Accordion.Panel>
         <Stack gap="md">
-          {scenario.description ? <Text size="sm">{scenario.description}</Text> : null}
+          {description ? <Text size="sm">{description}</Text> : null}
           <ModuleList modules={scenario.modules} />
         </Stack>
       </Accordion.Panel>

@@ -13,7 +13,8 @@ import { IconClock, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import type { ActiveSession } from '@vrtc/contract';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { useContentText } from '../../lib/content-text';
+import { errorText } from '../../lib/error-text';
 import { confirmAction } from '../../components/confirm';
 import { QueryState } from '../../components/QueryState';
 import { formatDuration, progressPercent } from '../../lib/format';
@@ -21,24 +22,48 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { useNow } from '../../lib/useNow';
 import { useActiveSessions, useCancelSession } from './api';
 
-/** A label and its value; a long value wraps to two lines and shows in full on hover (`title`). */
-function Field({ label, title, children }: { label: string; title?: string; children: ReactNode }) {
+/**
+ * A label and its value, the value always whole: a long one wraps (at word boundaries where it
+ * can), never cut to an ellipsis. `stacked` puts the value under its label, across the card, for
+ * values that are often long (module and level names).
+ */
+function Field({
+  label,
+  stacked = false,
+  children,
+}: {
+  label: string;
+  stacked?: boolean;
+  children: ReactNode;
+}) {
+  const value = (
+    <Text
+      size="sm"
+      fw={500}
+      ta={stacked ? 'left' : 'right'}
+      component="div"
+      style={{ minWidth: 0, overflowWrap: 'break-word', wordBreak: 'normal' }}
+      data-testid="active-field-value"
+    >
+      {children}
+    </Text>
+  );
+  if (stacked) {
+    return (
+      <Stack gap={0}>
+        <Text size="sm" c="dimmed">
+          {label}
+        </Text>
+        {value}
+      </Stack>
+    );
+  }
   return (
     <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
       <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
         {label}
       </Text>
-      <Text
-        size="sm"
-        fw={500}
-        ta="right"
-        lineClamp={2}
-        component="div"
-        title={title}
-        style={{ minWidth: 0, overflowWrap: 'anywhere' }}
-      >
-        {children}
-      </Text>
+      {value}
     </Group>
   );
 }
@@ -51,6 +76,7 @@ function ActiveSessionCard({
   elapsedSinceFetch: number;
 }) {
   const { t } = useTranslation();
+  const content = useContentText();
   const cancel = useCancelSession();
   const [cancelling, setCancelling] = useState(false);
   const percent = progressPercent(session.completed_tasks, session.max_tasks);
@@ -72,7 +98,7 @@ function ActiveSessionCard({
       await cancel.mutateAsync(session.id);
       notifySuccess(t('sessions:active.cancelled'));
     } catch (error) {
-      notifyError(errorMessage(error, t('common:error')));
+      notifyError(errorText(error, t('common:error')));
     } finally {
       setCancelling(false);
     }
@@ -82,11 +108,11 @@ function ActiveSessionCard({
     <Card withBorder radius="lg" padding="lg" data-testid="active-session">
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md">
         <Stack gap={2} style={{ minWidth: 0 }}>
-          <Text fw={600} truncate title={session.vr_user_name}>
+          <Text fw={600} style={{ overflowWrap: 'break-word' }}>
             {session.vr_user_name}
           </Text>
-          <Text size="xs" c="dimmed" lineClamp={2} title={session.scenario_name}>
-            {session.scenario_name}
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'break-word' }}>
+            {content.text(session.scenario_name, session.scenario_name_en)}
           </Text>
         </Stack>
         <Group gap={4} wrap="nowrap" c="blue" style={{ flexShrink: 0 }}>
@@ -106,14 +132,10 @@ function ActiveSessionCard({
         <Field label={t('sessions:active.sessionId')}>
           <Code title={session.id}>{session.id.slice(0, 8)}</Code>
         </Field>
-        <Field label={t('sessions:active.device')} title={session.device_name}>
-          {session.device_name}
-        </Field>
-        <Field
-          label={t('sessions:active.moduleLevel')}
-          title={`${session.module_name} - ${session.level_name}`}
-        >
-          {session.module_name} - {session.level_name}
+        <Field label={t('sessions:active.device')}>{session.device_name}</Field>
+        <Field label={t('sessions:active.moduleLevel')} stacked>
+          {content.text(session.module_name, session.module_name_en)} -{' '}
+          {content.text(session.level_name, session.level_name_en)}
         </Field>
         <Field label={t('sessions:active.tasks')}>
           {session.completed_tasks}/{session.max_tasks}

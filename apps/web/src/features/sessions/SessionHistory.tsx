@@ -1,60 +1,155 @@
+import '@mantine/dates/styles.css';
+import 'dayjs/locale/ru';
 import {
   Badge,
   Box,
   Button,
   Card,
   EmptyState,
+  Grid,
   Group,
   Progress,
   Select,
   Stack,
   Text,
 } from '@mantine/core';
-import { IconFileSpreadsheet, IconHistory, IconRefresh } from '@tabler/icons-react';
+import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
+import {
+  IconCalendar,
+  IconFileSpreadsheet,
+  IconFilterOff,
+  IconHistory,
+  IconRefresh,
+} from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { HistorySession } from '@vrtc/contract';
+import type { HistorySession, SessionExportQuery, SessionListQuery } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../auth/AuthProvider';
-import { DataTable } from '../../components/DataTable';
+import { useContentText } from '../../lib/content-text';
+import { errorText } from '../../lib/error-text';
+import { deviceOptions } from '../../api/devices';
+import { useScenarioTree } from '../../api/scenarios';
+import { vrUserOptions } from '../../api/vr-users';
+import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
-import { StatusBadge } from '../../components/StatusBadge';
+import { ServerSelect } from '../../components/ServerSelect';
+import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
+import { saveFile } from '../../lib/download';
 import {
   formatDateTime,
   formatDateTimeShort,
   formatDuration,
   progressPercent,
 } from '../../lib/format';
-import { notifySuccess, notifyWarning } from '../../lib/notify';
-import { HISTORY_STATUS_FILTERS, useSessionHistory, type HistoryStatusFilter } from './api';
-import { buildSessionsCsv, sessionsCsvFileName } from './history-csv';
+import { isIsoDay, isUuid, oneOf, useListState } from '../../lib/list-state';
+import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
+import {
+  exportSessionHistory,
+  HISTORY_STATUS_FILTERS,
+  useSessionHistory,
+  type HistoryStatusFilter,
+} from './api';
 
-function downloadCsv(content: string, fileName: string) {
-  const url = URL.createObjectURL(new Blob([content], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+const STATUSES = HISTORY_STATUS_FILTERS.filter((value) => value !== 'all');
+/** History sorts by start time only (newest first unless turned). */
+const HISTORY_SORT_FIELDS = ['started_at'] as const satisfies readonly NonNullable<
+  SessionListQuery['sort']
+>[];
 
+/**
+ * The History tab: ended sessions a page at a time from the server, filtered by status, days
+ * (UTC, of the start), VR user, headset and scenario; the page, sort and filters live in the URL.
+ * The CSV export is the server's file of every session under the same filters.
+ */
 export function SessionHistory() {
   const { t, i18n } = useTranslation();
-  const user = useCurrentUser();
-  const [status, setStatus] = useState<HistoryStatusFilter>('all');
-  const history = useSessionHistory(status);
+  const content = useContentText();
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: HISTORY_SORT_FIELDS,
+    defaultSort: { sort: 'started_at', order: 'desc' },
+    filters: {
+      status: oneOf(STATUSES),
+      from: isIsoDay,
+      to: isIsoDay,
+      vr_user_id: isUuid,
+      device_id: isUuid,
+      scenario_id: isUuid,
+    },
+  });
+  const { filters } = list;
+  const status: HistoryStatusFilter = filters.status ?? 'all';
+  const exportFilters: SessionExportQuery = {
+    status: filters.status,
+    from: filters.from,
+    to: filters.to,
+    vr_user_id: filters.vr_user_id,
+    device_id: filters.device_id,
+    scenario_id: filters.scenario_id,
+  };
+  const history = useSessionHistory({ ...exportFilters, ...list.query });
+  const scenarios = useScenarioTree();
+  const [exporting, setExporting] = useState(false);
   const rows = history.data?.sessions ?? [];
   const total = history.data?.total ?? 0;
+  const filtered = Object.keys(filters).length > 0;
 
-  function exportCsv() {
-    if (rows.length === 0) {
+  // A filter opened from a link names its VR user, headset or scenario from the rows it matched.
+  const vrUserLabel = filters.vr_user_id
+    ? (rows.find((row) => row.vr_user_id === filters.vr_user_id)?.vr_user_name ??
+      t('sessions:history.filter.selectedVrUser'))
+    : undefined;
+  const deviceLabel = filters.device_id
+    ? (rows.find((row) => row.device_id === filters.device_id)?.device_name ??
+      t('sessions:history.filter.selectedDevice'))
+    : undefined;
+  const matchedScenarioName = rows[0]
+    ? content.text(rows[0].scenario_name, rows[0].scenario_name_en)
+    : undefined;
+  const scenarioData = useMemo(() => {
+    const items = (scenarios.data ?? []).map((scenario) => ({
+      value: scenario.id,
+      label: content.name(scenario),
+    }));
+    const id = filters.scenario_id;
+    if (id && !items.some((item) => item.value === id)) {
+      items.unshift({
+        value: id,
+        label: matchedScenarioName ?? t('sessions:history.filter.selectedScenario'),
+      });
+    }
+    return items;
+  }, [scenarios.data, filters.scenario_id, matchedScenarioName, t, content]);
+
+  const clearFilters = () =>
+    list.setFilters({
+      status: null,
+      from: null,
+      to: null,
+      vr_user_id: null,
+      device_id: null,
+      scenario_id: null,
+    });
+
+  async function exportCsv() {
+    if (total === 0) {
       notifyWarning(t('common:noDataToExport'));
       return;
     }
-    downloadCsv(buildSessionsCsv(rows), sessionsCsvFileName(user.organization_name, new Date()));
-    notifySuccess(t('sessions:history.exported', { count: rows.length }));
+    setExporting(true);
+    try {
+      // Content names in the file as the console shows them.
+      const file = await exportSessionHistory({
+        ...exportFilters,
+        lang: i18n.language === 'en' ? 'en' : 'ru',
+      });
+      saveFile(file.blob, file.filename);
+      notifySuccess(t('sessions:history.exported', { count: total }));
+    } catch (error) {
+      notifyError(errorText(error, t('sessions:history.exportFailed')));
+    } finally {
+      setExporting(false);
+    }
   }
 
   const columns = useMemo<ColumnDef<HistorySession, unknown>[]>(
@@ -75,18 +170,21 @@ export function SessionHistory() {
       },
       {
         id: 'content',
-        accessorFn: (row) => `${row.scenario_name} ${row.module_name} ${row.level_name}`,
         header: t('sessions:history.col.content'),
-        cell: ({ row: { original: s } }) => (
-          <Stack gap={0} miw={130}>
-            <Text size="sm" lineClamp={2} title={s.scenario_name}>
-              {s.scenario_name}
-            </Text>
-            <Text size="xs" c="dimmed" lineClamp={2} title={`${s.module_name} - ${s.level_name}`}>
-              {s.module_name} - {s.level_name}
-            </Text>
-          </Stack>
-        ),
+        cell: ({ row: { original: s } }) => {
+          const scenario = content.text(s.scenario_name, s.scenario_name_en);
+          const moduleLevel = `${content.text(s.module_name, s.module_name_en)} - ${content.text(s.level_name, s.level_name_en)}`;
+          return (
+            <Stack gap={0} miw={130}>
+              <Text size="sm" lineClamp={2} title={scenario}>
+                {scenario}
+              </Text>
+              <Text size="xs" c="dimmed" lineClamp={2} title={moduleLevel}>
+                {moduleLevel}
+              </Text>
+            </Stack>
+          );
+        },
       },
       {
         accessorKey: 'status',
@@ -99,7 +197,6 @@ export function SessionHistory() {
       },
       {
         id: 'progress',
-        accessorFn: (row) => progressPercent(row.completed_tasks, row.total_tasks),
         header: t('sessions:history.col.progress'),
         cell: ({ row: { original: s } }) => {
           const percent = progressPercent(s.completed_tasks, s.total_tasks);
@@ -115,6 +212,8 @@ export function SessionHistory() {
       },
       {
         accessorKey: 'started_at',
+        // Newest first is the default: a click turns it to oldest first, and back.
+        sortDescFirst: true,
         header: () => (
           <span title={t('sessions:history.col.timeHint')}>{t('sessions:history.col.time')}</span>
         ),
@@ -147,37 +246,112 @@ export function SessionHistory() {
       },
       {
         id: 'success',
-        accessorFn: (row) => (row.success === null ? -1 : row.success ? 1 : 0),
         header: t('sessions:history.col.success'),
         cell: ({ row: { original: s } }) =>
           s.success === null ? (
             t('common:none')
           ) : (
-            <Badge variant="dot" color={s.success ? 'green' : 'red'} style={{ flexShrink: 0 }}>
+            <Badge
+              variant="dot"
+              color={s.success ? 'green' : 'red'}
+              styles={FULL_LABEL_BADGE}
+              style={{ flexShrink: 0 }}
+            >
               {s.success ? t('common:yes') : t('common:no')}
             </Badge>
           ),
       },
     ],
-    [t, i18n.language],
+    [t, i18n.language, content],
   );
 
+  const range: DatesRangeValue<string> = [filters.from ?? null, filters.to ?? null];
+
   return (
-    <Card withBorder radius="lg" p="md">
-      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
-        <Group align="flex-end" gap="sm">
-          <Select
-            label={t('sessions:history.statusFilter')}
-            value={status}
-            onChange={(value) => setStatus((value as HistoryStatusFilter | null) ?? 'all')}
-            allowDeselect={false}
-            w={220}
-            data={HISTORY_STATUS_FILTERS.map((value) => ({
-              value,
-              label:
-                value === 'all' ? t('sessions:history.allStatuses') : t(`common:status.${value}`),
-            }))}
-          />
+    <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
+      <Card withBorder radius="lg" p="md">
+        {/* One row at 1366 px: the days get the room a chosen range needs. */}
+        <Grid columns={15} gap="sm" mb="sm">
+          <Grid.Col span={{ base: 15, xs: 5, md: 2 }}>
+            <Select
+              label={t('sessions:history.statusFilter')}
+              value={status}
+              onChange={(value) =>
+                list.setFilters({ status: !value || value === 'all' ? null : value })
+              }
+              allowDeselect={false}
+              data={HISTORY_STATUS_FILTERS.map((value) => ({
+                value,
+                label:
+                  value === 'all' ? t('sessions:history.allStatuses') : t(`common:status.${value}`),
+              }))}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 15, xs: 10, md: 4 }}>
+            <DatePickerInput
+              type="range"
+              allowSingleDateInRange
+              label={t('sessions:history.filter.days')}
+              placeholder={t('sessions:history.filter.anyDay')}
+              title={t('sessions:history.filter.daysHint')}
+              value={range}
+              onChange={([from, to]) => list.setFilters({ from, to })}
+              clearable
+              clearButtonProps={{ 'aria-label': t('common:clear') }}
+              valueFormat={i18n.language === 'en' ? 'DD/MM/YYYY' : 'DD.MM.YYYY'}
+              leftSection={<IconCalendar size={16} />}
+              popoverProps={{ withinPortal: true }}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 15, xs: 5, md: 3 }}>
+            <ServerSelect
+              label={t('sessions:history.filter.vrUser')}
+              placeholder={t('sessions:history.filter.allVrUsers')}
+              options={vrUserOptions}
+              value={filters.vr_user_id ?? null}
+              valueLabel={vrUserLabel}
+              onChange={(id) => list.setFilters({ vr_user_id: id })}
+              clearable
+              nothingFoundMessage={t('sessions:history.filter.nothingFound')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 15, xs: 5, md: 3 }}>
+            <ServerSelect
+              label={t('sessions:history.filter.device')}
+              placeholder={t('sessions:history.filter.allDevices')}
+              options={deviceOptions}
+              value={filters.device_id ?? null}
+              valueLabel={deviceLabel}
+              onChange={(id) => list.setFilters({ device_id: id })}
+              clearable
+              nothingFoundMessage={t('sessions:history.filter.nothingFound')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 15, xs: 5, md: 3 }}>
+            <Select
+              label={t('sessions:history.filter.scenario')}
+              placeholder={t('sessions:history.filter.allScenarios')}
+              data={scenarioData}
+              value={filters.scenario_id ?? null}
+              onChange={(id) => list.setFilters({ scenario_id: id })}
+              searchable
+              clearable
+              nothingFoundMessage={t('sessions:history.filter.nothingFound')}
+            />
+          </Grid.Col>
+        </Grid>
+        <Group justify="flex-end" mb="md" gap="sm">
+          {/* With nothing left, the empty state offers it instead. */}
+          {filtered && total > 0 ? (
+            <Button
+              variant="subtle"
+              color="gray"
+              leftSection={<IconFilterOff size={16} />}
+              onClick={clearFilters}
+            >
+              {t('sessions:history.showAll')}
+            </Button>
+          ) : null}
           <Button
             variant="default"
             leftSection={<IconRefresh size={16} />}
@@ -186,55 +360,56 @@ export function SessionHistory() {
           >
             {t('common:refresh')}
           </Button>
+          <Button
+            leftSection={<IconFileSpreadsheet size={16} />}
+            variant="light"
+            onClick={exportCsv}
+            loading={exporting}
+            disabled={history.isPending}
+          >
+            {t('sessions:history.export')}
+          </Button>
         </Group>
-        <Button
-          leftSection={<IconFileSpreadsheet size={16} />}
-          variant="light"
-          onClick={exportCsv}
-          disabled={history.isPending}
+        <QueryState
+          isPending={history.isPending}
+          error={history.data ? null : history.error}
+          onRetry={() => history.refetch()}
         >
-          {t('sessions:history.export')}
-        </Button>
-      </Group>
-      {total > rows.length ? (
-        <Text size="xs" c="dimmed" mb="sm">
-          {t('sessions:history.truncated', { shown: rows.length, total })}
-        </Text>
-      ) : null}
-      <QueryState
-        isPending={history.isPending}
-        error={history.error}
-        onRetry={() => history.refetch()}
-      >
-        <DataTable
-          key={status}
-          data={rows}
-          columns={columns}
-          getRowId={(row) => row.id}
-          initialSorting={[{ id: 'started_at', desc: true }]}
-          empty={
-            <EmptyState
-              py="xl"
-              icon={<IconHistory size={28} />}
-              withIndicatorBackground
-              title={t('sessions:history.emptyTitle')}
-              description={
-                status === 'all'
-                  ? t('sessions:history.emptyText')
-                  : t('sessions:history.emptyFilteredText')
-              }
-            >
-              {status !== 'all' ? (
-                <EmptyState.Actions>
-                  <Button variant="light" onClick={() => setStatus('all')}>
-                    {t('sessions:history.showAll')}
-                  </Button>
-                </EmptyState.Actions>
-              ) : null}
-            </EmptyState>
-          }
-        />
-      </QueryState>
-    </Card>
+          <DataTable
+            rows={rows}
+            total={total}
+            loading={history.isPlaceholderData}
+            state={list}
+            columns={columns}
+            getRowId={(row) => row.id}
+            empty={
+              <EmptyState
+                py="xl"
+                icon={<IconHistory size={28} />}
+                withIndicatorBackground
+                title={t('sessions:history.emptyTitle')}
+                description={
+                  filtered
+                    ? t('sessions:history.emptyFilteredText')
+                    : t('sessions:history.emptyText')
+                }
+              >
+                {filtered ? (
+                  <EmptyState.Actions>
+                    <Button
+                      variant="light"
+                      leftSection={<IconFilterOff size={16} />}
+                      onClick={clearFilters}
+                    >
+                      {t('sessions:history.showAll')}
+                    </Button>
+                  </EmptyState.Actions>
+                ) : null}
+              </EmptyState>
+            }
+          />
+        </QueryState>
+      </Card>
+    </DatesProvider>
   );
 }

@@ -3,11 +3,12 @@ import userEvent from '@testing-library/user-event';
 import type { ActiveSession, Device, HistorySession, ScenarioTree, VrUser } from '@vrtc/contract';
 import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router';
 import { RequireAuth } from '../../auth/guards';
 import { writeStoredLogin } from '../../auth/storage';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { listAnswer } from '../../test/lists';
+import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { SessionsPage } from './SessionsPage';
 
 const me = {
@@ -40,30 +41,39 @@ const device = {
   app_version: null,
   created_at: '2026-05-01T10:00:00.000Z',
 } satisfies Device;
+/** Content in both languages: Russian first, English beside it (the English console's text). */
 const scenario: ScenarioTree = {
   id: '00000000-0000-4000-8000-0000000000c1',
-  name: 'Fire safety',
-  description: 'Evacuation drills',
+  name: 'Пожарная безопасность',
+  name_en: 'Fire safety',
+  description: 'Учебная эвакуация',
+  description_en: 'Evacuation drills',
   active: true,
   access_expires_at: null,
   modules: [
     {
       id: '00000000-0000-4000-8000-0000000000e1',
-      name: 'Basics',
+      name: 'Основы',
+      name_en: 'Basics',
       description: '',
+      description_en: null,
       order_index: 0,
       levels: [
         {
           id: '00000000-0000-4000-8000-0000000000f1',
-          name: 'Intro',
+          name: 'Вводный',
+          name_en: 'Intro',
           level_number: 1,
-          description: 'First steps',
+          description: 'Первые шаги',
+          description_en: 'First steps',
           max_tasks: 3,
           options: [
             {
               id: '00000000-0000-4000-8000-0000000000b1',
-              name: 'Smoke',
-              description: 'Adds smoke',
+              name: 'Дым',
+              name_en: 'Smoke',
+              description: 'Добавляет дым',
+              description_en: 'Adds smoke',
               order_index: 0,
             },
           ],
@@ -77,14 +87,68 @@ const active: ActiveSession = {
   vr_user_name: 'Ivan Petrov',
   device_name: 'Quest 1',
   device_id: device.id,
-  scenario_name: 'Fire safety',
-  module_name: 'Basics',
-  level_name: 'Intro',
+  scenario_name: 'Пожарная безопасность',
+  scenario_name_en: 'Fire safety',
+  module_name: 'Основы',
+  module_name_en: 'Basics',
+  level_name: 'Вводный',
+  level_name_en: 'Intro',
   seconds_active: 65,
   completed_tasks: 1,
   max_tasks: 3,
+  tasks: [],
   started_at: new Date().toISOString(),
 };
+
+/** An ended session of the History; `n` spreads them over the days of May 2026. */
+function ended(n: number, overrides: Partial<HistorySession> = {}): HistorySession {
+  const day = String(n).padStart(2, '0');
+  return {
+    id: `00000000-0000-4000-8000-0000000001${day}`,
+    vr_user_name: n % 2 ? 'Ivan Petrov' : 'Olga Smirnova',
+    vr_user_id: n % 2 ? vrUser.id : '00000000-0000-4000-8000-0000000000a2',
+    device_name: 'Quest 1',
+    device_id: device.id,
+    scenario_name: 'Пожарная безопасность',
+    scenario_name_en: 'Fire safety',
+    module_name: 'Основы',
+    module_name_en: 'Basics',
+    level_name: 'Вводный',
+    level_name_en: 'Intro',
+    level_number: 1,
+    status: n % 3 ? 'completed' : 'cancelled',
+    completed_tasks: 3,
+    total_tasks: 3,
+    duration_seconds: 90,
+    started_by_email: me.email,
+    started_at: `2026-05-${day}T09:00:00.000Z`,
+    ended_at: `2026-05-${day}T09:01:30.000Z`,
+    success: n % 3 !== 0,
+    selected_options: [],
+    ...overrides,
+  } as HistorySession;
+}
+
+/** Sessions 1…12 (one a day), answered as the server would: filtered, newest first, paged. */
+const history = Array.from({ length: 12 }, (_, index) => ended(index + 1));
+const historyRoute = ({ url }: { url: URL }) =>
+  listAnswer('sessions', history, url, {
+    defaultSort: 'started_at',
+    defaultOrder: 'desc',
+    filters: {
+      status: (row, value) => row.status === value,
+      vr_user_id: (row, value) => row.vr_user_id === value,
+      device_id: (row, value) => row.device_id === value,
+      from: (row, value) => row.started_at.slice(0, 10) >= value,
+      to: (row, value) => row.started_at.slice(0, 10) <= value,
+    },
+  });
+
+/** The requests made to a path, as their query parameters. */
+const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
+  calls
+    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
+    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
 
 function Where() {
   const location = useLocation();
@@ -121,8 +185,13 @@ describe('sessions screen', () => {
     const user = userEvent.setup();
     const calls = mockFetch({
       'GET /v1/me': me,
-      'GET /v1/vr-users': { vr_users: [vrUser] },
-      'GET /v1/devices': { devices: [device] },
+      'GET /v1/vr-users': ({ url }) =>
+        listAnswer('vr_users', [vrUser], url, { search: ['name', 'notes'], defaultSort: 'name' }),
+      'GET /v1/devices': ({ url }) =>
+        listAnswer('devices', [device], url, {
+          defaultSort: 'name',
+          filters: { status: (row, value) => row.status === value },
+        }),
       'GET /v1/scenarios-full': { scenarios: [scenario] },
       'POST /v1/sessions/start': { status: 201, body: { id: active.id } },
       'GET /v1/sessions/active': { active_sessions: [active] },
@@ -135,7 +204,15 @@ describe('sessions screen', () => {
     await user.click(screen.getByRole('button', { name: 'Next' }));
     expect(await screen.findByText('Please select a VR user')).toBeInTheDocument();
 
-    await user.click(screen.getByLabelText(/^VR user/, { selector: 'input' }));
+    // The VR user picker asks the server for the names matching what is typed.
+    await user.type(screen.getByLabelText(/^VR user/, { selector: 'input' }), 'iva');
+    await waitFor(() =>
+      expect(requestsTo(calls, '/v1/vr-users')).toContainEqual({
+        q: 'iva',
+        limit: '20',
+        sort: 'name',
+      }),
+    );
     await user.click(await screen.findByRole('option', { name: 'Ivan Petrov', hidden: true }));
     await user.click(screen.getByRole('button', { name: 'Next' }));
 
@@ -161,6 +238,13 @@ describe('sessions screen', () => {
     expect(within(summary).getByText('Ivan Petrov')).toBeInTheDocument();
     expect(within(summary).getByText('Level 1: Intro')).toBeInTheDocument();
     expect(within(summary).getByText('Smoke')).toBeInTheDocument();
+
+    // Waiting headsets only, as many as one answer holds.
+    expect(requestsTo(calls, '/v1/devices')[0]).toEqual({
+      status: 'waiting',
+      limit: '500',
+      sort: 'name',
+    });
 
     await user.click(screen.getByRole('button', { name: 'Start session' }));
     expect(await screen.findByText('Session started')).toBeInTheDocument();
@@ -189,12 +273,100 @@ describe('sessions screen', () => {
     expect(screen.getByLabelText(/^VR user/, { selector: 'input' })).toHaveValue('');
   }, 60_000);
 
+  it('goes back to the headsets, refreshed, when the chosen one is taken before the start', async () => {
+    const user = userEvent.setup();
+    const other = { ...device, id: '00000000-0000-4000-8000-0000000000d2', name: 'Pico 2' };
+    let waiting = [device];
+    const calls = mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/vr-users': ({ url }) => listAnswer('vr_users', [vrUser], url, {}),
+      'GET /v1/devices': ({ url }) => listAnswer('devices', waiting, url, { defaultSort: 'name' }),
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+      'POST /v1/sessions/start': () => {
+        // Another console started a session on it meanwhile.
+        waiting = [other];
+        return {
+          status: 409,
+          body: { error: 'device_busy', message: 'Device already has an active session' },
+        };
+      },
+    });
+    renderSessions();
+    await user.click(await screen.findByLabelText(/^VR user/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Ivan Petrov', hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await choose(user, /Quest 1/);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await choose(user, /Fire safety/);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await choose(user, /Basics/);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await choose(user, /Level 1: Intro/);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const devicesBefore = requestsTo(calls, '/v1/devices').length;
+    await user.click(screen.getByRole('button', { name: 'Start session' }));
+
+    // Back on the headset step, nothing chosen, the list asked again, and the reason in words.
+    expect(
+      await screen.findByText('Choose a headset that is switched on and waiting.'),
+    ).toBeInTheDocument();
+    const reason =
+      'Another session is already running on this headset. Choose another headset: the list has been refreshed.';
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    expect(await screen.findByRole('radio', { name: /Pico 2/ })).not.toBeChecked();
+    expect(screen.queryByRole('radio', { name: /Quest 1/ })).not.toBeInTheDocument();
+    expect(requestsTo(calls, '/v1/devices').length).toBeGreaterThan(devicesBefore);
+    expect(screen.queryByText('Device already has an active session')).not.toBeInTheDocument();
+    // The other choices stand: a new headset is enough to start.
+    await choose(user, /Pico 2/);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByRole('radio', { name: /Fire safety/ })).toBeChecked();
+  }, 60_000);
+
+  it('says in Russian why a start was refused, with the content in Russian', async () => {
+    await i18n.changeLanguage('ru');
+    try {
+      const user = userEvent.setup();
+      mockFetch({
+        'GET /v1/me': me,
+        'GET /v1/vr-users': ({ url }) => listAnswer('vr_users', [vrUser], url, {}),
+        'GET /v1/devices': ({ url }) => listAnswer('devices', [device], url, {}),
+        'GET /v1/scenarios-full': { scenarios: [scenario] },
+        'POST /v1/sessions/start': {
+          status: 409,
+          body: { error: 'device_not_waiting', message: 'Device is offline' },
+        },
+      });
+      renderSessions();
+      await user.click(await screen.findByLabelText(/^VR-пользователь/, { selector: 'input' }));
+      await user.click(await screen.findByRole('option', { name: 'Ivan Petrov', hidden: true }));
+      await user.click(screen.getByRole('button', { name: 'Далее' }));
+      await choose(user, /Quest 1/);
+      await user.click(screen.getByRole('button', { name: 'Далее' }));
+      await choose(user, /Пожарная безопасность/);
+      expect(screen.queryByText('Fire safety')).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Далее' }));
+      await choose(user, /Основы/);
+      await user.click(screen.getByRole('button', { name: 'Далее' }));
+      await choose(user, /Уровень 1: Вводный/);
+      await user.click(screen.getByRole('button', { name: 'Далее' }));
+      expect(await screen.findByRole('checkbox', { name: /Дым/ })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Запустить сессию' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'Шлем не в режиме ожидания: он выключен или ещё не готов. Выберите другой шлем: список обновлён.',
+      );
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  }, 60_000);
+
   it('says when no headset is waiting, with a link to the devices', async () => {
     const user = userEvent.setup();
     mockFetch({
       'GET /v1/me': me,
-      'GET /v1/vr-users': { vr_users: [] },
-      'GET /v1/devices': { devices: [] },
+      'GET /v1/vr-users': { vr_users: [], total: 0, limit: 20, offset: 0 },
+      'GET /v1/devices': { devices: [], total: 0, limit: 500, offset: 0 },
       'GET /v1/scenarios-full': { scenarios: [scenario] },
     });
     renderSessions();
@@ -207,7 +379,7 @@ describe('sessions screen', () => {
 
   it('cancels an active session after confirmation', async () => {
     const user = userEvent.setup();
-    const routes: Record<string, unknown> = {
+    const routes: Record<string, FakeRoute> = {
       'GET /v1/me': me,
       'GET /v1/sessions/active': { active_sessions: [active] },
       [`POST /v1/sessions/${active.id}/cancel`]: { id: active.id, status: 'cancelled' },
@@ -228,13 +400,176 @@ describe('sessions screen', () => {
 
   it('history warns instead of exporting when there is nothing to export', async () => {
     const user = userEvent.setup();
-    mockFetch({
+    const calls = mockFetch({
       'GET /v1/me': me,
-      'GET /v1/sessions': { sessions: [] as HistorySession[], total: 0, limit: 500, offset: 0 },
+      'GET /v1/sessions': { sessions: [] as HistorySession[], total: 0, limit: 10, offset: 0 },
     });
     renderSessions('/sessions?tab=history');
     expect(await screen.findByText('No sessions yet')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('There is no data to export')).toBeInTheDocument();
+    expect(calls.some((call) => call.url.startsWith('/v1/sessions/export'))).toBe(false);
+  });
+
+  it('history asks the server for each page and filter, and keeps them in the URL', async () => {
+    const user = userEvent.setup();
+    const calls = mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/sessions': historyRoute,
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+      'GET /v1/vr-users': ({ url }) =>
+        listAnswer('vr_users', [vrUser], url, { search: ['name'], defaultSort: 'name' }),
+      'GET /v1/devices': ({ url }) => listAnswer('devices', [device], url, { search: ['name'] }),
+    });
+    renderSessions('/sessions?tab=history');
+    await screen.findByText('12 rows');
+    expect(requestsTo(calls, '/v1/sessions')).toEqual([
+      { limit: '10', offset: '0', sort: 'started_at', order: 'desc' },
+    ]);
+    expect(screen.getAllByRole('row')).toHaveLength(11);
+
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
+    expect(requestsTo(calls, '/v1/sessions').at(-1)).toMatchObject({ offset: '10' });
+    expect(screen.getByTestId('location')).toHaveTextContent('/sessions?tab=history&page=2');
+
+    // Oldest first.
+    await user.click(screen.getByRole('button', { name: 'Started' }));
+    await waitFor(() =>
+      expect(requestsTo(calls, '/v1/sessions').at(-1)).toEqual({
+        limit: '10',
+        offset: '0',
+        sort: 'started_at',
+        order: 'asc',
+      }),
+    );
+
+    await user.click(screen.getByLabelText('Status', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Cancelled', hidden: true }));
+    await screen.findByText('4 rows');
+    expect(requestsTo(calls, '/v1/sessions').at(-1)).toMatchObject({
+      status: 'cancelled',
+      offset: '0',
+    });
+
+    await user.type(screen.getByLabelText('VR user', { selector: 'input' }), 'ivan');
+    await user.click(await screen.findByRole('option', { name: 'Ivan Petrov', hidden: true }));
+    await screen.findByText('2 rows');
+    expect(requestsTo(calls, '/v1/sessions').at(-1)).toMatchObject({
+      status: 'cancelled',
+      vr_user_id: vrUser.id,
+    });
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      `/sessions?tab=history&sort=started_at&order=asc&status=cancelled&vr_user_id=${vrUser.id}`,
+    );
+
+    // The headset and scenario pickers filter too.
+    await user.click(screen.getByLabelText('Headset', { selector: 'input' }));
+    expect(
+      await screen.findByRole('option', { name: 'Quest 1', hidden: true }),
+    ).toBeInTheDocument();
+    await user.click(screen.getByLabelText('Scenario', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Fire safety', hidden: true }));
+    await waitFor(() =>
+      expect(requestsTo(calls, '/v1/sessions').at(-1)).toMatchObject({
+        scenario_id: scenario.id,
+      }),
+    );
+
+    // Nothing left: the empty state clears every filter.
+    await user.click(screen.getByLabelText('Status', { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Timeout', hidden: true }));
+    expect(await screen.findByText('No sessions match these filters.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear the filters' }));
+    await screen.findByText('12 rows');
+    expect(requestsTo(calls, '/v1/sessions').at(-1)).toEqual({
+      limit: '10',
+      offset: '0',
+      sort: 'started_at',
+      order: 'asc',
+    });
+  }, 60_000);
+
+  describe('history export', () => {
+    let saved: { href: string; download: string } | undefined;
+    let blobs: Blob[];
+    beforeEach(() => {
+      saved = undefined;
+      blobs = [];
+      URL.createObjectURL = vi.fn((blob: Blob) => {
+        blobs.push(blob);
+        return 'blob:history';
+      });
+      URL.revokeObjectURL = vi.fn();
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+        this: HTMLAnchorElement,
+      ) {
+        saved = { href: this.href, download: this.download };
+      });
+    });
+    afterEach(() => vi.restoreAllMocks());
+
+    it('downloads the server file with the filters of the URL', async () => {
+      const user = userEvent.setup();
+      const file = '\uFEFFNo,VR User\r\n1,Ivan Petrov\r\n';
+      const name = 'sessions_Acme_2026-05-31_completed_2026-05-01..2026-05-31_vr-user.csv';
+      const calls = mockFetch({
+        'GET /v1/me': me,
+        'GET /v1/sessions': historyRoute,
+        'GET /v1/scenarios-full': { scenarios: [scenario] },
+        'GET /v1/vr-users': { vr_users: [], total: 0, limit: 20, offset: 0 },
+        'GET /v1/devices': { devices: [], total: 0, limit: 20, offset: 0 },
+        'GET /v1/sessions/export': () =>
+          new Response(file, {
+            headers: {
+              'content-type': 'text/csv; charset=utf-8',
+              'content-disposition': `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+            },
+          }),
+      });
+      renderSessions(
+        `/sessions?tab=history&status=completed&from=2026-05-01&to=2026-05-31&vr_user_id=${vrUser.id}`,
+      );
+      await screen.findByText('4 rows');
+      // The VR user of a link is named from the sessions it matched.
+      expect(screen.getByLabelText('VR user', { selector: 'input' })).toHaveValue('Ivan Petrov');
+      expect(screen.getByRole('button', { name: /Days/ })).toHaveTextContent(
+        '01/05/2026 – 31/05/2026',
+      );
+
+      await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+      expect(await screen.findByText('Exported 4 sessions')).toBeInTheDocument();
+      // Content names in the file as the (English) console shows them.
+      expect(requestsTo(calls, '/v1/sessions/export')).toEqual([
+        {
+          status: 'completed',
+          from: '2026-05-01',
+          to: '2026-05-31',
+          vr_user_id: vrUser.id,
+          lang: 'en',
+        },
+      ]);
+      expect(saved).toEqual({ href: 'blob:history', download: name });
+      // The server's bytes, byte-order mark included.
+      const bytes = await blobs[0]!.arrayBuffer();
+      expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes)).toBe(file);
+      // Nothing is fetched page by page for the file.
+      expect(requestsTo(calls, '/v1/sessions')).toHaveLength(1);
+    });
+
+    it('says when the export fails', async () => {
+      const user = userEvent.setup();
+      mockFetch({
+        'GET /v1/me': me,
+        'GET /v1/sessions': historyRoute,
+        'GET /v1/scenarios-full': { scenarios: [scenario] },
+        'GET /v1/sessions/export': { status: 503, body: {} },
+      });
+      renderSessions('/sessions?tab=history');
+      await screen.findByText('12 rows');
+      await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+      expect(await screen.findByText('Failed to export the sessions')).toBeInTheDocument();
+      expect(saved).toBeUndefined();
+    });
   });
 });

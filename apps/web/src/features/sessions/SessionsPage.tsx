@@ -1,5 +1,6 @@
 import { Tabs } from '@mantine/core';
 import { IconHistory, IconPlayerPlay, IconActivity } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -21,6 +22,8 @@ export function SessionsPage() {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseTab(searchParams.get('tab'));
+  // On a phone the three tabs fit on one line without their icons.
+  const narrow = useMediaQuery('(max-width: 36em)') ?? false;
   // Held here so the choices survive a look at another tab.
   const [wizard, dispatch] = useReducer(wizardReducer, initialWizardState);
 
@@ -45,13 +48,13 @@ export function SessionsPage() {
         radius="md"
       >
         <Tabs.List mb="lg">
-          <Tabs.Tab value="start" leftSection={<IconPlayerPlay size={16} />}>
+          <Tabs.Tab value="start" leftSection={narrow ? undefined : <IconPlayerPlay size={16} />}>
             {t('sessions:tabs.start')}
           </Tabs.Tab>
-          <Tabs.Tab value="active" leftSection={<IconActivity size={16} />}>
+          <Tabs.Tab value="active" leftSection={narrow ? undefined : <IconActivity size={16} />}>
             {t('sessions:tabs.active')}
           </Tabs.Tab>
-          <Tabs.Tab value="history" leftSection={<IconHistory size={16} />}>
+          <Tabs.Tab value="history" leftSection={narrow ? undefined : <IconHistory size={16} />}>
             {t('sessions:tabs.history')}
           </Tabs.Tab>
         </Tabs.List>

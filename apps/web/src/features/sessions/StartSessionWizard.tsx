@@ -4,14 +4,11 @@ import {
   Badge,
   Button,
   Card,
-  Center,
   Checkbox,
   Group,
-  Loader,
   Paper,
   Radio,
   SegmentedControl,
-  Select,
   SimpleGrid,
   Stack,
   Stepper,
@@ -19,20 +16,27 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconInfoCircle, IconPlayerPlay } from '@tabler/icons-react';
-import type {
-  Device,
-  ScenarioTree,
-  ScenarioTreeLevel,
-  ScenarioTreeModule,
-  VrUser,
+import { useQuery } from '@tanstack/react-query';
+import {
+  LIST_MAX_LIMIT,
+  type Device,
+  type ScenarioTree,
+  type ScenarioTreeLevel,
+  type ScenarioTreeModule,
 } from '@vrtc/contract';
-import { useEffect, type Dispatch, type ReactNode } from 'react';
+import { useMediaQuery } from '@mantine/hooks';
+import { useEffect, useState, type Dispatch, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { errorMessage } from '../../api/client';
+import { useContentText, type ContentText } from '../../lib/content-text';
+import { errorCodeOf, errorText } from '../../lib/error-text';
+import { useDeviceList } from '../../api/devices';
+import { useScenarioTree } from '../../api/scenarios';
+import { vrUserOptions } from '../../api/vr-users';
 import { QueryState } from '../../components/QueryState';
+import { ServerSelect } from '../../components/ServerSelect';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useScenarioChoices, useStartSession, useVrUserChoices, useWaitingDevices } from './api';
+import { useStartSession } from './api';
 import {
   chosenVrUserName,
   firstIncompleteStep,
@@ -44,7 +48,6 @@ import {
 } from './wizard';
 
 interface Choices {
-  vrUsers: VrUser[];
   devices: Device[];
   scenarios: ScenarioTree[];
   scenario?: ScenarioTree;
@@ -129,17 +132,24 @@ export function StartSessionWizard({
   onStarted: () => void;
 }) {
   const { t } = useTranslation();
-  const vrUsers = useVrUserChoices();
-  const devices = useWaitingDevices();
-  const scenarios = useScenarioChoices();
+  const content = useContentText();
+  // A phone has no room for six steps side by side: they stand one under the other.
+  const narrow = useMediaQuery('(max-width: 36em)') ?? false;
+  // Why the headset step is showing again (the server refused the chosen headset).
+  const [deviceNotice, setDeviceNotice] = useState<string>();
+  // Every waiting headset (as many as one answer holds), refreshed every 5 s.
+  const devices = useDeviceList(
+    { status: 'waiting', limit: LIST_MAX_LIMIT, sort: 'name' },
+    { poll: true },
+  );
+  const scenarios = useScenarioTree();
   const start = useStartSession();
 
   const scenario = scenarios.data?.find((item) => item.id === state.scenarioId);
   const module = scenario?.modules.find((item) => item.id === state.moduleId);
   const level = module?.levels.find((item) => item.id === state.levelId);
   const choices: Choices = {
-    vrUsers: vrUsers.data ?? [],
-    devices: devices.data ?? [],
+    devices: devices.data?.devices ?? [],
     scenarios: scenarios.data ?? [],
     scenario,
     module,
@@ -148,7 +158,7 @@ export function StartSessionWizard({
 
   // A chosen headset that stops waiting (taken, switched off) can no longer be chosen.
   const waitingIds = devices.isSuccess
-    ? devices.data.map((device) => device.id).join(',')
+    ? devices.data.devices.map((device) => device.id).join(',')
     : undefined;
   useEffect(() => {
     if (
@@ -180,19 +190,34 @@ export function StartSessionWizard({
       await start.mutateAsync({
         device_id: state.deviceId!,
         level_id: state.levelId!,
-        vr_user_name: chosenVrUserName(state, choices.vrUsers),
+        vr_user_name: chosenVrUserName(state),
         ...(state.vrUserMode === 'existing' && state.vrUserId
           ? { vr_user_id: state.vrUserId }
           : {}),
         selected_options: state.optionIds,
       });
       notifySuccess(t('sessions:started'));
+      setDeviceNotice(undefined);
       dispatch({ type: 'reset' });
       onStarted();
     } catch (error) {
-      notifyError(errorMessage(error, t('common:error')));
+      const reason = errorText(error, t('common:error'));
+      if (errorCodeOf(error, ['device_busy', 'device_not_waiting'])) {
+        // The headset was taken or switched off meanwhile: back to the headsets that wait now.
+        // Said once, where the user now is (an alert, read out by screen readers too).
+        setDeviceNotice(t('sessions:wizard.deviceRefused', { reason }));
+        dispatch({ type: 'deviceRefused' });
+        void devices.refetch();
+      } else {
+        notifyError(reason);
+      }
     }
   }
+
+  // Choosing another headset answers the notice.
+  useEffect(() => {
+    if (state.deviceId) setDeviceNotice(undefined);
+  }, [state.deviceId]);
 
   const stepName = WIZARD_STEPS[state.step]!;
   const isLast = state.step === LAST_STEP;
@@ -203,12 +228,18 @@ export function StartSessionWizard({
         active={state.step}
         onStepClick={(step) => dispatch({ type: 'goTo', step })}
         allowNextStepsSelect={false}
+        orientation={narrow ? 'vertical' : 'horizontal'}
         size="sm"
         wrap
         mb="xl"
       >
-        {WIZARD_STEPS.map((step) => (
-          <Stepper.Step key={step} label={t(`sessions:wizard.steps.${step}`)} />
+        {WIZARD_STEPS.map((step, index) => (
+          <Stepper.Step
+            key={step}
+            label={t(`sessions:wizard.steps.${step}`)}
+            // Standing one under the other, each step shows its choice.
+            description={narrow ? stepSummary(index, state, choices, content) : undefined}
+          />
         ))}
       </Stepper>
 
@@ -217,13 +248,18 @@ export function StartSessionWizard({
           {t(`sessions:wizard.prompts.${stepName}`)}
         </Text>
         {stepName === 'vrUser' ? (
-          <VrUserStep state={state} dispatch={dispatch} query={vrUsers} />
+          <VrUserStep state={state} dispatch={dispatch} />
         ) : stepName === 'device' ? (
           <QueryState
             isPending={devices.isPending}
             error={devices.data ? null : devices.error}
             onRetry={() => devices.refetch()}
           >
+            {deviceNotice ? (
+              <Alert color="red" variant="light" icon={<IconInfoCircle />} role="alert">
+                {deviceNotice}
+              </Alert>
+            ) : null}
             {choices.devices.length === 0 ? (
               <Empty>
                 <Stack gap={4}>
@@ -275,8 +311,8 @@ export function StartSessionWizard({
                   onChange={(id) => dispatch({ type: 'selectScenario', id })}
                   render={(item) => (
                     <ChoiceBody
-                      title={item.name}
-                      description={item.description}
+                      title={content.name(item)}
+                      description={content.description(item)}
                       note={t('sessions:wizard.moduleCount', { count: item.modules.length })}
                     />
                   )}
@@ -293,8 +329,8 @@ export function StartSessionWizard({
                   onChange={(id) => dispatch({ type: 'selectModule', id })}
                   render={(item) => (
                     <ChoiceBody
-                      title={item.name}
-                      description={item.description}
+                      title={content.name(item)}
+                      description={content.description(item)}
                       note={t('sessions:wizard.levelCount', { count: item.levels.length })}
                     />
                   )}
@@ -313,9 +349,9 @@ export function StartSessionWizard({
                     <ChoiceBody
                       title={t('sessions:wizard.levelTitle', {
                         number: item.level_number,
-                        name: item.name,
+                        name: content.name(item),
                       })}
-                      description={item.description}
+                      description={content.description(item)}
                       note={t('sessions:wizard.maxTasks', { count: item.max_tasks })}
                     />
                   )}
@@ -336,8 +372,8 @@ export function StartSessionWizard({
                         <Checkbox
                           key={option.id}
                           value={option.id}
-                          label={option.name}
-                          description={option.description || undefined}
+                          label={content.name(option)}
+                          description={content.description(option) || undefined}
                         />
                       ))}
                     </Stack>
@@ -377,17 +413,10 @@ export function StartSessionWizard({
   );
 }
 
-function VrUserStep({
-  state,
-  dispatch,
-  query,
-}: {
-  state: WizardState;
-  dispatch: Dispatch<WizardAction>;
-  query: ReturnType<typeof useVrUserChoices>;
-}) {
+function VrUserStep({ state, dispatch }: { state: WizardState; dispatch: Dispatch<WizardAction> }) {
   const { t } = useTranslation();
-  const users = query.data ?? [];
+  // The first VR users by name: the picker's own first answer (one request for both).
+  const first = useQuery(vrUserOptions(''));
   return (
     <Stack gap="md" maw={480}>
       <SegmentedControl
@@ -402,31 +431,30 @@ function VrUserStep({
         ]}
       />
       {state.vrUserMode === 'existing' ? (
-        query.isPending ? (
-          <Center py="md">
-            <Loader size="sm" aria-label={t('common:loading')} />
-          </Center>
-        ) : (
-          <>
-            <Select
-              label={t('sessions:wizard.vrUser')}
-              placeholder={t('sessions:wizard.vrUserPlaceholder')}
-              searchable
-              clearable
-              required
-              nothingFoundMessage={t('sessions:wizard.nothingFound')}
-              value={state.vrUserId}
-              onChange={(id) => dispatch({ type: 'selectVrUser', id })}
-              data={users.map((user) => ({ value: user.id, label: user.name }))}
-              error={query.error ? errorMessage(query.error, t('common:loadError')) : undefined}
-            />
-            {users.length === 0 && !query.error ? (
-              <Text size="sm" c="dimmed">
-                {t('sessions:wizard.noVrUsers')}
-              </Text>
-            ) : null}
-          </>
-        )
+        <>
+          <ServerSelect
+            label={t('sessions:wizard.vrUser')}
+            placeholder={t('sessions:wizard.vrUserPlaceholder')}
+            clearable
+            required
+            nothingFoundMessage={t('sessions:wizard.nothingFound')}
+            options={vrUserOptions}
+            value={state.vrUserId}
+            valueLabel={state.vrUserId ? state.vrUserName : undefined}
+            onChange={(_id, option) =>
+              dispatch({
+                type: 'selectVrUser',
+                user: option ? { id: option.value, name: option.label } : null,
+              })
+            }
+            error={first.error ? errorText(first.error, t('common:loadError')) : undefined}
+          />
+          {first.data?.length === 0 && !first.error ? (
+            <Text size="sm" c="dimmed">
+              {t('sessions:wizard.noVrUsers')}
+            </Text>
+          ) : null}
+        </>
       ) : (
         <TextInput
           label={t('sessions:wizard.newVrUserName')}
@@ -443,18 +471,25 @@ function VrUserStep({
   );
 }
 
-function stepSummary(step: number, state: WizardState, choices: Choices): string | undefined {
+function stepSummary(
+  step: number,
+  state: WizardState,
+  choices: Choices,
+  content: ContentText,
+): string | undefined {
+  const named = (item: { name: string; name_en: string | null } | undefined) =>
+    item ? content.name(item) : undefined;
   switch (WIZARD_STEPS[step]) {
     case 'vrUser':
-      return chosenVrUserName(state, choices.vrUsers) || undefined;
+      return chosenVrUserName(state) || undefined;
     case 'device':
       return choices.devices.find((device) => device.id === state.deviceId)?.name;
     case 'scenario':
-      return choices.scenario?.name;
+      return named(choices.scenario);
     case 'module':
-      return choices.module?.name;
+      return named(choices.module);
     case 'level':
-      return choices.level?.name;
+      return named(choices.level);
     default:
       return undefined;
   }
@@ -462,6 +497,7 @@ function stepSummary(step: number, state: WizardState, choices: Choices): string
 
 function Summary({ state, choices }: { state: WizardState; choices: Choices }) {
   const { t } = useTranslation();
+  const content = useContentText();
   const options = (choices.level?.options ?? []).filter((option) =>
     state.optionIds.includes(option.id),
   );
@@ -469,7 +505,7 @@ function Summary({ state, choices }: { state: WizardState; choices: Choices }) {
     [
       t('sessions:wizard.steps.vrUser'),
       <Group gap={6} key="vr" justify="flex-end">
-        {chosenVrUserName(state, choices.vrUsers) || t('common:none')}
+        {chosenVrUserName(state) || t('common:none')}
         {state.vrUserMode === 'new' ? (
           <Badge size="xs" variant="light">
             {t('sessions:wizard.newBadge')}
@@ -477,22 +513,31 @@ function Summary({ state, choices }: { state: WizardState; choices: Choices }) {
         ) : null}
       </Group>,
     ],
-    [t('sessions:wizard.steps.device'), stepSummary(1, state, choices) ?? t('common:none')],
-    [t('sessions:wizard.steps.scenario'), choices.scenario?.name ?? t('common:none')],
-    [t('sessions:wizard.steps.module'), choices.module?.name ?? t('common:none')],
+    [
+      t('sessions:wizard.steps.device'),
+      stepSummary(1, state, choices, content) ?? t('common:none'),
+    ],
+    [
+      t('sessions:wizard.steps.scenario'),
+      stepSummary(2, state, choices, content) ?? t('common:none'),
+    ],
+    [
+      t('sessions:wizard.steps.module'),
+      stepSummary(3, state, choices, content) ?? t('common:none'),
+    ],
     [
       t('sessions:wizard.steps.level'),
       choices.level
         ? t('sessions:wizard.levelTitle', {
             number: choices.level.level_number,
-            name: choices.level.name,
+            name: content.name(choices.level),
           })
         : t('common:none'),
     ],
     [
       t('sessions:wizard.steps.options'),
       options.length
-        ? options.map((option) => option.name).join(', ')
+        ? options.map((option) => content.name(option)).join(', ')
         : t('sessions:wizard.noneSelected'),
     ],
   ];

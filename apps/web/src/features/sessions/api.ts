@@ -1,17 +1,17 @@
 import type {
   ActiveSessionList,
-  DeviceList,
   EndedSessionStatus,
   HistorySession,
-  ScenarioTreeList,
+  SessionExportQuery,
   SessionList,
+  SessionListQuery,
   StartedSession,
   StartSessionBody,
-  VrUserList,
 } from '@vrtc/contract';
-import { SESSION_LIST_MAX_LIMIT } from '@vrtc/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { deviceKeys } from '../../api/devices';
+import { vrUserKeys } from '../../api/vr-users';
 import { pollingOptions } from '../../lib/polling';
 
 export type HistoryStatusFilter = EndedSessionStatus | 'all';
@@ -23,45 +23,11 @@ export const HISTORY_STATUS_FILTERS: HistoryStatusFilter[] = [
   'timeout',
 ];
 
-/** History loads page after page of the API up to this many rows. */
-export const HISTORY_MAX_ROWS = 5000;
-
 export const sessionKeys = {
   all: ['sessions'] as const,
   active: ['sessions', 'active'] as const,
-  history: (status: HistoryStatusFilter) => ['sessions', 'history', status] as const,
-  // Same keys (and response shapes) as the screens that own these lists, so the cache is shared.
-  waitingDevices: ['devices', 'list', 'waiting'] as const,
-  vrUsers: ['vr-users'] as const,
-  scenarios: ['scenarios-full'] as const,
+  history: (query: SessionListQuery) => ['sessions', 'history', query] as const,
 };
-
-export function useVrUserChoices() {
-  return useQuery({
-    queryKey: sessionKeys.vrUsers,
-    queryFn: ({ signal }) => api.get<VrUserList>('/v1/vr-users', { signal }),
-    select: (data) => data.vr_users,
-  });
-}
-
-/** Devices a session can start on (status waiting), refreshed every 5 s. */
-export function useWaitingDevices() {
-  return useQuery({
-    queryKey: sessionKeys.waitingDevices,
-    queryFn: ({ signal }) =>
-      api.get<DeviceList>('/v1/devices', { query: { status: 'waiting' }, signal }),
-    select: (data) => data.devices,
-    ...pollingOptions,
-  });
-}
-
-export function useScenarioChoices() {
-  return useQuery({
-    queryKey: sessionKeys.scenarios,
-    queryFn: ({ signal }) => api.get<ScenarioTreeList>('/v1/scenarios-full', { signal }),
-    select: (data) => data.scenarios,
-  });
-}
 
 export function useStartSession() {
   const queryClient = useQueryClient();
@@ -70,8 +36,8 @@ export function useStartSession() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['devices'] }),
-        queryClient.invalidateQueries({ queryKey: sessionKeys.vrUsers }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
+        queryClient.invalidateQueries({ queryKey: vrUserKeys.all }),
       ]),
   });
 }
@@ -93,34 +59,25 @@ export function useCancelSession() {
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
-        queryClient.invalidateQueries({ queryKey: ['devices'] }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
       ]),
   });
 }
 
-/** Every ended session of the filter (newest first), fetched page by page up to HISTORY_MAX_ROWS. */
-export async function fetchSessionHistory(status: HistoryStatusFilter, signal?: AbortSignal) {
-  const sessions: HistorySession[] = [];
-  let total = 0;
-  do {
-    const page = await api.get<SessionList>('/v1/sessions', {
-      query: {
-        status: status === 'all' ? undefined : status,
-        limit: SESSION_LIST_MAX_LIMIT,
-        offset: sessions.length,
-      },
-      signal,
-    });
-    total = page.total;
-    sessions.push(...page.sessions);
-    if (page.sessions.length === 0) break;
-  } while (sessions.length < total && sessions.length < HISTORY_MAX_ROWS);
-  return { sessions: sessions.slice(0, HISTORY_MAX_ROWS), total };
+/** A page of the History (newest first unless asked otherwise), with the total of every page. */
+export function useSessionHistory(query: SessionListQuery) {
+  return useQuery({
+    queryKey: sessionKeys.history(query),
+    queryFn: ({ signal }) => api.get<SessionList>('/v1/sessions', { query: { ...query }, signal }),
+    placeholderData: keepPreviousData,
+  });
 }
 
-export function useSessionHistory(status: HistoryStatusFilter) {
-  return useQuery({
-    queryKey: sessionKeys.history(status),
-    queryFn: ({ signal }) => fetchSessionHistory(status, signal),
-  });
+/**
+ * The server's History CSV of every session matching the filters (byte-order mark, the
+ * specification's columns), with the file name it gave: organisation, date and filters.
+ */
+export async function exportSessionHistory(filters: SessionExportQuery) {
+  const { blob, filename } = await api.blob('/v1/sessions/export', { query: { ...filters } });
+  return { blob, filename: filename ?? 'sessions.csv' };
 }

@@ -5,6 +5,7 @@ import {
   initialWizardState,
   LAST_STEP,
   stepError,
+  WIZARD_STEPS,
   wizardReducer,
   type WizardAction,
   type WizardState,
@@ -15,7 +16,7 @@ const run = (actions: WizardAction[], state: WizardState = initialWizardState) =
 
 /** A wizard with every choice made, standing on the options step. */
 const complete = run([
-  { type: 'selectVrUser', id: 'user-1' },
+  { type: 'selectVrUser', user: { id: 'user-1', name: 'Ivan' } },
   { type: 'next' },
   { type: 'selectDevice', id: 'device-1' },
   { type: 'next' },
@@ -34,6 +35,7 @@ describe('session start wizard', () => {
     expect(LAST_STEP).toBe(5);
     expect(complete).toMatchObject({
       vrUserId: 'user-1',
+      vrUserName: 'Ivan',
       deviceId: 'device-1',
       scenarioId: 'scenario-1',
       moduleId: 'module-1',
@@ -81,7 +83,10 @@ describe('session start wizard', () => {
     expect(stepError(initialWizardState)).toBe('sessions:wizard.errors.vrUser');
     expect(wizardReducer(initialWizardState, { type: 'next' }).step).toBe(0);
 
-    const onDevice = run([{ type: 'selectVrUser', id: 'user-1' }, { type: 'next' }]);
+    const onDevice = run([
+      { type: 'selectVrUser', user: { id: 'user-1', name: 'Ivan' } },
+      { type: 'next' },
+    ]);
     expect(onDevice.step).toBe(1);
     expect(stepError(onDevice)).toBe('sessions:wizard.errors.device');
     expect(wizardReducer(onDevice, { type: 'next' }).step).toBe(1);
@@ -109,11 +114,15 @@ describe('session start wizard', () => {
     const named = wizardReducer(typed, { type: 'setNewVrUserName', name: '  Anna Petrova ' });
     expect(stepError(named)).toBeNull();
     expect(wizardReducer(named, { type: 'next' }).step).toBe(1);
-    expect(chosenVrUserName(named, [])).toBe('Anna Petrova');
+    expect(chosenVrUserName(named)).toBe('Anna Petrova');
   });
 
-  it('uses the picked VR user name in existing mode', () => {
-    expect(chosenVrUserName(complete, [{ id: 'user-1', name: 'Ivan' }])).toBe('Ivan');
+  it('uses the picked VR user name in existing mode, and forgets it when the pick is cleared', () => {
+    expect(chosenVrUserName(complete)).toBe('Ivan');
+    const cleared = wizardReducer(complete, { type: 'selectVrUser', user: null });
+    expect(cleared).toMatchObject({ vrUserId: null, vrUserName: '' });
+    expect(chosenVrUserName(cleared)).toBe('');
+    expect(firstIncompleteStep(cleared)).toBe(0);
   });
 
   it('goes back freely, but forward only over complete steps', () => {
@@ -142,6 +151,27 @@ describe('session start wizard', () => {
       vrUserId: null,
       deviceId: null,
       optionIds: [],
+    });
+  });
+});
+
+describe('a headset the server refuses', () => {
+  it('clears the headset and goes back to its step, keeping every other choice', () => {
+    const chosen: WizardState = {
+      ...initialWizardState,
+      step: LAST_STEP,
+      vrUserId: 'u1',
+      vrUserName: 'Anna',
+      deviceId: 'd1',
+      scenarioId: 's1',
+      moduleId: 'm1',
+      levelId: 'l1',
+      optionIds: ['o1'],
+    };
+    expect(wizardReducer(chosen, { type: 'deviceRefused' })).toEqual({
+      ...chosen,
+      step: WIZARD_STEPS.indexOf('device'),
+      deviceId: null,
     });
   });
 });

@@ -7,6 +7,7 @@
 export const WIZARD_STEPS = ['vrUser', 'device', 'scenario', 'module', 'level', 'options'] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 export const LAST_STEP = WIZARD_STEPS.length - 1;
+export const DEVICE_STEP = WIZARD_STEPS.indexOf('device');
 
 export type VrUserMode = 'existing' | 'new';
 
@@ -14,8 +15,9 @@ export interface WizardState {
   /** Index into WIZARD_STEPS. */
   step: number;
   vrUserMode: VrUserMode;
-  /** The picked existing VR user (mode 'existing'). */
+  /** The picked existing VR user (mode 'existing'), with the name it was picked by. */
   vrUserId: string | null;
+  vrUserName: string;
   /** The typed name of a new VR user (mode 'new'). */
   newVrUserName: string;
   deviceId: string | null;
@@ -27,7 +29,7 @@ export interface WizardState {
 
 export type WizardAction =
   | { type: 'setVrUserMode'; mode: VrUserMode }
-  | { type: 'selectVrUser'; id: string | null }
+  | { type: 'selectVrUser'; user: { id: string; name: string } | null }
   | { type: 'setNewVrUserName'; name: string }
   | { type: 'selectDevice'; id: string | null }
   | { type: 'selectScenario'; id: string | null }
@@ -37,12 +39,15 @@ export type WizardAction =
   | { type: 'next' }
   | { type: 'back' }
   | { type: 'goTo'; step: number }
+  /** The server refused the chosen headset (busy, not waiting): choose another. */
+  | { type: 'deviceRefused' }
   | { type: 'reset' };
 
 export const initialWizardState: WizardState = {
   step: 0,
   vrUserMode: 'existing',
   vrUserId: null,
+  vrUserName: '',
   newVrUserName: '',
   deviceId: null,
   scenarioId: null,
@@ -93,7 +98,7 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
     case 'setVrUserMode':
       return { ...state, vrUserMode: action.mode };
     case 'selectVrUser':
-      return { ...state, vrUserId: action.id };
+      return { ...state, vrUserId: action.user?.id ?? null, vrUserName: action.user?.name ?? '' };
     case 'setNewVrUserName':
       return { ...state, newVrUserName: action.name };
     case 'selectDevice':
@@ -121,16 +126,15 @@ export function wizardReducer(state: WizardState, action: WizardAction): WizardS
       const blocked = firstIncompleteStep(state, target - 1);
       return blocked === -1 ? { ...state, step: target } : state;
     }
+    case 'deviceRefused':
+      return { ...state, deviceId: null, step: DEVICE_STEP };
     case 'reset':
       return initialWizardState;
   }
 }
 
 /** The display name of the VR user the session will be started for. */
-export function chosenVrUserName(
-  state: WizardState,
-  vrUsers: ReadonlyArray<{ id: string; name: string }>,
-) {
+export function chosenVrUserName(state: WizardState) {
   if (state.vrUserMode === 'new') return state.newVrUserName.trim();
-  return vrUsers.find((user) => user.id === state.vrUserId)?.name ?? '';
+  return state.vrUserId ? state.vrUserName : '';
 }

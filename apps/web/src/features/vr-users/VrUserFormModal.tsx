@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import type { VrUser } from '@vrtc/contract';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client';
+import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveVrUser } from './api';
 
@@ -39,7 +39,7 @@ export function VrUserFormModal({
       notifySuccess(vrUser ? t('vrUsers:updated') : t('vrUsers:createdToast'));
       onClose();
     } catch (error) {
-      notifyError(errorMessage(error, t('common:error')));
+      notifyError(errorText(error, t('common:error')));
     }
   });
 

@@ -1,14 +1,17 @@
-import { Button, Group, Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import type { VrUser } from '@vrtc/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useContentText } from '../../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
 import { SESSIONS_PAGE_SIZE, useVrUserSessions } from './api';
 
 export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onClose: () => void }) {
   const { t, i18n } = useTranslation();
+  const content = useContentText();
   const [offset, setOffset] = useState(0);
   useEffect(() => setOffset(0), [vrUser?.id]);
   const sessions = useVrUserSessions(vrUser?.id, offset);
@@ -34,7 +37,13 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
         ) : (
           <Stack>
             <ScrollArea>
-              <Table striped miw={900} verticalSpacing="xs">
+              <Table
+                striped
+                miw={900}
+                verticalSpacing="xs"
+                aria-busy={sessions.isPlaceholderData || undefined}
+                style={sessions.isPlaceholderData ? { opacity: 0.6 } : undefined}
+              >
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>{t('vrUsers:col.no')}</Table.Th>
@@ -55,9 +64,15 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
                       <Table.Tr key={session.id}>
                         <Table.Td>{offset + index + 1}</Table.Td>
                         <Table.Td>{session.device_name}</Table.Td>
-                        <Table.Td>{session.scenario_name}</Table.Td>
-                        <Table.Td>{session.module_name}</Table.Td>
-                        <Table.Td>{session.level_name}</Table.Td>
+                        <Table.Td>
+                          {content.text(session.scenario_name, session.scenario_name_en)}
+                        </Table.Td>
+                        <Table.Td>
+                          {content.text(session.module_name, session.module_name_en)}
+                        </Table.Td>
+                        <Table.Td>
+                          {content.text(session.level_name, session.level_name_en)}
+                        </Table.Td>
                         <Table.Td>
                           <StatusBadge status={session.status} />
                         </Table.Td>
@@ -75,26 +90,12 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
                 </Table.Tbody>
               </Table>
             </ScrollArea>
-            {total > SESSIONS_PAGE_SIZE ? (
-              <Group justify="flex-end">
-                <Button
-                  variant="default"
-                  size="xs"
-                  disabled={offset === 0}
-                  onClick={() => setOffset(Math.max(0, offset - SESSIONS_PAGE_SIZE))}
-                >
-                  {t('common:previous')}
-                </Button>
-                <Button
-                  variant="default"
-                  size="xs"
-                  disabled={offset + SESSIONS_PAGE_SIZE >= total}
-                  onClick={() => setOffset(offset + SESSIONS_PAGE_SIZE)}
-                >
-                  {t('common:next')}
-                </Button>
-              </Group>
-            ) : null}
+            <Pager
+              total={total}
+              pageIndex={offset / SESSIONS_PAGE_SIZE}
+              pageSize={SESSIONS_PAGE_SIZE}
+              onPageChange={(pageIndex) => setOffset(pageIndex * SESSIONS_PAGE_SIZE)}
+            />
           </Stack>
         )}
       </QueryState>

@@ -1,29 +1,44 @@
-import { ActionIcon, Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconEye, IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import { ActionIcon, Button, Card, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import {
+  IconEye,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconTrash,
+  IconUsers,
+} from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type { VrUser } from '@vrtc/contract';
+import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, errorMessage } from '../../api/client';
+import { errorCodeOf, errorText } from '../../lib/error-text';
+import { useVrUserList } from '../../api/vr-users';
 import { confirmAction } from '../../components/confirm';
-import { DataTable } from '../../components/DataTable';
+import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
+import { useListState } from '../../lib/list-state';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useDeleteVrUser, useVrUsers } from './api';
+import { useDeleteVrUser } from './api';
 import { VrUserFormModal } from './VrUserFormModal';
 import { VrUserSessionsModal } from './VrUserSessionsModal';
 
 export function VrUsersPage() {
   const { t, i18n } = useTranslation();
-  const vrUsers = useVrUsers();
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: VR_USER_SORT_FIELDS,
+    defaultSort: { sort: 'name', order: 'asc' },
+  });
+  const vrUsers = useVrUserList(list.query);
   const deleteVrUser = useDeleteVrUser();
   const [editing, setEditing] = useState<{ vrUser?: VrUser } | undefined>();
   const [viewing, setViewing] = useState<VrUser | undefined>();
 
-  const cannotDeleteMessage = (vrUser: VrUser, count = vrUser.session_count) =>
-    t('vrUsers:cannotDelete', { name: vrUser.name, count });
+  // The same words as the server's refusal (409 vr_user_has_sessions).
+  const cannotDeleteMessage = (vrUser: VrUser) =>
+    t('errors:codes.vr_user_has_sessions', { name: vrUser.name, count: vrUser.session_count });
 
   async function remove(vrUser: VrUser) {
     if (vrUser.session_count > 0) {
@@ -41,13 +56,9 @@ export function VrUsersPage() {
       await deleteVrUser.mutateAsync(vrUser.id);
       notifySuccess(t('vrUsers:deleted'));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        const count = /(\d+) session/.exec(error.serverMessage ?? '')?.[1];
-        notifyError(cannotDeleteMessage(vrUser, count ? Number(count) : vrUser.session_count));
-        void vrUsers.refetch();
-      } else {
-        notifyError(errorMessage(error, t('common:error')));
-      }
+      // Sessions started meanwhile: the server's answer words the refusal (with its count).
+      notifyError(errorText(error, t('common:error')));
+      if (errorCodeOf(error, ['vr_user_has_sessions'])) void vrUsers.refetch();
     }
   }
 
@@ -72,7 +83,6 @@ export function VrUsersPage() {
       {
         accessorKey: 'last_session_at',
         header: t('vrUsers:lastSession'),
-        sortUndefined: 'last',
         cell: (c) => formatDateTime(c.row.original.last_session_at, i18n.language),
       },
       {
@@ -146,25 +156,42 @@ export function VrUsersPage() {
       <Card withBorder radius="lg" p="md">
         <QueryState
           isPending={vrUsers.isPending}
-          error={vrUsers.error}
+          error={vrUsers.data ? null : vrUsers.error}
           onRetry={() => vrUsers.refetch()}
         >
+          <TextInput
+            aria-label={t('vrUsers:search')}
+            placeholder={t('vrUsers:searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={list.search}
+            onChange={(event) => list.setSearch(event.currentTarget.value)}
+            w={{ base: '100%', sm: 320 }}
+            mb="md"
+          />
           <DataTable
-            data={vrUsers.data ?? []}
+            rows={vrUsers.data?.vr_users ?? []}
+            total={vrUsers.data?.total ?? 0}
+            loading={vrUsers.isPlaceholderData}
+            state={list}
             columns={columns}
             getRowId={(vrUser) => vrUser.id}
-            initialSorting={[{ id: 'name', desc: false }]}
             empty={
-              <Stack align="center" py="xl" gap="sm">
-                <IconUsers size={40} opacity={0.4} />
-                <Text fw={500}>{t('vrUsers:emptyTitle')}</Text>
-                <Text c="dimmed" size="sm">
-                  {t('vrUsers:emptyText')}
+              list.filtered ? (
+                <Text c="dimmed" ta="center" py="xl">
+                  {t('vrUsers:noMatches')}
                 </Text>
-                <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                  {t('vrUsers:add')}
-                </Button>
-              </Stack>
+              ) : (
+                <Stack align="center" py="xl" gap="sm">
+                  <IconUsers size={40} opacity={0.4} />
+                  <Text fw={500}>{t('vrUsers:emptyTitle')}</Text>
+                  <Text c="dimmed" size="sm">
+                    {t('vrUsers:emptyText')}
+                  </Text>
+                  <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+                    {t('vrUsers:add')}
+                  </Button>
+                </Stack>
+              )
             }
           />
         </QueryState>

@@ -1,20 +1,9 @@
-import type { OkBody, VrUser, VrUserBody, VrUserList, VrUserSessionList } from '@vrtc/contract';
+import type { OkBody, VrUser, VrUserBody, VrUserSessionList } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { vrUserKeys } from '../../api/vr-users';
 
-export const vrUserKeys = {
-  all: ['vr-users'] as const,
-  sessions: (id: string, offset: number) => ['vr-users', id, 'sessions', offset] as const,
-};
-
-export function useVrUsers() {
-  return useQuery({
-    queryKey: vrUserKeys.all,
-    queryFn: ({ signal }) => api.get<VrUserList>('/v1/vr-users', { signal }),
-    select: (data) => data.vr_users,
-  });
-}
-
+/** The specification's session list page: limit 50. */
 export const SESSIONS_PAGE_SIZE = 50;
 
 export function useVrUserSessions(id: string | undefined, offset: number) {
@@ -26,7 +15,9 @@ export function useVrUserSessions(id: string | undefined, offset: number) {
         signal,
       }),
     enabled: Boolean(id),
-    placeholderData: keepPreviousData,
+    // Paging keeps the previous page on screen; another VR user's sessions are never shown.
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[1] === id ? keepPreviousData(previous) : undefined,
   });
 }
 

@@ -1,16 +1,18 @@
 import type { ScenarioTreeList } from '@vrtc/contract';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { api } from './client';
 
-export const scenarioKeys = {
-  // Shared with the session wizard's scenario choices (same request, same shape).
+/**
+ * The scenarios the organisation may run, with modules, levels and options nested: the scenarios
+ * screen, the wizard's choices and the History's scenario filter (one request, one cache entry).
+ */
+export const scenarioTreeKeys = {
   tree: ['scenarios-full'] as const,
 };
 
-/** The scenarios the organisation may run, with modules, levels and options nested. */
 export function useScenarioTree() {
   return useQuery({
-    queryKey: scenarioKeys.tree,
+    queryKey: scenarioTreeKeys.tree,
     queryFn: ({ signal }) => api.get<ScenarioTreeList>('/v1/scenarios-full', { signal }),
     select: (data) => data.scenarios,
   });

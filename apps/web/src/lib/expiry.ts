@@ -1,7 +1,9 @@
+import { dateLocale } from '../i18n';
+
 /**
  * The state of an organisation's access to a scenario (specification section 4): expired when the
  * expiry is past, expiring when it falls within the next 30 days, active when later, never when
- * there is no expiry. Shared with the admin scenario-access screen.
+ * there is no expiry. The scenarios screen and the admin scenario-access screen both show it.
  */
 
 export const EXPIRING_SOON_DAYS = 30;
@@ -35,4 +37,16 @@ export const ACCESS_EXPIRY_COLORS: Record<AccessExpiryState, string> = {
 export function daysUntil(expiresAt: string | Date, now: Date = new Date()): number {
   const expires = expiresAt instanceof Date ? expiresAt.getTime() : Date.parse(expiresAt);
   return Math.max(0, Math.ceil((expires - now.getTime()) / DAY_MS));
+}
+
+/**
+ * The day an access ends, as a date ("10 дек. 2026 г."). Access ends at 23:59:59 UTC of the day
+ * the admin chose: that is the day shown, in every time zone (in Moscow the instant is already
+ * the next morning, in New York still the same evening; both read the chosen day).
+ */
+export function formatExpiryDay(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(dateLocale(language), {
+    dateStyle: 'medium',
+    timeZone: 'UTC',
+  }).format(new Date(iso));
 }

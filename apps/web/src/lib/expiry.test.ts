@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessExpiryState, daysUntil, EXPIRING_SOON_DAYS } from './expiry';
+import { accessExpiryState, daysUntil, EXPIRING_SOON_DAYS, formatExpiryDay } from './expiry';
 
 const now = new Date('2026-05-10T12:00:00.000Z');
 const DAY = 24 * 60 * 60 * 1000;
@@ -37,5 +37,14 @@ describe('access expiry state', () => {
     expect(daysUntil(at(DAY / 2), now)).toBe(1);
     expect(daysUntil(at(30 * DAY), now)).toBe(30);
     expect(daysUntil(at(-DAY), now)).toBe(0);
+  });
+});
+
+describe('the day an access ends', () => {
+  it('is the UTC day of the expiry, in either language', () => {
+    // 23:59:59 UTC is already the next morning in Moscow: still the 10th.
+    expect(formatExpiryDay('2026-12-10T23:59:59.000Z', 'ru')).toBe('10 дек. 2026 г.');
+    expect(formatExpiryDay('2026-12-10T23:59:59.000Z', 'en')).toBe('10 Dec 2026');
+    expect(formatExpiryDay('2026-12-10T00:00:00.000Z', 'ru')).toBe('10 дек. 2026 г.');
   });
 });

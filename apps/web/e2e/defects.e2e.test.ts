@@ -1,0 +1,282 @@
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tr } from './i18n';
+import {
+  adminToken,
+  createScenarioTree,
+  createTenant,
+  Headsets,
+  startSession,
+  type Tenant,
+} from './seed';
+import {
+  adminLogin,
+  apiCall,
+  baseUrl,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  uniqueName,
+  VIEWPORTS,
+  type Language,
+} from './support';
+
+/** The defects of issue 10 that only a real browser shows, each checked the way it was met. */
+
+let browser: Browser;
+let admin: string;
+let tenant: Tenant;
+const headsets = new Headsets();
+
+beforeAll(async () => {
+  admin = await adminToken();
+  [browser, tenant] = await Promise.all([launchBrowser(), createTenant(admin, 'Defects Org')]);
+});
+
+afterAll(async () => {
+  await headsets.stopAll();
+  await browser?.close();
+});
+
+/** The UTC day `days` from today, and the instant its access ends (23:59:59 UTC). */
+function expiryDay(days: number) {
+  const day = new Date();
+  day.setUTCDate(day.getUTCDate() + days);
+  day.setUTCHours(23, 59, 59, 0);
+  return day;
+}
+
+const dayText = (language: Language, day: Date) =>
+  new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'ru-RU', {
+    dateStyle: 'medium',
+    timeZone: 'UTC',
+  }).format(day);
+
+describe('an access expiry is the day the admin chose, in every time zone', () => {
+  let scenario: string;
+  const ends = expiryDay(40);
+
+  beforeAll(async () => {
+    const tree = await createScenarioTree(admin, {
+      scenario: uniqueName('Охрана труда'),
+      module: 'Основы',
+      levels: [{ name: 'Вводный', maxTasks: 1 }],
+    });
+    scenario = tree.scenario.name;
+    await apiCall('POST', `/v1/admin/scenarios/${tree.scenario.id}/grant`, admin, {
+      organization_ids: [tenant.organization.id],
+      expires_at: ends.toISOString(),
+    });
+  });
+
+  // 23:59:59 UTC is 02:59:59 the next day in Moscow, 18:59:59 the same day in New York.
+  it.each(['Europe/Moscow', 'America/New_York'])('in %s', async (timezoneId) => {
+    const shown = `${tr('ru', 'scenarios:expiresOn', { date: dayText('ru', ends) })}`;
+    const client = await newPage(browser, 'ru', { timezoneId });
+    expect(await client.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(
+      timezoneId,
+    );
+    await signIn(client, tenant.email, tenant.password);
+    await client.goto(`${baseUrl()}/scenarios`);
+    const item = client.getByTestId('scenario').filter({ hasText: scenario });
+    await expect.poll(() => item.getByTestId('access-expiry').textContent()).toBe(shown);
+    await client.context().close();
+
+    // The admin's screen says the same day.
+    const page = await newPage(browser, 'ru', { timezoneId });
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    await page.goto(`${baseUrl()}/admin/scenario-access?q=${encodeURIComponent(scenario)}`);
+    await page.getByRole('button', { name: new RegExp(scenario) }).click();
+    const grant = page.getByRole('row').filter({ hasText: tenant.organization.name });
+    await expect
+      .poll(() => grant.getByTestId('access-expiry').textContent())
+      .toBe(dayText('ru', ends));
+    await page.context().close();
+  });
+});
+
+describe('the Active card shows the whole module and level', () => {
+  it('wraps a long module - level instead of cutting it, on a laptop and on a phone', async () => {
+    const tree = await createScenarioTree(admin, {
+      scenario: uniqueName('Пожарная безопасность'),
+      module: 'Эвакуация из офиса при пожаре на верхних этажах здания',
+      levels: [{ name: 'Эвакуация сотрудников с ограниченными возможностями', maxTasks: 3 }],
+    });
+    await apiCall('POST', `/v1/admin/scenarios/${tree.scenario.id}/grant`, admin, {
+      organization_ids: [tenant.organization.id],
+      expires_at: expiryDay(30).toISOString(),
+    });
+    const { headset } = await headsets.enroll(tenant.token, {
+      name: uniqueName('Quest'),
+      paceMs: 600_000,
+    });
+    const session = await startSession(tenant.token, {
+      device_id: headset.deviceId!,
+      level_id: tree.levels[0]!.id,
+      vr_user_name: uniqueName('Ольга'),
+    });
+    try {
+      const page = await newPage(browser, 'ru');
+      await signIn(page, tenant.email, tenant.password);
+      await page.goto(`${baseUrl()}/sessions?tab=active`);
+      const whole = `${tree.module.name} - ${tree.levels[0]!.name}`;
+      const value = page
+        .getByTestId('active-session')
+        .getByTestId('active-field-value')
+        .filter({ hasText: 'Эвакуация сотрудников' });
+      for (const viewport of [VIEWPORTS.laptop, VIEWPORTS.phone]) {
+        await page.setViewportSize(viewport);
+        await value.waitFor();
+        // All of it is there and nothing of it is hidden: no clamp, no ellipsis, no overflow.
+        expect(await value.innerText()).toBe(whole);
+        const clipped = await value.evaluate((element) => {
+          const style = getComputedStyle(element);
+          return {
+            lineClamp: style.webkitLineClamp,
+            ellipsis: style.textOverflow === 'ellipsis',
+            overflowY: element.scrollHeight > element.clientHeight + 1,
+            overflowX: element.scrollWidth > element.clientWidth + 1,
+          };
+        });
+        expect(clipped).toEqual({
+          lineClamp: 'none',
+          ellipsis: false,
+          overflowY: false,
+          overflowX: false,
+        });
+      }
+      await screenshot(page, 'ru', 'sessions-active-long-names');
+      await page.context().close();
+    } finally {
+      await apiCall('POST', `/v1/sessions/${session.id}/cancel`, tenant.token);
+    }
+  });
+});
+
+describe('a deleted scenario', () => {
+  it('is never asked for again on the content screen', async () => {
+    const tree = await createScenarioTree(admin, {
+      scenario: uniqueName('Удаляемый сценарий'),
+      module: 'Модуль',
+      levels: [{ name: 'Уровень', maxTasks: 1, options: ['Параметр'] }],
+    });
+    const ids = [
+      tree.scenario.id,
+      tree.module.id,
+      tree.levels[0]!.id,
+      tree.levels[0]!.options[0]!.id,
+    ];
+    const page = await newPage(browser, 'ru');
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    // Its options were looked at: the scenario, module and level are the chosen ones.
+    await page.goto(
+      `${baseUrl()}/admin/content?tab=options&scenario=${tree.scenario.id}&module=${tree.module.id}&level=${tree.levels[0]!.id}`,
+    );
+    await page.getByRole('row').filter({ hasText: 'Параметр' }).waitFor();
+    await page.getByRole('tab', { name: tr('ru', 'adminContent:tabs.scenarios') }).click();
+    await page.getByRole('textbox', { name: tr('ru', 'common:search') }).fill(tree.scenario.name);
+    const row = page.getByRole('row').filter({ hasText: tree.scenario.name });
+    await row.waitFor();
+
+    const after: Request[] = [];
+    const notFound: string[] = [];
+    page.on('request', (request) => after.push(request));
+    page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await row.getByRole('button', { name: tr('ru', 'common:delete') }).click();
+    const confirm = page.getByRole('dialog', {
+      name: tr('ru', 'adminContent:deleteTitle.scenario'),
+    });
+    await confirm.getByRole('button', { name: tr('ru', 'common:delete') }).click();
+    await page.getByText(tr('ru', 'adminContent:deleted.scenario')).waitFor();
+    await page.getByText(tr('ru', 'adminContent:noMatches')).waitFor();
+    // Give any late refresh its chance to show.
+    await page.waitForTimeout(1500);
+    await page.waitForLoadState('networkidle');
+
+    const named = after
+      .filter((request) => request.method() === 'GET')
+      .map((request) => request.url())
+      .filter((url) => ids.some((id) => url.includes(id)));
+    expect(named).toEqual([]);
+    expect(notFound).toEqual([]);
+    expect(consoleErrors.filter((text) => /404/.test(text))).toEqual([]);
+    expect(new URL(page.url()).search).not.toContain(tree.scenario.id);
+    await page.context().close();
+  });
+});
+
+describe('app builds', () => {
+  /** The smallest file that begins as a ZIP archive (an APK is one). */
+  const apk = (text: string) => Buffer.from(`PK\u0003\u0004 ${text}`);
+
+  async function open(page: Page, language: Language) {
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    await page.goto(`${baseUrl()}/download`);
+    await page
+      .getByRole('heading', { level: 2, name: tr(language, 'download:title'), exact: true })
+      .waitFor();
+  }
+
+  it('lets an admin upload an Oculus build with its version, and shows its size and time', async () => {
+    const page = await newPage(browser, 'ru');
+    await open(page, 'ru');
+    const oculus = page.getByTestId('build-oculus');
+    const version = uniqueName('2.0').replace(' ', '-');
+    const file = apk('e2e oculus build, uploaded from the console');
+    await oculus.locator('input[type="file"]').setInputFiles({
+      name: 'vr-training-oculus.apk',
+      mimeType: 'application/vnd.android.package-archive',
+      buffer: file,
+    });
+    await oculus
+      .getByRole('textbox', { name: tr('ru', 'download:admin.versionLabel') })
+      .fill(version);
+    await oculus
+      .getByRole('button', {
+        name: new RegExp(
+          `${tr('ru', 'download:admin.replace')}|${tr('ru', 'download:admin.upload')}`,
+        ),
+      })
+      .click();
+    await page.getByText(tr('ru', 'download:admin.uploaded', { platform: 'Oculus' })).waitFor();
+    await oculus.getByText(tr('ru', 'download:admin.version', { version })).waitFor();
+    await expect
+      .poll(() => oculus.getByTestId('build-facts').textContent())
+      .toMatch(new RegExp(`^${file.length} Б · `));
+    // The download button offers it to every organisation.
+    await page.getByRole('link', { name: tr('ru', 'download:for.oculus') }).waitFor();
+    await page.context().close();
+  });
+
+  it('refuses a file that is not an APK, in Russian', async () => {
+    const page = await newPage(browser, 'ru');
+    await open(page, 'ru');
+    const pico = page.getByTestId('build-pico');
+    await pico.locator('input[type="file"]').setInputFiles({
+      name: 'notes.apk',
+      mimeType: 'application/vnd.android.package-archive',
+      buffer: Buffer.from('just some text, not an archive'),
+    });
+    await pico
+      .getByRole('button', {
+        name: new RegExp(
+          `${tr('ru', 'download:admin.replace')}|${tr('ru', 'download:admin.upload')}`,
+        ),
+      })
+      .click();
+    await page.getByText(tr('ru', 'errors:codes.unsupported_media_type')).waitFor();
+    expect(await page.getByText(/does not begin as a ZIP/).count()).toBe(0);
+    await screenshot(page, 'ru', 'download-admin-refused');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,85 @@
+import {
+  MultiSelect,
+  type ComboboxItem,
+  type MultiSelectProps,
+  type OptionsFilter,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { PickerOption, PickerQuery } from '../api/lists';
+import { SEARCH_DEBOUNCE_MS } from '../lib/list-state';
+
+/** The server has matched the typed text already: the select shows what it answered. */
+const serverFiltered: OptionsFilter = ({ options }) => options;
+
+export interface ServerMultiSelectProps extends Omit<
+  MultiSelectProps,
+  'data' | 'value' | 'onChange' | 'searchable' | 'searchValue' | 'onSearchChange' | 'filter'
+> {
+  value: string[];
+  onChange: (values: string[]) => void;
+  /** The options matching the typed text, asked of the server (a few at a time). */
+  options: PickerQuery;
+}
+
+/**
+ * ServerSelect's many-values twin: what the user types goes to the server as `q` (300 ms after
+ * the last keystroke) and the first matches are offered; the chosen values keep their names
+ * whatever the current matches are. Nothing is fetched before the list is first opened.
+ */
+export function ServerMultiSelect({
+  value,
+  onChange,
+  options,
+  nothingFoundMessage,
+  ...props
+}: ServerMultiSelectProps) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [picked, setPicked] = useState<Record<string, string>>({});
+  const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const [opened, setOpened] = useState(false);
+  const query = options(q);
+  const matches = useQuery({
+    ...query,
+    enabled: opened && query.enabled !== false,
+    placeholderData: keepPreviousData,
+  });
+
+  // The matches, and every chosen value (its pill needs its name) that is not among them.
+  const data = useMemo<PickerOption[]>(() => {
+    const found = matches.data ?? [];
+    const missing = value
+      .filter((id) => !found.some((option) => option.value === id) && picked[id] !== undefined)
+      .map((id) => ({ value: id, label: picked[id]! }));
+    return [...found, ...missing];
+  }, [matches.data, value, picked]);
+
+  return (
+    <MultiSelect
+      {...props}
+      searchable
+      data={data}
+      value={value}
+      onChange={(next: string[]) => {
+        const labels: Record<string, string> = {};
+        for (const id of next) {
+          const option: ComboboxItem | undefined = data.find((item) => item.value === id);
+          labels[id] = option?.label ?? picked[id] ?? id;
+        }
+        setPicked(labels);
+        onChange(next);
+      }}
+      searchValue={search}
+      onSearchChange={setSearch}
+      filter={serverFiltered}
+      onDropdownOpen={() => {
+        setOpened(true);
+        props.onDropdownOpen?.();
+      }}
+      nothingFoundMessage={matches.isFetching ? t('common:loading') : nothingFoundMessage}
+    />
+  );
+}

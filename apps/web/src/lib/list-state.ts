@@ -1,0 +1,248 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+
+/**
+ * The state of a list the server pages, sorts and searches (contract: listQueryFields), kept in
+ * the URL's query string so a reload or a shared link shows the same page:
+ *
+ *   page   1-based page number (absent on page 1)
+ *   sort   one of the list's sortable fields, order asc|desc (absent: the list's default)
+ *   q      the search text, written 300 ms after the last keystroke
+ *   …      the screen's own filters, under their own names (status, organization_id, …)
+ *
+ * Changing the search, a filter or the sort goes back to page 1. Parameters the list does not own
+ * (a screen's tab, say) are left as they are.
+ */
+
+export type SortOrder = 'asc' | 'desc';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const PAGE = 'page';
+const SORT = 'sort';
+const ORDER = 'order';
+const SEARCH = 'q';
+
+/** Parameters to set (a string) or remove (null or ''). */
+export type ParamChanges = Record<string, string | null | undefined>;
+
+/** What a table needs to show and change its page and sort. */
+export interface TableState {
+  /** 0-based. */
+  pageIndex: number;
+  pageSize: number;
+  setPage(pageIndex: number): void;
+  /** Columns whose id is one of these sort on the server; the others do not sort. */
+  sortFields: readonly string[];
+  sort: string | undefined;
+  order: SortOrder;
+  /** `undefined` goes back to the list's default order. */
+  setSort(sort: string | undefined, order: SortOrder): void;
+}
+
+export interface ListQuery<Sort extends string> {
+  limit: number;
+  offset: number;
+  sort?: Sort;
+  order?: SortOrder;
+  q?: string;
+}
+
+/** A screen's filters: URL parameter → whether a value is acceptable (others are ignored). */
+export type FilterSpec = Record<string, (value: string) => boolean>;
+
+/** The filters' values: a type guard's type (oneOf), else text. */
+export type FilterValues<F extends FilterSpec> = {
+  [K in keyof F]?: F[K] extends ((value: string) => value is infer V extends string) ? V : string;
+};
+
+export interface ListState<Sort extends string, F extends FilterSpec> extends TableState {
+  sort: Sort | undefined;
+  setSort(sort: Sort | undefined, order: SortOrder): void;
+  /** The search the list was asked for (the URL's `q`). */
+  q: string;
+  /** The search box's text, ahead of `q` while the user types. */
+  search: string;
+  setSearch(text: string): void;
+  /** The filters present in the URL with an acceptable value. */
+  filters: FilterValues<F>;
+  /** Sets or removes filters, back to page 1. */
+  setFilters(changes: { [K in keyof F]?: string | null }): void;
+  /** Any other parameters of the screen (`resetList` also clears page, sort and search). */
+  setParams(changes: ParamChanges, options?: { resetList?: boolean; replace?: boolean }): void;
+  /** True when a search or a filter narrows the list. */
+  filtered: boolean;
+  /** limit, offset, sort, order and q for the list's endpoint. */
+  query: ListQuery<Sort>;
+}
+
+export interface ListStateOptions<Sort extends string, F extends FilterSpec> {
+  pageSize: number;
+  sortFields: readonly Sort[];
+  /** The order the server uses when asked for none: the table shows it as sorted so. */
+  defaultSort?: { sort: Sort; order: SortOrder };
+  filters?: F;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Filter validators for the usual kinds of value. */
+export const isUuid = (value: string) => UUID.test(value);
+export const isIsoDay = (value: string) => DAY.test(value) && !Number.isNaN(Date.parse(value));
+export const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (value: string): value is T =>
+    (values as readonly string[]).includes(value);
+
+export function useListState<Sort extends string, F extends FilterSpec = Record<never, never>>(
+  options: ListStateOptions<Sort, F>,
+): ListState<Sort, F> {
+  const { pageSize, sortFields, defaultSort } = options;
+  const [searchParams, setSearchParams] = useSearchParams();
+
+  // Writes build on the newest parameters, even two in one event or one from a timer. Kept in
+  // render (not an effect): the effects of the tables below run first and may write already.
+  const latest = useRef(searchParams);
+  latest.current = searchParams;
+  const setSearchParamsRef = useRef(setSearchParams);
+  setSearchParamsRef.current = setSearchParams;
+  const write = useCallback((changes: ParamChanges, navigate: { replace?: boolean } = {}) => {
+    const next = new URLSearchParams(latest.current);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null || value === undefined || value === '') next.delete(key);
+      else next.set(key, value);
+    }
+    if (next.toString() === latest.current.toString()) return;
+    latest.current = next;
+    setSearchParamsRef.current(next, navigate);
+  }, []);
+
+  const pageNumber = Number.parseInt(searchParams.get(PAGE) ?? '', 10);
+  const pageIndex = Number.isFinite(pageNumber) && pageNumber > 1 ? pageNumber - 1 : 0;
+  const sortParam = searchParams.get(SORT);
+  const explicitSort = sortFields.find((field) => field === sortParam);
+  const orderParam = searchParams.get(ORDER);
+  const sort = explicitSort ?? defaultSort?.sort;
+  const order: SortOrder =
+    orderParam === 'asc' || orderParam === 'desc'
+      ? orderParam
+      : explicitSort
+        ? 'asc'
+        : (defaultSort?.order ?? 'asc');
+  const q = (searchParams.get(SEARCH) ?? '').trim();
+
+  const filterSpec = options.filters;
+  const filterKey = filterSpec
+    ? Object.keys(filterSpec)
+        .map((name) => `${name}=${searchParams.get(name) ?? ''}`)
+        .join('&')
+    : '';
+  const filters = useMemo(() => {
+    const result: Record<string, string> = {};
+    for (const [name, accepts] of Object.entries(filterSpec ?? {})) {
+      const value = searchParams.get(name);
+      if (value && accepts(value)) result[name] = value;
+    }
+    // Each value passed its filter's check: it has the type FilterValues gives it.
+    return result as FilterValues<F>;
+    // The filters change when their parameters do (filterKey), not with every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [filterKey]);
+
+  // The search box types ahead of the URL; the URL follows 300 ms after the last keystroke.
+  const [search, setSearch] = useState(q);
+  const committed = useRef(q);
+  useEffect(() => {
+    // The URL's search changed by other means (back, a link, a reset): the box shows it.
+    if (q !== committed.current) {
+      committed.current = q;
+      setSearch(q);
+    }
+  }, [q]);
+  useEffect(() => {
+    const text = search.trim();
+    if (text === committed.current) return;
+    const timer = setTimeout(() => {
+      committed.current = text;
+      write({ [SEARCH]: text, [PAGE]: null }, { replace: true });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, write]);
+
+  const setPage = useCallback(
+    (index: number) => write({ [PAGE]: index > 0 ? String(index + 1) : null }),
+    [write],
+  );
+  const setSort = useCallback(
+    (field: Sort | undefined, direction: SortOrder) => {
+      // The default order needs no parameters: the link stays short.
+      const isDefault = !field || (field === defaultSort?.sort && direction === defaultSort.order);
+      write({
+        [SORT]: isDefault ? null : field,
+        [ORDER]: isDefault ? null : direction,
+        [PAGE]: null,
+      });
+    },
+    [write, defaultSort?.sort, defaultSort?.order],
+  );
+  const setFilters = useCallback(
+    (changes: { [K in keyof F]?: string | null }) =>
+      write({ ...(changes as ParamChanges), [PAGE]: null }),
+    [write],
+  );
+  const setParams = useCallback(
+    (changes: ParamChanges, how: { resetList?: boolean; replace?: boolean } = {}) =>
+      write(
+        how.resetList
+          ? { [PAGE]: null, [SORT]: null, [ORDER]: null, [SEARCH]: null, ...changes }
+          : changes,
+        { replace: how.replace },
+      ),
+    [write],
+  );
+
+  const query = useMemo<ListQuery<Sort>>(
+    () => ({
+      limit: pageSize,
+      offset: pageIndex * pageSize,
+      ...(sort ? { sort, order } : {}),
+      ...(q ? { q } : {}),
+    }),
+    [pageSize, pageIndex, sort, order, q],
+  );
+
+  return {
+    pageIndex,
+    pageSize,
+    setPage,
+    sortFields,
+    sort,
+    order,
+    setSort,
+    q,
+    search,
+    setSearch,
+    filters,
+    setFilters,
+    setParams,
+    filtered: Boolean(q) || Object.keys(filters).length > 0,
+    query,
+  };
+}
+
+/**
+ * A page past the end (the last rows were deleted, or the link is old) moves to the last page
+ * that exists. `rowCount` is the page's rows, `total` the list's.
+ */
+export function useKeepPageInRange(
+  state: Pick<TableState, 'pageIndex' | 'pageSize' | 'setPage'>,
+  rowCount: number,
+  total: number | undefined,
+) {
+  const { pageIndex, pageSize, setPage } = state;
+  useEffect(() => {
+    if (total === undefined || rowCount > 0 || pageIndex === 0) return;
+    setPage(Math.max(0, Math.ceil(total / pageSize) - 1));
+  }, [rowCount, total, pageIndex, pageSize, setPage]);
+}
