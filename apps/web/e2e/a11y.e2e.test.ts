@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeReport, expectAccessible } from './axe';
+import { axeReport, DIALOG_SCOPE, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -95,7 +95,7 @@ async function checkDialog(page: Page, dialog: Locator, label: string) {
   await dialog.waitFor();
   // The page behind, under the overlay, had its own check: axe would measure its text through
   // the overlay's tint.
-  await expectAccessible(page, label, '[role="dialog"]');
+  await expectAccessible(page, label, DIALOG_SCOPE);
   const [language, , name] = label.split(' ') as [Language, string, string];
   await screenshot(page, language, `dialog-${name}`);
   await page.keyboard.press('Escape');
@@ -223,7 +223,7 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
       .getByRole('combobox', { name: t('adminAccess:organizations') })
       .fill(tenant.organization.name);
     await page.getByRole('option', { name: new RegExp(tenant.organization.name) }).waitFor();
-    await expectAccessible(page, `${language} dialog grant-access (list open)`);
+    await expectAccessible(page, `${language} dialog grant-access (list open)`, DIALOG_SCOPE);
     await screenshot(page, language, 'dialog-grant-access-list');
     await page.keyboard.press('Escape');
     await checkDialog(page, grant, `${language} dialog grant-access`);
