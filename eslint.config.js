@@ -48,7 +48,15 @@ const boundaryZones = [
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/dist-e2e/**', 'data/**', '**/screenshots/**'],
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/dist-e2e/**',
+      'data/**',
+      '**/screenshots/**',
+      // Fixtures that break the rules on purpose: scripts/checks/lint-rules.test.ts lints them.
+      'scripts/checks/fixtures/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -65,6 +73,9 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx,js,mjs}'],
     plugins: { 'import-x': importX },
     settings: {
+      // Without it the plugin reads imported TypeScript files with the JavaScript parser, fails
+      // quietly, and no-cycle never sees a cycle (scripts/checks/lint-rules.test.ts).
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [createTypeScriptImportResolver({ alwaysTryTypes: true })],
     },
     rules: {

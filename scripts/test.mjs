@@ -1,5 +1,5 @@
-// `npm test`: every suite in turn. Server integration tests run on embedded PGlite, then again on
-// PostgreSQL when TEST_DATABASE_URL is set; the cluster suite (three nodes behind nginx) when
+// `npm test`: every suite in turn. Checks on the repository itself (its lint rules fire); the
+// server integration tests on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL is set; the cluster suite (three nodes behind nginx) when
 // TEST_DATABASE_URL is set and nginx is installed; then the web unit tests and the browser tests.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 import { spawnSync } from 'node:child_process';
@@ -22,6 +22,8 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 // The headset simulator has no suite of its own: apps/server/test/headset-sim.e2e.test.ts runs it
 // against the real server, in the server suites.
 const suites = [
+  // The repository's own rules: its lint boundaries fire (scripts/checks).
+  { key: 'repo', name: 'repository checks', dir: '.', env: {}, config: 'vitest.repo.config.ts' },
   { key: 'server', name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
   {
     key: 'server-postgres',
