@@ -1,6 +1,7 @@
 // `npm test`: every suite in turn. Checks on the repository itself (its lint rules fire); the
-// server integration tests on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL is set; the cluster suite (three nodes behind nginx) when
-// TEST_DATABASE_URL is set and nginx is installed; then the web unit tests and the browser tests.
+// server integration tests on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL is
+// set; the cluster suite (three nodes behind nginx) when TEST_DATABASE_URL is set and nginx is
+// installed; then the web unit tests and the browser tests.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
