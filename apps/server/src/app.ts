@@ -176,7 +176,6 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     if (health.draining) reply.header('connection', 'close');
     done();
   });
-  healthRoutes(app, health);
   await app.register(swagger, {
     openapi: {
       info: {
@@ -192,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
       security: [{ bearer: [] }],
     },
   });
+  // After swagger, so /docs lists the probes with the rest.
+  healthRoutes(app, health);
   headsetRoutes(app, ctx);
   // Everything a browser loads (the console and its API) in one scope with Helmet's security
   // headers. Headsets are not browsers: outside this scope the headset protocol skips them, which
