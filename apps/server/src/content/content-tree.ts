@@ -2,6 +2,39 @@ import type { ContentLevelDetail, ContentModuleDetail } from '@vrtc/contract';
 import type { Db, Tx } from '../platform/db.ts';
 import { iso } from '../platform/serialize.ts';
 
+/** What the content calls answer of each item (content.service.ts) and the trees below. */
+export const moduleColumns = [
+  'id',
+  'scenario_id',
+  'name',
+  'description',
+  'name_en',
+  'description_en',
+  'order_index',
+  'created_at',
+] as const;
+export const levelColumns = [
+  'id',
+  'module_id',
+  'name',
+  'level_number',
+  'description',
+  'name_en',
+  'description_en',
+  'max_tasks',
+  'created_at',
+] as const;
+export const optionColumns = [
+  'id',
+  'level_id',
+  'name',
+  'description',
+  'name_en',
+  'description_en',
+  'order_index',
+  'created_at',
+] as const;
+
 /**
  * The modules → levels → options under the given scenarios, in three queries whatever the size
  * of the tree. Modules come by order_index, levels by level_number, options by order_index (ties
@@ -15,61 +48,35 @@ export async function loadModuleTrees(
   if (scenarioIds.length === 0) return byScenario;
   const ids = [...new Set(scenarioIds)];
 
+  const moduleIds = db.selectFrom('modules').select('id').where('scenario_id', 'in', ids);
   const [modules, levels, options] = await Promise.all([
     db
       .selectFrom('modules')
-      .select([
-        'id',
-        'scenario_id',
-        'name',
-        'description',
-        'name_en',
-        'description_en',
-        'order_index',
-        'created_at',
-      ])
+      .select(moduleColumns)
       .where('scenario_id', 'in', ids)
       .orderBy('order_index')
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
     db
-      .selectFrom('levels as l')
-      .innerJoin('modules as m', 'm.id', 'l.module_id')
-      .select([
-        'l.id',
-        'l.module_id',
-        'l.name',
-        'l.level_number',
-        'l.description',
-        'l.name_en',
-        'l.description_en',
-        'l.max_tasks',
-        'l.created_at',
-      ])
-      .where('m.scenario_id', 'in', ids)
-      .orderBy('l.level_number')
-      .orderBy('l.created_at')
-      .orderBy('l.id')
+      .selectFrom('levels')
+      .select(levelColumns)
+      .where('module_id', 'in', moduleIds)
+      .orderBy('level_number')
+      .orderBy('created_at')
+      .orderBy('id')
       .execute(),
     db
-      .selectFrom('level_options as o')
-      .innerJoin('levels as l', 'l.id', 'o.level_id')
-      .innerJoin('modules as m', 'm.id', 'l.module_id')
-      .select([
-        'o.id',
-        'o.level_id',
-        'o.name',
-        'o.description',
-        'o.name_en',
-        'o.description_en',
-        'o.order_index',
-        'o.created_at',
-      ])
-      .where('m.scenario_id', 'in', ids)
-      .orderBy('o.order_index')
-      .orderBy('o.created_at')
-      .orderBy('o.id')
+      .selectFrom('level_options')
+      .select(optionColumns)
+      .where(
+        'level_id',
+        'in',
+        db.selectFrom('levels').select('id').where('module_id', 'in', moduleIds),
+      )
+      .orderBy('order_index')
+      .orderBy('created_at')
+      .orderBy('id')
       .execute(),
   ]);
 

@@ -36,7 +36,7 @@ import {
   totalOf,
 } from '../platform/paging.ts';
 import { iso } from '../platform/serialize.ts';
-import { loadModuleTrees } from './content-tree.ts';
+import { levelColumns, loadModuleTrees, moduleColumns, optionColumns } from './content-tree.ts';
 
 /**
  * Scenario content for admins: scenarios → modules → levels → level options. Content is global
@@ -221,16 +221,6 @@ const toModule = (row: ContentModuleRow): ContentModule => ({
   created_at: iso(row.created_at),
 });
 type ContentModuleRow = Omit<ContentModule, 'created_at'> & { created_at: Date };
-const moduleColumns = [
-  'id',
-  'scenario_id',
-  'name',
-  'description',
-  'name_en',
-  'description_en',
-  'order_index',
-  'created_at',
-] as const;
 
 export async function listModules(
   ctx: ServiceContext,
@@ -322,17 +312,6 @@ const toLevel = (row: ContentLevelRow): ContentLevel => ({
   ...row,
   created_at: iso(row.created_at),
 });
-const levelColumns = [
-  'id',
-  'module_id',
-  'name',
-  'level_number',
-  'description',
-  'name_en',
-  'description_en',
-  'max_tasks',
-  'created_at',
-] as const;
 
 export async function listLevels(
   ctx: ServiceContext,
@@ -453,16 +432,6 @@ const toOption = (row: LevelOptionRow): LevelOption => ({
   ...row,
   created_at: iso(row.created_at),
 });
-const optionColumns = [
-  'id',
-  'level_id',
-  'name',
-  'description',
-  'name_en',
-  'description_en',
-  'order_index',
-  'created_at',
-] as const;
 
 export async function listLevelOptions(
   ctx: ServiceContext,
