@@ -93,7 +93,7 @@ describe('deleting several devices', () => {
   // Toasts live in a module-wide store: none may leak into the next test.
   afterEach(() => notifications.clean());
 
-  it('uses the bulk call when the server has it', async () => {
+  it('deletes the devices with one bulk call and reports the skipped ones as failed', async () => {
     const calls = mockFetch({
       'POST /v1/admin/devices/bulk-delete': {
         deleted: [alpha.id],
@@ -109,40 +109,6 @@ describe('deleting several devices', () => {
     ]);
   });
 
-  it('falls back to one DELETE per device when the bulk call is unavailable', async () => {
-    const calls = mockFetch({
-      // No bulk-delete route: the mock answers 404, as a server without it would.
-      [`DELETE /v1/admin/devices/${alpha.id}`]: { ok: true },
-      [`DELETE /v1/admin/devices/${bravo.id}`]: { ok: true },
-    });
-    expect(await deleteDevices([alpha.id, bravo.id])).toEqual({
-      deleted: [alpha.id, bravo.id],
-      failed: [],
-    });
-    expect(
-      calls
-        .filter((call) => call.method === 'DELETE')
-        .map((call) => call.url)
-        .sort(),
-    ).toEqual([`/v1/admin/devices/${alpha.id}`, `/v1/admin/devices/${bravo.id}`]);
-
-    mockFetch({
-      'POST /v1/admin/devices/bulk-delete': {
-        status: 405,
-        body: { error: 'method_not_allowed', message: 'no' },
-      },
-      [`DELETE /v1/admin/devices/${alpha.id}`]: { ok: true },
-      [`DELETE /v1/admin/devices/${bravo.id}`]: {
-        status: 500,
-        body: { error: 'internal', message: 'boom' },
-      },
-    });
-    expect(await deleteDevices([alpha.id, bravo.id])).toEqual({
-      deleted: [alpha.id],
-      failed: [bravo.id],
-    });
-  });
-
   it(
     'lets only devices out of session be selected, confirms, and reports a partial failure',
     async () => {
@@ -150,10 +116,10 @@ describe('deleting several devices', () => {
       const calls = mockFetch({
         'GET /v1/admin/devices/all': devicesRoute([alpha, bravo, charlie] as Device[]),
         'GET /v1/admin/organizations': { organizations: [], total: 0, limit: 20, offset: 0 },
-        [`DELETE /v1/admin/devices/${alpha.id}`]: { ok: true },
-        [`DELETE /v1/admin/devices/${bravo.id}`]: {
-          status: 409,
-          body: { error: 'device_in_session', message: 'Device is in an active session' },
+        // Bravo started a session meanwhile: the server skips it.
+        'POST /v1/admin/devices/bulk-delete': {
+          deleted: [alpha.id],
+          skipped: [{ id: bravo.id, reason: 'device_in_session' }],
         },
       });
       renderWithProviders(<AdminDevicesPage />);
@@ -171,7 +137,7 @@ describe('deleting several devices', () => {
 
       const confirm = await screen.findByRole('dialog', { name: 'Delete devices' });
       expect(within(confirm).getByText(/Delete 2 selected devices\?/)).toBeInTheDocument();
-      expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+      expect(calls.some((call) => call.url.endsWith('/bulk-delete'))).toBe(false);
       await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
 
       expect(await screen.findByText(/Failed to delete some devices/)).toBeInTheDocument();
@@ -179,7 +145,8 @@ describe('deleting several devices', () => {
       await waitFor(() =>
         expect(screen.queryByRole('button', { name: /Delete selected/ })).not.toBeInTheDocument(),
       );
-      expect(calls.filter((call) => call.method === 'DELETE')).toHaveLength(2);
+      const bulk = calls.filter((call) => call.url === '/v1/admin/devices/bulk-delete');
+      expect(bulk.map((call) => call.body)).toEqual([{ device_ids: [alpha.id, bravo.id] }]);
     },
     UI_TIMEOUT,
   );

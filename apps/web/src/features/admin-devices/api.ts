@@ -1,75 +1,46 @@
-import type {
-  AdminDeviceList,
-  AdminDeviceListQuery,
-  BulkDeleteDevicesBody,
-  BulkDeleteDevicesResponse,
-  OkBody,
-} from '@vrtc/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../api/client';
-import { REFRESH_INTERVAL_MS } from '../../lib/polling';
-
-export const adminDeviceKeys = {
-  all: ['admin', 'devices'] as const,
-  list: (query: AdminDeviceListQuery) => ['admin', 'devices', 'list', query] as const,
-};
+import { routes, type AdminDeviceListQuery } from '@vrtc/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { deviceKeys, deviceQueries } from '../../api/devices';
+import { useLiveQueryOptions } from '../../api/live-events';
 
 /**
  * A page of every organisation's devices, filtered, sorted and searched on the server, with the
- * counts by status under the filters (summary); polled every 5 s while autoRefresh is on.
+ * counts by status under the filters (summary). While autoRefresh is on, refreshed when the live
+ * stream tells of a change to any headset, and polled every 5 s while the stream is down.
  */
 export function useAdminDevices(query: AdminDeviceListQuery, autoRefresh: boolean) {
+  const live = useLiveQueryOptions(['anyDevice'], { enabled: autoRefresh });
   return useQuery({
-    queryKey: adminDeviceKeys.list(query),
-    queryFn: ({ signal }) =>
-      api.get<AdminDeviceList>('/v1/admin/devices/all', { query: { ...query }, signal }),
-    refetchInterval: autoRefresh ? REFRESH_INTERVAL_MS : false,
-    refetchIntervalInBackground: false,
-    placeholderData: keepPreviousData,
+    ...deviceQueries.adminList(query),
+    ...live,
   });
 }
 
 export function useDeleteDevice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<OkBody>(`/v1/admin/devices/${id}`),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminDeviceKeys.all }),
+    mutationFn: (id: string) => api.call(routes.adminDeleteDevice, { params: { id } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKeys.admin }),
   });
 }
 
 export interface BulkDeleteResult {
   deleted: string[];
-  /** Devices left in place (in a session, gone, or the call for them failed). */
+  /** Devices left in place (in a session, or gone). */
   failed: string[];
 }
 
-/**
- * Deletes the devices with one POST /v1/admin/devices/bulk-delete; when the server does not offer
- * that call (404 or 405), with one DELETE per device instead.
- */
+/** Deletes the devices with one POST /v1/admin/devices/bulk-delete. */
 export async function deleteDevices(ids: string[]): Promise<BulkDeleteResult> {
-  try {
-    const result = await api.post<BulkDeleteDevicesResponse>('/v1/admin/devices/bulk-delete', {
-      device_ids: ids,
-    } satisfies BulkDeleteDevicesBody);
-    return { deleted: result.deleted, failed: result.skipped.map((skipped) => skipped.id) };
-  } catch (error) {
-    if (!(error instanceof ApiError && (error.status === 404 || error.status === 405))) throw error;
-  }
-  const outcomes = await Promise.allSettled(
-    ids.map((id) => api.delete<OkBody>(`/v1/admin/devices/${id}`)),
-  );
-  const result: BulkDeleteResult = { deleted: [], failed: [] };
-  outcomes.forEach((outcome, index) => {
-    (outcome.status === 'fulfilled' ? result.deleted : result.failed).push(ids[index]!);
-  });
-  return result;
+  const result = await api.call(routes.bulkDeleteDevices, { body: { device_ids: ids } });
+  return { deleted: result.deleted, failed: result.skipped.map((skipped) => skipped.id) };
 }
 
 export function useBulkDeleteDevices() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteDevices,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminDeviceKeys.all }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKeys.admin }),
   });
 }

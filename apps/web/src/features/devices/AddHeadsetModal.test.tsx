@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../../test/render';
+import { installFakeFetch, renderWithProviders } from '../../test/render';
 import { AddHeadsetModal } from './AddHeadsetModal';
 
 const json = (body: unknown, status = 200) =>
@@ -23,7 +23,7 @@ function fakeCodeServer() {
     state.current = `CODE${String(state.issued).padStart(4, '0')}`;
   };
   const body = () => ({ code: state.current, expires_at: '2026-12-01T10:00:00.000Z' });
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  installFakeFetch(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const call = `${init?.method ?? 'GET'} ${url.pathname}`;
     state.calls.push(call);
@@ -43,7 +43,7 @@ function fakeCodeServer() {
       return json({ ok: true });
     }
     return json({ error: 'not_found', message: 'Not found' }, 404);
-  }) as typeof fetch;
+  });
   return state;
 }
 

@@ -28,10 +28,9 @@ import { useEffect, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorText } from '../../lib/error-text';
-import { confirmAction } from '../../components/confirm';
 import { formatDateTime } from '../../lib/format';
-import { notifyError, notifySuccess } from '../../lib/notify';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import {
   ENROLMENT_POLL_MS,
   useEnrollmentCode,
@@ -77,35 +76,29 @@ export function AddHeadsetModal({
   const enrollment = renew.data ? { ...current, data: renew.data } : current;
   const code = enrollment.data?.code;
 
-  const renewCode = async () => {
-    const confirmed = await confirmAction({
+  const confirmedRenew = useConfirmedAction(renew, {
+    success: t('devices:renewed'),
+    error: t('devices:codeFailed'),
+  });
+  const renewCode = () =>
+    confirmedRenew(undefined, {
       title: t('devices:renewTitle'),
       message: t('devices:renewConfirm'),
       confirmLabel: t('devices:renew'),
     });
-    if (!confirmed) return;
-    renew.mutate(undefined, {
-      onSuccess: () => notifySuccess(t('devices:renewed')),
-      onError: (error) => notifyError(errorText(error, t('devices:codeFailed'))),
-    });
-  };
 
-  const revokeCode = async () => {
-    const confirmed = await confirmAction({
+  const confirmedRevoke = useConfirmedAction(revoke, {
+    success: t('devices:revoked'),
+    error: t('devices:revokeFailed'),
+    onSuccess: () => setRevoked(true),
+  });
+  const revokeCode = () =>
+    confirmedRevoke(undefined, {
       title: t('devices:revokeTitle'),
       message: t('devices:revokeConfirm'),
       confirmLabel: t('devices:revoke'),
       danger: true,
     });
-    if (!confirmed) return;
-    revoke.mutate(undefined, {
-      onSuccess: () => {
-        setRevoked(true);
-        notifySuccess(t('devices:revoked'));
-      },
-      onError: (error) => notifyError(errorText(error, t('devices:revokeFailed'))),
-    });
-  };
 
   const issueAgain = () => {
     setRevoked(false);

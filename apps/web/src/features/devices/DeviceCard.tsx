@@ -24,11 +24,9 @@ import {
 import type { Device } from '@vrtc/contract';
 import { useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../lib/error-text';
-import { confirmAction } from '../../components/confirm';
 import { StatusBadge } from '../../components/StatusBadge';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
-import { notifyError, notifySuccess } from '../../lib/notify';
 import { useDeleteDevice } from './api';
 import { MovementTypeToggle } from './MovementTypeToggle';
 
@@ -53,26 +51,23 @@ function BatteryIcon({ percent }: { percent: number }) {
 
 export function DeviceCard({ device, now }: { device: Device; now: Date }) {
   const { t, i18n } = useTranslation();
-  const deleteDevice = useDeleteDevice();
+  const deletion = useDeleteDevice();
+  const deleteDevice = useConfirmedAction(deletion, {
+    success: t('devices:deleted'),
+    error: t('devices:deleteFailed'),
+  });
   const [settingsOpen, setSettingsOpen] = useState(false);
   const panelId = useId();
   const movementLabelId = useId();
   const inSession = device.status === 'in_session';
 
   async function remove() {
-    const confirmed = await confirmAction({
+    await deleteDevice(device.id, {
       title: t('devices:deleteTitle'),
       message: t('devices:deleteConfirm', { name: device.name }),
       confirmLabel: t('common:delete'),
       danger: true,
     });
-    if (!confirmed) return;
-    try {
-      await deleteDevice.mutateAsync(device.id);
-      notifySuccess(t('devices:deleted'));
-    } catch (error) {
-      notifyError(errorText(error, t('devices:deleteFailed')));
-    }
   }
 
   return (
@@ -157,7 +152,7 @@ export function DeviceCard({ device, now }: { device: Device; now: Date }) {
             </Text>
             <MovementTypeToggle
               device={device}
-              disabled={deleteDevice.isPending}
+              disabled={deletion.isPending}
               labelId={movementLabelId}
             />
           </Group>
@@ -176,7 +171,7 @@ export function DeviceCard({ device, now }: { device: Device; now: Date }) {
                 size="xs"
                 leftSection={<IconTrash size={16} />}
                 disabled={inSession}
-                loading={deleteDevice.isPending}
+                loading={deletion.isPending}
                 onClick={remove}
               >
                 {t('devices:delete')}

@@ -5,7 +5,7 @@ import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
-import { renderWithProviders } from '../../test/render';
+import { installFakeFetch, renderWithProviders } from '../../test/render';
 import { DevicesPage } from './DevicesPage';
 
 function device(overrides: Partial<Device> = {}): Device {
@@ -46,7 +46,7 @@ function fakeServer(devices: Device[]) {
       state.release = resolve;
     });
   };
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  installFakeFetch(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(String(input), 'http://localhost');
     const method = init?.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/v1/devices') {
@@ -74,7 +74,7 @@ function fakeServer(devices: Device[]) {
       return json(state.devices.find((d) => d.id === movement[1]));
     }
     return json({ error: 'not_found', message: 'Not found' }, 404);
-  }) as typeof fetch;
+  });
   return { state, hold };
 }
 

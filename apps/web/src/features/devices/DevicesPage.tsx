@@ -1,9 +1,10 @@
-import { Badge, Button, Card, EmptyState, Group, Select, SimpleGrid, Text } from '@mantine/core';
+import { Badge, Button, Card, EmptyState, Group, Select, SimpleGrid } from '@mantine/core';
 import { IconDeviceVisionPro, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { DEVICE_SORT_FIELDS } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeviceList } from '../../api/devices';
+import { LiveRefreshNote } from '../../components/LiveIndicator';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
@@ -77,9 +78,7 @@ export function DevicesPage() {
             </Button>
           </Group>
           <Group gap="sm">
-            <Text size="xs" c="dimmed">
-              {t('common:autoRefreshNote')}
-            </Text>
+            <LiveRefreshNote />
             <Badge variant="light" size="lg" data-testid="device-total">
               {t('devices:total', { count: total })}
             </Badge>

@@ -1,16 +1,15 @@
-import type {
-  Device,
-  DeviceList,
-  DeviceStatus,
-  EnrollmentCode,
-  MovementType,
-  MovementTypeBody,
-  OkBody,
+import {
+  routes,
+  type Device,
+  type DeviceList,
+  type DeviceStatus,
+  type MovementType,
 } from '@vrtc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
 import { deviceKeys } from '../../api/devices';
+import { useLiveMode, useLiveQueryOptions } from '../../api/live-events';
 
 export type DeviceStatusFilter = DeviceStatus | 'all';
 export const DEVICE_STATUS_FILTERS: DeviceStatusFilter[] = [
@@ -24,9 +23,10 @@ export function useSetMovementType() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, movementType }: { id: string; movementType: MovementType }) =>
-      api.put<Device>(`/v1/devices/${id}/movement-type`, {
-        movement_type: movementType,
-      } satisfies MovementTypeBody),
+      api.call(routes.setMovementType, {
+        params: { id },
+        body: { movement_type: movementType },
+      }),
     onSuccess: (updated) => {
       // Show the server's answer at once, then refresh the lists.
       queryClient.setQueriesData<DeviceList>({ queryKey: deviceKeys.lists }, (old) =>
@@ -45,7 +45,7 @@ export function useSetMovementType() {
 export function useDeleteDevice() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<OkBody>(`/v1/devices/${id}`),
+    mutationFn: (id: string) => api.call(routes.deleteDevice, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }
@@ -53,34 +53,34 @@ export function useDeleteDevice() {
 /** The organisation's current enrolment code for a new headset (same code until it expires). */
 export function useEnrollmentCode() {
   return useMutation({
-    mutationFn: () => api.post<EnrollmentCode>('/v1/devices/enrollment-code'),
+    mutationFn: () => api.call(routes.currentEnrollmentCode),
   });
 }
 
 /** A new code in place of the current one, which stops working at once. */
 export function useRenewEnrollmentCode() {
   return useMutation({
-    mutationFn: () => api.post<EnrollmentCode>('/v1/devices/enrollment-code/renew'),
+    mutationFn: () => api.call(routes.renewEnrollmentCode),
   });
 }
 
 /** Revokes the current code: no headset can enrol with it any more. */
 export function useRevokeEnrollmentCode() {
   return useMutation({
-    mutationFn: () => api.delete<OkBody>('/v1/devices/enrollment-code'),
+    mutationFn: () => api.call(routes.revokeEnrollmentCode),
   });
 }
 
-/** How often the "Add headset" dialog asks whether a headset has joined. */
+/** How often the "Add headset" dialog asks whether a headset has joined, while the stream is down. */
 export const ENROLMENT_POLL_MS = 3000;
 /** The newest devices asked for each time: more than can enrol in one interval. */
 const NEWEST_DEVICES = 20;
 
 /**
  * The headsets that enrol while `watching` is true (the "Add headset" dialog is open), newest
- * first. The organisation's newest devices are asked for every few seconds; those the first
- * answer did not hold have joined since. The dialog only sees the list this returns, so a live
- * event stream can replace the polling here without touching it.
+ * first. The organisation's newest devices are asked for as soon as the live stream tells of an
+ * enrolment (every few seconds while it is down); those the first answer did not hold have joined
+ * since.
  */
 export function useJoinedDevices(watching: boolean, intervalMs = ENROLMENT_POLL_MS): Device[] {
   // Each opening watches afresh: its own query, its own first answer.
@@ -88,6 +88,8 @@ export function useJoinedDevices(watching: boolean, intervalMs = ENROLMENT_POLL_
   const [known, setKnown] = useState<Set<string> | null>(null);
   const [joined, setJoined] = useState<Device[]>([]);
   const queryClient = useQueryClient();
+  const live = useLiveQueryOptions(['device']);
+  const streaming = useLiveMode() === 'live';
 
   useEffect(() => {
     setOpenedAt(watching ? Date.now() : null);
@@ -96,16 +98,16 @@ export function useJoinedDevices(watching: boolean, intervalMs = ENROLMENT_POLL_
   }, [watching]);
 
   const newest = useQuery({
-    queryKey: [...deviceKeys.all, 'newest', openedAt],
+    queryKey: deviceKeys.newest(openedAt),
     queryFn: ({ signal }) =>
-      api.get<DeviceList>('/v1/devices', {
+      api.call(routes.listDevices, {
         query: { sort: 'created_at', order: 'desc', limit: NEWEST_DEVICES },
         signal,
       }),
     enabled: openedAt !== null,
-    refetchInterval: intervalMs,
+    ...live,
     // Like every live list: no polling while the tab is hidden (it resumes on return).
-    refetchIntervalInBackground: false,
+    refetchInterval: streaming ? live.refetchInterval : intervalMs,
     staleTime: 0,
     gcTime: 0,
   });

@@ -25,12 +25,14 @@ import {
 } from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useMemo, useState } from 'react';
+import { LiveEventsProvider } from '../../api/live-events';
 import { createQueryClient } from '../../api/query-client';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, Outlet, useNavigate } from 'react-router';
 import { useAuth, useCurrentUser } from '../../auth/AuthProvider';
 import { confirmAction } from '../../components/confirm';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+import { LiveIndicator } from '../../components/LiveIndicator';
 import { FullPageSpinner } from '../../auth/guards';
 import { adminNav, clientNav, type NavItem } from './navigation';
 
@@ -108,10 +110,20 @@ export function AppLayout() {
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" />
-          <Shell />
+          <LiveShell />
         </ModalsProvider>
       </QueryClientProvider>
     </MantineThemeProvider>
+  );
+}
+
+/** The tab's one live stream (see api/live-events.tsx), for every screen of the shell. */
+function LiveShell() {
+  const user = useCurrentUser();
+  return (
+    <LiveEventsProvider organizationId={user.organization_id}>
+      <Shell />
+    </LiveEventsProvider>
   );
 }
 
@@ -168,9 +180,12 @@ function Shell() {
               {t('common:appName')}
             </Title>
           </Group>
-          <Text size="sm" c="dimmed" visibleFrom="md" truncate>
-            {user.organization_name}
-          </Text>
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Text size="sm" c="dimmed" visibleFrom="md" truncate>
+              {user.organization_name}
+            </Text>
+            <LiveIndicator />
+          </Group>
         </Group>
       </AppShell.Header>
 

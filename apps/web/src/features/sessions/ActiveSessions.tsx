@@ -1,4 +1,5 @@
 import {
+  Box,
   Button,
   Card,
   Code,
@@ -10,15 +11,15 @@ import {
   Text,
 } from '@mantine/core';
 import { IconClock, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
-import type { ActiveSession } from '@vrtc/contract';
-import { useState, type ReactNode } from 'react';
+import type { ActiveSession, SessionTask } from '@vrtc/contract';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useContentText } from '../../lib/content-text';
-import { errorText } from '../../lib/error-text';
-import { confirmAction } from '../../components/confirm';
 import { QueryState } from '../../components/QueryState';
+import { LiveRefreshNote } from '../../components/LiveIndicator';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
+import { slotLabel, TaskStrip } from '../../components/TaskStrip';
 import { formatDuration, progressPercent } from '../../lib/format';
-import { notifyError, notifySuccess } from '../../lib/notify';
 import { useNow } from '../../lib/useNow';
 import { useActiveSessions, useCancelSession } from './api';
 
@@ -68,6 +69,40 @@ function Field({
   );
 }
 
+/**
+ * The task being played ("Task 4 of 6", by name when the headset told it) and how the last one
+ * the headset told of went.
+ */
+function CurrentTask({ session }: { session: ActiveSession }) {
+  const { t } = useTranslation();
+  const number = session.completed_tasks + 1;
+  const known = session.tasks.find((task) => task.number === number);
+  const last = session.tasks.reduce<SessionTask | undefined>(
+    (latest, task) => (!latest || task.reported_at >= latest.reported_at ? task : latest),
+    undefined,
+  );
+  return (
+    <>
+      <Field label={t('sessions:active.currentTask')}>
+        <span data-testid="current-task">
+          {number > session.max_tasks
+            ? t('sessions:active.allTasksDone')
+            : known?.name
+              ? known.name
+              : t('common:tasks.nOfM', { number, total: session.max_tasks })}
+        </span>
+      </Field>
+      {last ? (
+        <Field label={t('sessions:active.lastTask')}>
+          <span data-testid="last-task">
+            {slotLabel(t, { number: last.number, state: last.result, task: last })}
+          </span>
+        </Field>
+      ) : null}
+    </>
+  );
+}
+
 function ActiveSessionCard({
   session,
   elapsedSinceFetch,
@@ -77,12 +112,16 @@ function ActiveSessionCard({
 }) {
   const { t } = useTranslation();
   const content = useContentText();
-  const cancel = useCancelSession();
-  const [cancelling, setCancelling] = useState(false);
+  const cancelSession = useCancelSession();
+  const cancel = useConfirmedAction(cancelSession, {
+    success: t('sessions:active.cancelled'),
+    error: t('common:error'),
+  });
+  const cancelling = cancelSession.isPending;
   const percent = progressPercent(session.completed_tasks, session.max_tasks);
 
   async function askCancel() {
-    const confirmed = await confirmAction({
+    await cancel(session.id, {
       title: t('sessions:active.cancelTitle'),
       message: t('sessions:active.cancelConfirm', {
         name: session.vr_user_name,
@@ -92,16 +131,6 @@ function ActiveSessionCard({
       cancelLabel: t('sessions:active.keepRunning'),
       danger: true,
     });
-    if (!confirmed) return;
-    setCancelling(true);
-    try {
-      await cancel.mutateAsync(session.id);
-      notifySuccess(t('sessions:active.cancelled'));
-    } catch (error) {
-      notifyError(errorText(error, t('common:error')));
-    } finally {
-      setCancelling(false);
-    }
   }
 
   return (
@@ -138,13 +167,22 @@ function ActiveSessionCard({
           {content.text(session.level_name, session.level_name_en)}
         </Field>
         <Field label={t('sessions:active.tasks')}>
-          {session.completed_tasks}/{session.max_tasks}
+          <span data-testid="completed-tasks">
+            {session.completed_tasks}/{session.max_tasks}
+          </span>
         </Field>
+        <CurrentTask session={session} />
         <Progress
           value={percent}
           size="md"
           radius="xl"
           aria-label={t('sessions:active.progress', { percent })}
+        />
+        <TaskStrip
+          maxTasks={session.max_tasks}
+          completedTasks={session.completed_tasks}
+          tasks={session.tasks}
+          running
         />
       </Stack>
       <Button
@@ -178,9 +216,9 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
       error={sessions.data ? null : sessions.error}
       onRetry={() => sessions.refetch()}
     >
-      <Text size="xs" c="dimmed" mb="sm">
-        {t('common:autoRefreshNote')}
-      </Text>
+      <Box mb="sm">
+        <LiveRefreshNote />
+      </Box>
       {list.length === 0 ? (
         <Card withBorder radius="lg" py="xl">
           <EmptyState

@@ -1,17 +1,19 @@
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
 import {
+  ActionIcon,
   Badge,
   Box,
   Button,
   Card,
   EmptyState,
-  Grid,
+  Flex,
   Group,
   Progress,
   Select,
   Stack,
   Text,
+  Tooltip,
 } from '@mantine/core';
 import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
 import {
@@ -19,6 +21,7 @@ import {
   IconFileSpreadsheet,
   IconFilterOff,
   IconHistory,
+  IconListDetails,
   IconRefresh,
 } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -30,8 +33,9 @@ import { errorText } from '../../lib/error-text';
 import { deviceOptions } from '../../api/devices';
 import { useScenarioTree } from '../../api/scenarios';
 import { vrUserOptions } from '../../api/vr-users';
-import { DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
+import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { ServerSelect } from '../../components/ServerSelect';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { saveFile } from '../../lib/download';
@@ -55,6 +59,19 @@ const STATUSES = HISTORY_STATUS_FILTERS.filter((value) => value !== 'all');
 const HISTORY_SORT_FIELDS = ['started_at'] as const satisfies readonly NonNullable<
   SessionListQuery['sort']
 >[];
+
+/** An address that may wrap after its "@" (a <wbr>: nothing is added to what is copied). */
+function EmailWithBreak({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at < 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
+  );
+}
 
 /**
  * The History tab: ended sessions a page at a time from the server, filtered by status, days
@@ -90,6 +107,8 @@ export function SessionHistory() {
   const history = useSessionHistory({ ...exportFilters, ...list.query });
   const scenarios = useScenarioTree();
   const [exporting, setExporting] = useState(false);
+  // The session whose detail (task timeline) is open.
+  const [detailId, setDetailId] = useState<string>();
   const rows = history.data?.sessions ?? [];
   const total = history.data?.total ?? 0;
   const filtered = Object.keys(filters).length > 0;
@@ -159,10 +178,10 @@ export function SessionHistory() {
         header: t('sessions:history.col.vrUser'),
         cell: ({ row: { original: s } }) => (
           <Stack gap={0} miw={110}>
-            <Text size="sm" fw={500} lineClamp={2} title={s.vr_user_name}>
+            <Text size="sm" fw={500}>
               {s.vr_user_name}
             </Text>
-            <Text size="xs" c="dimmed" lineClamp={2} title={s.device_name}>
+            <Text size="xs" c="dimmed">
               {s.device_name}
             </Text>
           </Stack>
@@ -175,11 +194,10 @@ export function SessionHistory() {
           const scenario = content.text(s.scenario_name, s.scenario_name_en);
           const moduleLevel = `${content.text(s.module_name, s.module_name_en)} - ${content.text(s.level_name, s.level_name_en)}`;
           return (
-            <Stack gap={0} miw={130}>
-              <Text size="sm" lineClamp={2} title={scenario}>
-                {scenario}
-              </Text>
-              <Text size="xs" c="dimmed" lineClamp={2} title={moduleLevel}>
+            // The whole names, wrapped: a phone has no hover to show a clipped one's title.
+            <Stack gap={0} miw={150}>
+              <Text size="sm">{scenario}</Text>
+              <Text size="xs" c="dimmed">
                 {moduleLevel}
               </Text>
             </Stack>
@@ -239,8 +257,14 @@ export function SessionHistory() {
         accessorKey: 'started_by_email',
         header: t('sessions:history.col.startedBy'),
         cell: (c) => (
-          <Text size="sm" truncate maw={130} title={c.row.original.started_by_email ?? undefined}>
-            {c.row.original.started_by_email ?? t('common:none')}
+          // A long address breaks after its "@" (or where it must) rather than end in "…": a
+          // phone has no hover to show a clipped one's title.
+          <Text size="sm" maw={160} style={{ overflowWrap: 'anywhere' }}>
+            {c.row.original.started_by_email ? (
+              <EmailWithBreak email={c.row.original.started_by_email} />
+            ) : (
+              t('common:none')
+            )}
           </Text>
         ),
       },
@@ -261,6 +285,25 @@ export function SessionHistory() {
             </Badge>
           ),
       },
+      {
+        id: ACTIONS_COLUMN_ID,
+        header: t('common:actions'),
+        enableSorting: false,
+        cell: ({ row: { original: s } }) => (
+          <Tooltip label={t('common:sessionDetail.open')}>
+            <ActionIcon
+              variant="subtle"
+              onClick={(event) => {
+                event.stopPropagation();
+                setDetailId(s.id);
+              }}
+              aria-label={t('common:sessionDetail.open')}
+            >
+              <IconListDetails size={18} />
+            </ActionIcon>
+          </Tooltip>
+        ),
+      },
     ],
     [t, i18n.language, content],
   );
@@ -270,9 +313,13 @@ export function SessionHistory() {
   return (
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
       <Card withBorder radius="lg" p="md">
-        {/* One row at 1366 px: the days get the room a chosen range needs. */}
-        <Grid columns={15} gap="sm" mb="sm">
-          <Grid.Col span={{ base: 15, xs: 5, md: 2 }}>
+        {/*
+          Each filter as wide as its longest text needs (its Russian placeholder, a chosen range of
+          days), growing into the room left: one row at 1366 px, one under the other on a phone,
+          never a clipped word.
+        */}
+        <Flex wrap="wrap" gap="sm" mb="sm">
+          <Box style={{ flex: '1 1 165px' }}>
             <Select
               label={t('sessions:history.statusFilter')}
               value={status}
@@ -286,8 +333,8 @@ export function SessionHistory() {
                   value === 'all' ? t('sessions:history.allStatuses') : t(`common:status.${value}`),
               }))}
             />
-          </Grid.Col>
-          <Grid.Col span={{ base: 15, xs: 10, md: 4 }}>
+          </Box>
+          <Box style={{ flex: '1 1 255px' }}>
             <DatePickerInput
               type="range"
               allowSingleDateInRange
@@ -302,8 +349,8 @@ export function SessionHistory() {
               leftSection={<IconCalendar size={16} />}
               popoverProps={{ withinPortal: true }}
             />
-          </Grid.Col>
-          <Grid.Col span={{ base: 15, xs: 5, md: 3 }}>
+          </Box>
+          <Box style={{ flex: '1 1 215px' }}>
             <ServerSelect
               label={t('sessions:history.filter.vrUser')}
               placeholder={t('sessions:history.filter.allVrUsers')}
@@ -314,8 +361,8 @@ export function SessionHistory() {
               clearable
               nothingFoundMessage={t('sessions:history.filter.nothingFound')}
             />
-          </Grid.Col>
-          <Grid.Col span={{ base: 15, xs: 5, md: 3 }}>
+          </Box>
+          <Box style={{ flex: '1 1 150px' }}>
             <ServerSelect
               label={t('sessions:history.filter.device')}
               placeholder={t('sessions:history.filter.allDevices')}
@@ -326,8 +373,8 @@ export function SessionHistory() {
               clearable
               nothingFoundMessage={t('sessions:history.filter.nothingFound')}
             />
-          </Grid.Col>
-          <Grid.Col span={{ base: 15, xs: 5, md: 3 }}>
+          </Box>
+          <Box style={{ flex: '1 1 180px' }}>
             <Select
               label={t('sessions:history.filter.scenario')}
               placeholder={t('sessions:history.filter.allScenarios')}
@@ -338,8 +385,8 @@ export function SessionHistory() {
               clearable
               nothingFoundMessage={t('sessions:history.filter.nothingFound')}
             />
-          </Grid.Col>
-        </Grid>
+          </Box>
+        </Flex>
         <Group justify="flex-end" mb="md" gap="sm">
           {/* With nothing left, the empty state offers it instead. */}
           {filtered && total > 0 ? (
@@ -382,6 +429,7 @@ export function SessionHistory() {
             state={list}
             columns={columns}
             getRowId={(row) => row.id}
+            onRowClick={(row) => setDetailId(row.id)}
             empty={
               <EmptyState
                 py="xl"
@@ -410,6 +458,7 @@ export function SessionHistory() {
           />
         </QueryState>
       </Card>
+      <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
     </DatesProvider>
   );
 }

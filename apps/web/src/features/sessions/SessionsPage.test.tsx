@@ -193,7 +193,15 @@ describe('sessions screen', () => {
           filters: { status: (row, value) => row.status === value },
         }),
       'GET /v1/scenarios-full': { scenarios: [scenario] },
-      'POST /v1/sessions/start': { status: 201, body: { id: active.id } },
+      'POST /v1/sessions/start': {
+        status: 201,
+        body: {
+          ...ended(1, { id: active.id, status: 'active', ended_at: null, success: null }),
+          completed_tasks: 0,
+          duration_seconds: null,
+          max_tasks: 3,
+        },
+      },
       'GET /v1/sessions/active': { active_sessions: [active] },
     });
     renderSessions();
@@ -382,7 +390,7 @@ describe('sessions screen', () => {
     const routes: Record<string, FakeRoute> = {
       'GET /v1/me': me,
       'GET /v1/sessions/active': { active_sessions: [active] },
-      [`POST /v1/sessions/${active.id}/cancel`]: { id: active.id, status: 'cancelled' },
+      [`POST /v1/sessions/${active.id}/cancel`]: ended(1, { id: active.id, status: 'cancelled' }),
     };
     mockFetch(routes);
     renderSessions('/sessions?tab=active');

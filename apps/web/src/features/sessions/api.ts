@@ -1,18 +1,16 @@
-import type {
-  ActiveSessionList,
-  EndedSessionStatus,
-  HistorySession,
-  SessionExportQuery,
-  SessionList,
-  SessionListQuery,
-  StartedSession,
-  StartSessionBody,
+import {
+  routes,
+  type EndedSessionStatus,
+  type SessionExportQuery,
+  type SessionListQuery,
+  type StartSessionBody,
 } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { deviceKeys } from '../../api/devices';
+import { useLiveQueryOptions } from '../../api/live-events';
+import { sessionKeys } from '../../api/session-keys';
 import { vrUserKeys } from '../../api/vr-users';
-import { pollingOptions } from '../../lib/polling';
 
 export type HistoryStatusFilter = EndedSessionStatus | 'all';
 export const HISTORY_STATUS_FILTERS: HistoryStatusFilter[] = [
@@ -23,16 +21,10 @@ export const HISTORY_STATUS_FILTERS: HistoryStatusFilter[] = [
   'timeout',
 ];
 
-export const sessionKeys = {
-  all: ['sessions'] as const,
-  active: ['sessions', 'active'] as const,
-  history: (query: SessionListQuery) => ['sessions', 'history', query] as const,
-};
-
 export function useStartSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StartSessionBody) => api.post<StartedSession>('/v1/sessions/start', body),
+    mutationFn: (body: StartSessionBody) => api.call(routes.startSession, { body }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
@@ -42,20 +34,24 @@ export function useStartSession() {
   });
 }
 
-/** Running sessions, refreshed every 5 s. */
+/**
+ * Running sessions: refreshed as sessions start and end, patched task by task from the live
+ * stream; polled every 5 s while the stream is down.
+ */
 export function useActiveSessions() {
+  const live = useLiveQueryOptions(['sessionChange']);
   return useQuery({
     queryKey: sessionKeys.active,
-    queryFn: ({ signal }) => api.get<ActiveSessionList>('/v1/sessions/active', { signal }),
+    queryFn: ({ signal }) => api.call(routes.listActiveSessions, { signal }),
     select: (data) => data.active_sessions,
-    ...pollingOptions,
+    ...live,
   });
 }
 
 export function useCancelSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.post<HistorySession>(`/v1/sessions/${id}/cancel`),
+    mutationFn: (id: string) => api.call(routes.cancelSession, { params: { id } }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: sessionKeys.all }),
@@ -66,9 +62,12 @@ export function useCancelSession() {
 
 /** A page of the History (newest first unless asked otherwise), with the total of every page. */
 export function useSessionHistory(query: SessionListQuery) {
+  // A session that ends shows up without a refresh; the History is never polled.
+  const live = useLiveQueryOptions(['sessionChange'], { poll: false });
   return useQuery({
+    ...live,
     queryKey: sessionKeys.history(query),
-    queryFn: ({ signal }) => api.get<SessionList>('/v1/sessions', { query: { ...query }, signal }),
+    queryFn: ({ signal }) => api.call(routes.listSessions, { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -78,6 +77,6 @@ export function useSessionHistory(query: SessionListQuery) {
  * specification's columns), with the file name it gave: organisation, date and filters.
  */
 export async function exportSessionHistory(filters: SessionExportQuery) {
-  const { blob, filename } = await api.blob('/v1/sessions/export', { query: { ...filters } });
+  const { blob, filename } = await api.download(routes.exportSessions, { query: filters });
   return { blob, filename: filename ?? 'sessions.csv' };
 }

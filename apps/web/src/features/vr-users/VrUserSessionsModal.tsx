@@ -1,9 +1,21 @@
-import { Modal, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Modal,
+  Progress,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
+import { IconListDetails } from '@tabler/icons-react';
 import type { VrUser } from '@vrtc/contract';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
+import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useContentText } from '../../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
@@ -13,6 +25,8 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
   const { t, i18n } = useTranslation();
   const content = useContentText();
   const [offset, setOffset] = useState(0);
+  // The session whose detail (task timeline) is open over the list.
+  const [detailId, setDetailId] = useState<string>();
   useEffect(() => setOffset(0), [vrUser?.id]);
   const sessions = useVrUserSessions(vrUser?.id, offset);
   const rows = sessions.data?.sessions ?? [];
@@ -55,6 +69,9 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
                     <Table.Th>{t('vrUsers:col.progress')}</Table.Th>
                     <Table.Th>{t('vrUsers:col.duration')}</Table.Th>
                     <Table.Th>{t('vrUsers:col.startedAt')}</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>{t('common:actions')}</VisuallyHidden>
+                    </Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
@@ -84,6 +101,17 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
                         </Table.Td>
                         <Table.Td>{formatDuration(t, session.duration_seconds)}</Table.Td>
                         <Table.Td>{formatDateTime(session.started_at, i18n.language)}</Table.Td>
+                        <Table.Td>
+                          <Tooltip label={t('common:sessionDetail.open')}>
+                            <ActionIcon
+                              variant="subtle"
+                              onClick={() => setDetailId(session.id)}
+                              aria-label={t('common:sessionDetail.open')}
+                            >
+                              <IconListDetails size={18} />
+                            </ActionIcon>
+                          </Tooltip>
+                        </Table.Td>
                       </Table.Tr>
                     );
                   })}
@@ -99,6 +127,7 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
           </Stack>
         )}
       </QueryState>
+      <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
     </Modal>
   );
 }

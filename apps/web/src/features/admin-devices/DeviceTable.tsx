@@ -1,0 +1,58 @@
+import { Stack, Text } from '@mantine/core';
+import { IconDeviceVisionPro } from '@tabler/icons-react';
+import type { RowSelectionState } from '@tanstack/react-table';
+import type { Device } from '@vrtc/contract';
+import { useTranslation } from 'react-i18next';
+import { DataTable } from '../../components/DataTable';
+import { QueryState } from '../../components/QueryState';
+import type { useAdminDevices } from './api';
+import { useDeviceColumns } from './device-columns';
+import { canDelete, type AdminDeviceListState } from './device-options';
+
+/** The table of devices (a failed refresh keeps the last page), selectable for bulk deletion. */
+export function DeviceTable({
+  devices,
+  list,
+  selected,
+  onSelect,
+  onDelete,
+}: {
+  devices: ReturnType<typeof useAdminDevices>;
+  list: AdminDeviceListState;
+  selected: RowSelectionState;
+  onSelect: (selected: RowSelectionState) => void;
+  onDelete: (device: Device) => void;
+}) {
+  const { t } = useTranslation('adminDevices');
+  const columns = useDeviceColumns(onDelete);
+  const filtered = list.filtered;
+  return (
+    <QueryState
+      isPending={devices.isPending}
+      error={devices.data ? null : devices.error}
+      errorText={t('loadFailed')}
+      onRetry={() => devices.refetch()}
+    >
+      <DataTable
+        rows={devices.data?.devices ?? []}
+        total={devices.data?.total ?? 0}
+        loading={devices.isPlaceholderData}
+        state={list}
+        columns={columns}
+        getRowId={(device) => device.id}
+        selection={{ selected, onChange: onSelect, canSelect: canDelete }}
+        empty={
+          <Stack align="center" py="xl" gap="sm">
+            <IconDeviceVisionPro size={40} opacity={0.4} />
+            <Text fw={500}>{filtered ? t('noMatches') : t('emptyTitle')}</Text>
+            {filtered ? null : (
+              <Text c="dimmed" size="sm">
+                {t('emptyText')}
+              </Text>
+            )}
+          </Stack>
+        }
+      />
+    </QueryState>
+  );
+}

@@ -1,0 +1,89 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { SessionDetail, VrUser, VrUserSession } from '@vrtc/contract';
+import i18n from 'i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mockFetch, renderWithProviders } from '../../test/render';
+import { VrUserSessionsModal } from './VrUserSessionsModal';
+
+const vrUser = {
+  id: '00000000-0000-4000-8000-0000000000a1',
+  name: 'Ivan Petrov',
+  notes: null,
+  session_count: 1,
+  completed_count: 0,
+  last_session_at: '2026-05-10T12:00:00.000Z',
+  created_at: '2026-05-01T10:00:00.000Z',
+} as VrUser;
+const names = {
+  device_name: 'Quest 1',
+  scenario_name: 'Пожарная безопасность',
+  scenario_name_en: 'Fire safety',
+  module_name: 'Основы',
+  module_name_en: 'Basics',
+  level_name: 'Вводный',
+  level_name_en: 'Intro',
+};
+const session = {
+  id: '00000000-0000-4000-8000-000000000099',
+  device_id: null,
+  ...names,
+  status: 'disconnected',
+  completed_tasks: 1,
+  max_tasks: 2,
+  duration_seconds: 70,
+  started_at: '2026-05-10T12:00:00.000Z',
+  ended_at: '2026-05-10T12:01:10.000Z',
+  success: false,
+} satisfies VrUserSession;
+const detail: SessionDetail = {
+  ...names,
+  id: session.id,
+  vr_user_name: vrUser.name,
+  vr_user_id: vrUser.id,
+  device_id: null,
+  level_number: 1,
+  status: 'disconnected',
+  completed_tasks: 1,
+  total_tasks: 2,
+  max_tasks: 2,
+  duration_seconds: 70,
+  started_by_email: 'staff@example.com',
+  started_at: '2026-05-10T12:00:00.000Z',
+  ended_at: '2026-05-10T12:01:10.000Z',
+  success: false,
+  selected_options: [],
+  tasks: [],
+};
+
+describe("a VR user's sessions", () => {
+  beforeAll(() => i18n.changeLanguage('en'));
+
+  it("open a session's detail, which says when the headset told no task detail", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      [`GET /v1/vr-users/${vrUser.id}/sessions`]: {
+        sessions: [session],
+        total: 1,
+        limit: 50,
+        offset: 0,
+      },
+      [`GET /v1/sessions/${session.id}`]: detail,
+    });
+    renderWithProviders(<VrUserSessionsModal vrUser={vrUser} onClose={() => {}} />);
+    await user.click(await screen.findByRole('button', { name: 'Session details' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' });
+    expect(
+      await within(dialog).findByText(
+        'The headset reported the number of tasks done, without detail for each task.',
+      ),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText('Disconnected')).toBeInTheDocument();
+    // Task 1 done without detail, task 2 never reached.
+    expect(
+      within(dialog)
+        .getAllByRole('listitem')
+        .map((item) => item.getAttribute('aria-label')),
+    ).toEqual(['Task 1 · done', 'Task 2 · not started']);
+  });
+});
