@@ -155,6 +155,119 @@ describe('the Active card shows the whole module and level', () => {
   });
 });
 
+describe('a start refused because the headset was taken meanwhile', () => {
+  it('goes back to the headset step with the list refreshed, and says why in Russian', async () => {
+    const tree = await createScenarioTree(admin, {
+      scenario: uniqueName('Первая помощь'),
+      module: 'Сердечно-лёгочная реанимация',
+      levels: [{ name: 'Основы', maxTasks: 2 }],
+    });
+    await apiCall('POST', `/v1/admin/scenarios/${tree.scenario.id}/grant`, admin, {
+      organization_ids: [tenant.organization.id],
+      expires_at: expiryDay(30).toISOString(),
+    });
+    const taken = await headsets.enroll(tenant.token, {
+      name: uniqueName('Quest занятый'),
+      paceMs: 600_000,
+    });
+    const free = await headsets.enroll(tenant.token, {
+      name: uniqueName('Pico свободный'),
+      type: 'pico',
+      paceMs: 600_000,
+    });
+    const t = (key: string, values?: Record<string, string | number>) => tr('ru', key, values);
+    const page = await newPage(browser, 'ru');
+    await signIn(page, tenant.email, tenant.password);
+    await page.goto(`${baseUrl()}/sessions`);
+    const next = () => page.getByRole('button', { name: t('common:next') }).click();
+    const atStep = (name: string) =>
+      page
+        .getByTestId('step-prompt')
+        .filter({ hasText: t(`sessions:wizard.prompts.${name}`) })
+        .waitFor();
+    const card = (name: string) => page.getByRole('radio', { name: new RegExp(name) });
+
+    await atStep('vrUser');
+    await page
+      .getByRole('radiogroup', { name: t('sessions:wizard.vrUserMode') })
+      .getByText(t('sessions:wizard.newVrUser'), { exact: true })
+      .click();
+    await page.getByLabel(t('sessions:wizard.newVrUserName')).fill(uniqueName('Ирина'));
+    await next();
+    await atStep('device');
+    await card(taken.headset.name).click({ timeout: 15_000 });
+    await next();
+    await card(tree.scenario.name).click();
+    await next();
+    await card(tree.module.name).click();
+    await next();
+    await page
+      .getByRole('radio', { name: t('sessions:wizard.levelTitle', { number: 1, name: 'Основы' }) })
+      .click();
+    await next();
+    await atStep('options');
+
+    // The waiting list refreshes itself every 5 s and would drop the taken headset before the
+    // start: its refreshes are held back (a slow network) until the console has met the refusal.
+    let holding = true;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === '/v1/devices',
+      async (route) => {
+        if (holding) await released;
+        await route.continue().catch(() => undefined);
+      },
+    );
+    // Another console (here the API) starts a session on the chosen headset meanwhile.
+    const other = await startSession(tenant.token, {
+      device_id: taken.headset.deviceId!,
+      level_id: tree.levels[0]!.id,
+      vr_user_name: uniqueName('Сергей'),
+    });
+    try {
+      const refused = page.waitForResponse(
+        (response) =>
+          new URL(response.url()).pathname === '/v1/sessions/start' &&
+          response.request().method() === 'POST',
+      );
+      await page.getByRole('button', { name: t('sessions:wizard.start') }).click();
+      const answer = await refused;
+      expect(answer.status()).toBe(409);
+      expect(((await answer.json()) as { error: string }).error).toBe('device_busy');
+
+      // Back on the headset step, nothing chosen, and why, in Russian (not the server's English).
+      await atStep('device');
+      const reason = t('sessions:wizard.deviceRefused', {
+        reason: t('errors:codes.device_busy'),
+      });
+      await expect.poll(() => page.getByRole('alert').allInnerTexts()).toContain(reason);
+      expect(await page.getByText('Device already has an active session').count()).toBe(0);
+      holding = false;
+      release();
+
+      // The refreshed list: the taken headset is gone, the free one waits to be chosen.
+      await card(taken.headset.name).waitFor({ state: 'detached', timeout: 15_000 });
+      const freeCard = card(free.headset.name);
+      await freeCard.waitFor();
+      expect(await freeCard.getAttribute('aria-checked')).toBe('false');
+      await screenshot(page, 'ru', 'sessions-wizard-headset-taken');
+
+      // The other choices stand: another headset is all the start needs.
+      await freeCard.click();
+      await page.getByText(reason).waitFor({ state: 'detached' });
+      await next();
+      await atStep('scenario');
+      expect(await card(tree.scenario.name).getAttribute('aria-checked')).toBe('true');
+    } finally {
+      holding = false;
+      release();
+      await page.context().close();
+      await apiCall('POST', `/v1/sessions/${other.id}/cancel`, tenant.token);
+    }
+  });
+});
+
 describe('a deleted scenario', () => {
   it('is never asked for again on the content screen', async () => {
     const tree = await createScenarioTree(admin, {
@@ -183,7 +296,14 @@ describe('a deleted scenario', () => {
 
     const after: Request[] = [];
     const notFound: string[] = [];
-    page.on('request', (request) => after.push(request));
+    // Requests still under way, but the live event stream, which stays open.
+    const pending = new Set<Request>();
+    page.on('request', (request) => {
+      after.push(request);
+      if (new URL(request.url()).pathname !== '/v1/events') pending.add(request);
+    });
+    page.on('requestfinished', (request) => pending.delete(request));
+    page.on('requestfailed', (request) => pending.delete(request));
     page.on('response', (response) => {
       if (response.status() === 404) notFound.push(response.url());
     });
@@ -200,7 +320,7 @@ describe('a deleted scenario', () => {
     await page.getByText(tr('ru', 'adminContent:noMatches')).waitFor();
     // Give any late refresh its chance to show.
     await page.waitForTimeout(1500);
-    await page.waitForLoadState('networkidle');
+    await expect.poll(() => pending.size, { timeout: 10_000 }).toBe(0);
 
     const named = after
       .filter((request) => request.method() === 'GET')

@@ -1,4 +1,13 @@
-import type { ErrorCode, ErrorDetails } from '@vrtc/contract';
+import {
+  routePath,
+  type ErrorCode,
+  type ErrorDetails,
+  type RouteBody,
+  type RouteDefinition,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+} from '@vrtc/contract';
 import { readStoredLogin } from '../auth/storage';
 import { isKnownErrorCode } from './error-codes';
 
@@ -59,13 +68,13 @@ export function setUnauthorizedHandler(handler: (() => void) | undefined): void 
 
 type QueryValue = string | number | boolean | null | undefined;
 
-export interface RequestOptions {
+interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
 }
 
-export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
@@ -93,24 +102,76 @@ async function request(method: string, path: string, options: RequestOptions = {
   return response;
 }
 
-async function json<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
-  const response = await request(method, path, options);
-  if (response.status === 204) return undefined as T;
-  return (await response.json()) as T;
+/** A route that answers JSON; the others stream a file (`download`, `upload`). */
+export type JsonRoute = RouteDefinition & { success: { body: unknown } };
+/** A route that answers a file (CSV, APK). */
+export type FileRoute = RouteDefinition & { success: { file: string } };
+
+/** One part of a call: absent when the route takes none, optional when every field is. */
+type Part<Key extends string, T> = [T] extends [undefined]
+  ? { [K in Key]?: undefined }
+  : object extends T
+    ? { [K in Key]?: T }
+    : { [K in Key]: T };
+
+/** What a call of the route takes, each part typed by the route's schema. */
+export type CallOptions<R extends RouteDefinition> = Part<'params', RouteParams<R>> &
+  Part<'query', RouteQuery<R>> &
+  Part<'body', RouteBody<R>> & { signal?: AbortSignal };
+
+/** The options argument: optional when the route needs nothing. */
+type CallArgs<R extends RouteDefinition> =
+  object extends CallOptions<R> ? [options?: CallOptions<R>] : [options: CallOptions<R>];
+
+/** The parts as the implementation sees them, once the call site has been type-checked. */
+interface LooseOptions {
+  params?: Record<string, string>;
+  query?: object;
+  body?: unknown;
+  signal?: AbortSignal;
 }
 
-/** The typed API client: response types come from @vrtc/contract at each call site. */
+/**
+ * The typed API client: `api.call(routes.listVrUsers, { query })`. The route map of
+ * @vrtc/contract gives the method, the path, and the types of the params, the query, the body
+ * and the answer, so a call site names no path and writes no type that could drift.
+ */
 export const api = {
-  get: <T>(path: string, options?: RequestOptions) => json<T>('GET', path, options),
-  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
-    json<T>('POST', path, { ...options, body: body ?? {} }),
-  put: <T>(path: string, body: unknown, options?: RequestOptions) =>
-    json<T>('PUT', path, { ...options, body }),
-  delete: <T>(path: string, options?: RequestOptions) => json<T>('DELETE', path, options),
-  /** A binary download (e.g. CSV export). */
-  blob: async (path: string, options?: RequestOptions) => {
-    const response = await request('GET', path, options);
+  call: async <R extends JsonRoute>(
+    route: R,
+    ...[options]: CallArgs<R>
+  ): Promise<RouteResponse<R>> => {
+    const { params, query, body, signal } = (options ?? {}) as LooseOptions;
+    const sendsBody = route.method === 'POST' || route.method === 'PUT';
+    const response = await request(route.method, routePath(route, params), {
+      query: query as Record<string, QueryValue> | undefined,
+      // A POST without a body still sends JSON: `{}`.
+      body: sendsBody ? (body ?? {}) : undefined,
+      signal,
+    });
+    // Every JSON route answers 200 or 201 with a body (the contract's `success`).
+    return (await response.json()) as RouteResponse<R>;
+  },
+  /** A file the route streams (e.g. a CSV export), with the file name the server gave it. */
+  download: async <R extends FileRoute>(route: R, ...[options]: CallArgs<R>) => {
+    const { params, query, signal } = (options ?? {}) as LooseOptions;
+    const response = await request(route.method, routePath(route, params), {
+      query: query as Record<string, QueryValue> | undefined,
+      signal,
+    });
     return { blob: await response.blob(), filename: filenameFrom(response) };
+  },
+  /** A file sent as the raw request body (an APK build), with its upload's progress. */
+  upload: <R extends JsonRoute>(
+    route: R,
+    file: Blob,
+    options: Omit<CallOptions<R>, 'body' | 'signal'> & UploadOptions,
+  ): Promise<RouteResponse<R>> => {
+    const { params, query } = options as LooseOptions;
+    return uploadFile<RouteResponse<R>>(route.method, routePath(route, params), file, {
+      ...options,
+      query: query as Record<string, QueryValue> | undefined,
+    });
   },
 };
 
@@ -122,7 +183,6 @@ function filenameFrom(response: Response): string | undefined {
 }
 
 export interface UploadOptions {
-  query?: Record<string, QueryValue>;
   /** The file's content type (the request's). */
   contentType: string;
   /** Called as the body goes out: bytes sent and the total. */
@@ -134,10 +194,15 @@ export interface UploadOptions {
  * POSTs a file as the raw request body and answers the JSON reply. XMLHttpRequest rather than
  * fetch: only it reports the upload's progress.
  */
-export function upload<T>(path: string, file: Blob, options: UploadOptions): Promise<T> {
+function uploadFile<T>(
+  method: string,
+  path: string,
+  file: Blob,
+  options: UploadOptions & { query?: Record<string, QueryValue> },
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', buildUrl(path, options.query));
+    xhr.open(method, buildUrl(path, options.query));
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('content-type', options.contentType);
     const token = readStoredLogin()?.token;

@@ -1,5 +1,5 @@
-import type { Organization, OrganizationList, OrganizationListQuery } from '@vrtc/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { routes, type OrganizationListQuery } from '@vrtc/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 
@@ -16,31 +16,38 @@ export const organizationKeys = {
     ['admin', 'organizations', 'analytics', id, days] as const,
 };
 
-/** A page of organisations (with include_stats: their figures and the summary of all). */
+export const organizationQueries = {
+  /** A page of organisations (with include_stats: their figures and the summary of all). */
+  list: (query: OrganizationListQuery) =>
+    queryOptions({
+      queryKey: organizationKeys.list(query),
+      queryFn: ({ signal }) => api.call(routes.listOrganizations, { query, signal }),
+      placeholderData: keepPreviousData,
+    }),
+  /** One organisation, e.g. to name the one a filter in the URL points at. */
+  detail: (id: string | undefined) =>
+    queryOptions({
+      queryKey: organizationKeys.detail(id ?? ''),
+      queryFn: ({ signal }) =>
+        api.call(routes.getOrganization, { params: { id: id ?? '' }, signal }),
+      enabled: Boolean(id),
+    }),
+};
+
 export function useOrganizationList(query: OrganizationListQuery) {
-  return useQuery({
-    queryKey: organizationKeys.list(query),
-    queryFn: ({ signal }) =>
-      api.get<OrganizationList>('/v1/admin/organizations', { query: { ...query }, signal }),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(organizationQueries.list(query));
 }
 
-/** One organisation, e.g. to name the one a filter in the URL points at. */
 export function useOrganization(id: string | undefined) {
-  return useQuery({
-    queryKey: organizationKeys.detail(id ?? ''),
-    queryFn: ({ signal }) => api.get<Organization>(`/v1/admin/organizations/${id}`, { signal }),
-    enabled: Boolean(id),
-  });
+  return useQuery(organizationQueries.detail(id));
 }
 
 /** The first organisations (by name) whose name contains `q`. */
 export const organizationOptions: PickerQuery = (q) => ({
   queryKey: organizationKeys.options(q),
   queryFn: async ({ signal }) => {
-    const list = await api.get<OrganizationList>('/v1/admin/organizations', {
-      query: { q, limit: PICKER_LIMIT, sort: 'name' } satisfies OrganizationListQuery,
+    const list = await api.call(routes.listOrganizations, {
+      query: { q, limit: PICKER_LIMIT, sort: 'name' },
       signal,
     });
     return list.organizations.map((organization) => ({

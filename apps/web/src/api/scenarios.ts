@@ -1,5 +1,5 @@
-import type { ScenarioTreeList } from '@vrtc/contract';
-import { useQuery } from '@tanstack/react-query';
+import { routes } from '@vrtc/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 /**
@@ -10,10 +10,15 @@ export const scenarioTreeKeys = {
   tree: ['scenarios-full'] as const,
 };
 
+export const scenarioQueries = {
+  tree: () =>
+    queryOptions({
+      queryKey: scenarioTreeKeys.tree,
+      queryFn: ({ signal }) => api.call(routes.scenarioTree, { signal }),
+      select: (data) => data.scenarios,
+    }),
+};
+
 export function useScenarioTree() {
-  return useQuery({
-    queryKey: scenarioTreeKeys.tree,
-    queryFn: ({ signal }) => api.get<ScenarioTreeList>('/v1/scenarios-full', { signal }),
-    select: (data) => data.scenarios,
-  });
+  return useQuery(scenarioQueries.tree());
 }

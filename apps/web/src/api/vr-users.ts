@@ -1,5 +1,5 @@
-import type { VrUserList, VrUserListQuery } from '@vrtc/contract';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { routes, type VrUserListQuery } from '@vrtc/contract';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 
@@ -14,21 +14,26 @@ export const vrUserKeys = {
   sessions: (id: string, offset: number) => ['vr-users', id, 'sessions', offset] as const,
 };
 
-/** A page of VR users; the previous page stays on screen while the next one loads. */
+export const vrUserQueries = {
+  /** A page of VR users; the previous page stays on screen while the next one loads. */
+  list: (query: VrUserListQuery) =>
+    queryOptions({
+      queryKey: vrUserKeys.list(query),
+      queryFn: ({ signal }) => api.call(routes.listVrUsers, { query, signal }),
+      placeholderData: keepPreviousData,
+    }),
+};
+
 export function useVrUserList(query: VrUserListQuery) {
-  return useQuery({
-    queryKey: vrUserKeys.list(query),
-    queryFn: ({ signal }) => api.get<VrUserList>('/v1/vr-users', { query: { ...query }, signal }),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery(vrUserQueries.list(query));
 }
 
 /** The first VR users (by name) whose name or notes contain `q`. */
 export const vrUserOptions: PickerQuery = (q) => ({
   queryKey: vrUserKeys.options(q),
   queryFn: async ({ signal }) => {
-    const list = await api.get<VrUserList>('/v1/vr-users', {
-      query: { q, limit: PICKER_LIMIT, sort: 'name' } satisfies VrUserListQuery,
+    const list = await api.call(routes.listVrUsers, {
+      query: { q, limit: PICKER_LIMIT, sort: 'name' },
       signal,
     });
     return list.vr_users.map((user) => ({ value: user.id, label: user.name }));

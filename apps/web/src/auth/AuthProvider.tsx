@@ -1,4 +1,4 @@
-import type { LoginResponse, Me } from '@vrtc/contract';
+import { routes, type Me } from '@vrtc/contract';
 import {
   createContext,
   useCallback,
@@ -46,7 +46,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const stored = readStoredLogin();
     if (!stored) return;
     let cancelled = false;
-    api.get<Me>('/v1/me').then(
+    api.call(routes.me).then(
       (user) => {
         if (cancelled) return;
         writeStoredLogin({ token: stored.token, user });
@@ -62,7 +62,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [dropLogin]);
 
   const login = useCallback(async (email: string, password: string) => {
-    const response = await api.post<LoginResponse>('/v1/auth/login', { email, password });
+    const response = await api.call(routes.login, { body: { email, password } });
     const user: Me = {
       id: response.id,
       email: response.email,
@@ -77,7 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     try {
-      await api.post('/v1/auth/logout');
+      await api.call(routes.logout);
     } catch {
       // Signing out locally matters more than telling the server.
     }

@@ -1,4 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
+import { routes } from '@vrtc/contract';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { api } from '../api/client';
@@ -99,7 +100,7 @@ describe('route guards', () => {
     });
     renderWithProviders(<App />, { route: '/vr-users' });
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
-    await expect(api.get('/v1/devices')).rejects.toMatchObject({ status: 401 });
+    await expect(api.call(routes.listDevices)).rejects.toMatchObject({ status: 401 });
     expect(await screen.findByText('login page')).toBeInTheDocument();
     await waitFor(() => expect(readStoredLogin()).toBeUndefined());
   });

@@ -27,7 +27,7 @@ export function Pager({
           {t('common:rowsTotal', { count: total })}
         </Text>
       ) : null}
-      <Group gap="xs" wrap="nowrap">
+      <Group gap="xs">
         <Button
           variant="default"
           size="xs"
@@ -36,7 +36,10 @@ export function Pager({
         >
           {t('common:previous')}
         </Button>
-        <Text size="sm">{t('common:page', { page: pageIndex + 1, pages })}</Text>
+        {/* "Страница 1 из 1" stays one phrase: in a card too narrow, the buttons wrap around it. */}
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {t('common:page', { page: pageIndex + 1, pages })}
+        </Text>
         <Button
           variant="default"
           size="xs"

@@ -2,15 +2,18 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import i18n from '../i18n';
 
-/** A confirmation dialog; resolves true when confirmed. Focus starts on Cancel (safe default). */
-export function confirmAction(options: {
+/** What a confirmation dialog asks. */
+export interface ConfirmOptions {
   title: string;
   message: string;
   confirmLabel: string;
   /** The dismiss button's text; 'Cancel' unless that would be ambiguous (e.g. cancelling a session). */
   cancelLabel?: string;
   danger?: boolean;
-}): Promise<boolean> {
+}
+
+/** A confirmation dialog; resolves true when confirmed. Focus starts on Cancel (safe default). */
+export function confirmAction(options: ConfirmOptions): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: options.title,

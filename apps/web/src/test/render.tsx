@@ -6,6 +6,7 @@ import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter } from 'react-router';
 import { AuthProvider } from '../auth/AuthProvider';
+import { checkFakeAnswer } from './contract-check';
 import '../i18n';
 
 // Expand/collapse animations only delay what a test can see; jsdom has nothing to animate.
@@ -53,6 +54,7 @@ export type FakeRoute =
 /**
  * A fetch stand-in answering by "METHOD path" (the path without its query): a fixed JSON body, a
  * `{ status, body }`, or a function of the request that returns either, or a whole Response.
+ * Its JSON successes are checked against the contract (installFakeFetch).
  */
 export function mockFetch(routes: Record<string, FakeRoute>) {
   const calls: Array<{ method: string; url: string; body?: unknown }> = [];
@@ -82,6 +84,25 @@ export function mockFetch(routes: Record<string, FakeRoute>) {
       headers: { 'content-type': 'application/json' },
     });
   };
-  globalThis.fetch = fetchMock as typeof fetch;
+  installFakeFetch(fetchMock);
   return calls;
+}
+
+/**
+ * Installs a fetch stand-in (mockFetch's, or a test's own fake server). Every JSON success it
+ * answers must be what the contract says the route answers (test/contract-check.ts): a fake that
+ * is not fails the test, naming the fields.
+ */
+export function installFakeFetch(
+  handler: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>,
+) {
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const response = await handler(input, init);
+    if (response.ok && response.headers.get('content-type')?.includes('application/json')) {
+      const { pathname } = new URL(String(input), 'http://localhost');
+      const body: unknown = await response.clone().json();
+      checkFakeAnswer(init?.method ?? 'GET', pathname, response.status, body);
+    }
+    return response;
+  }) as typeof fetch;
 }

@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
 import i18n, { LAZY_NAMESPACES } from '../i18n';
+import { takeContractErrors } from './contract-check';
 
 // Screens' dictionaries normally load with their route; components under test get them all.
 beforeAll(async () => {
@@ -11,6 +12,11 @@ beforeAll(async () => {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // A fake answer the contract refuses fails the test, even when the screen swallowed the error.
+  const contractErrors = takeContractErrors();
+  if (contractErrors.length > 0) {
+    throw new Error(contractErrors.map((error) => error.message).join('\n\n'));
+  }
 });
 
 // jsdom lacks these browser APIs that Mantine uses.

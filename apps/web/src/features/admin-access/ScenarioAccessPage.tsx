@@ -23,8 +23,6 @@ import type {
 } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../lib/error-text';
-import { confirmAction } from '../../components/confirm';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
@@ -37,7 +35,7 @@ import {
 } from '../../lib/expiry';
 import { formatDateTime } from '../../lib/format';
 import { useKeepPageInRange, useListState, type TableState } from '../../lib/list-state';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useRevokeAccess, useScenarioAccess } from './api';
 import { GrantAccessModal } from './GrantAccessModal';
 
@@ -71,7 +69,10 @@ export function ScenarioAccessPage() {
     defaultSort: { sort: 'scenario_name', order: 'asc' },
   });
   const access = useScenarioAccess(list.query);
-  const revoke = useRevokeAccess();
+  const revoke = useConfirmedAction(useRevokeAccess(), {
+    success: t('revoked'),
+    error: t('revokeFailed'),
+  });
   const [opened, setOpened] = useState<string[]>([]);
   const [grantFor, setGrantFor] = useState<string | undefined>();
 
@@ -86,27 +87,23 @@ export function ScenarioAccessPage() {
     organizations: ScenarioAccessOrganization[],
     all: boolean,
   ) {
-    const confirmed = await confirmAction({
-      title: all ? t('revokeAllTitle') : t('revokeTitle'),
-      message: all
-        ? t('revokeAllConfirm', { count: organizations.length, scenario: entry.scenario_name })
-        : t('revokeConfirm', {
-            organization: organizations[0]?.organization_name,
-            scenario: entry.scenario_name,
-          }),
-      confirmLabel: all ? t('revokeAll') : t('revoke'),
-      danger: true,
-    });
-    if (!confirmed) return;
-    try {
-      await revoke.mutateAsync({
+    await revoke(
+      {
         scenarioId: entry.scenario_id,
         body: { organization_ids: organizations.map((o) => o.organization_id) },
-      });
-      notifySuccess(t('revoked'));
-    } catch (error) {
-      notifyError(errorText(error, t('revokeFailed')));
-    }
+      },
+      {
+        title: all ? t('revokeAllTitle') : t('revokeTitle'),
+        message: all
+          ? t('revokeAllConfirm', { count: organizations.length, scenario: entry.scenario_name })
+          : t('revokeConfirm', {
+              organization: organizations[0]?.organization_name,
+              scenario: entry.scenario_name,
+            }),
+        confirmLabel: all ? t('revokeAll') : t('revoke'),
+        danger: true,
+      },
+    );
   }
 
   function columns(entry: ScenarioAccessEntry): ColumnDef<ScenarioAccessOrganization, unknown>[] {

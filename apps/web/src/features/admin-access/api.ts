@@ -1,10 +1,8 @@
-import type {
-  GrantAccessBody,
-  GrantAccessResponse,
-  RevokeAccessBody,
-  RevokeAccessResponse,
-  ScenarioAccessMatrix,
-  ScenarioAccessQuery,
+import {
+  routes,
+  type GrantAccessBody,
+  type RevokeAccessBody,
+  type ScenarioAccessQuery,
 } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
@@ -18,11 +16,7 @@ export const accessKeys = {
 export function useScenarioAccess(query: ScenarioAccessQuery) {
   return useQuery({
     queryKey: accessKeys.page(query),
-    queryFn: ({ signal }) =>
-      api.get<ScenarioAccessMatrix>('/v1/admin/scenarios/access', {
-        query: { ...query },
-        signal,
-      }),
+    queryFn: ({ signal }) => api.call(routes.scenarioAccess, { query, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -31,7 +25,7 @@ export function useGrantAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ scenarioId, body }: { scenarioId: string; body: GrantAccessBody }) =>
-      api.post<GrantAccessResponse>(`/v1/admin/scenarios/${scenarioId}/grant`, body),
+      api.call(routes.grantAccess, { params: { id: scenarioId }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.all }),
   });
 }
@@ -40,7 +34,7 @@ export function useRevokeAccess() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ scenarioId, body }: { scenarioId: string; body: RevokeAccessBody }) =>
-      api.post<RevokeAccessResponse>(`/v1/admin/scenarios/${scenarioId}/revoke`, body),
+      api.call(routes.revokeAccess, { params: { id: scenarioId }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.all }),
   });
 }

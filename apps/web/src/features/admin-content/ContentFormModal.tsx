@@ -25,7 +25,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useSaveContent, type ContentBody, type ContentItem, type ContentKind } from './api';
+import { useSaveContent, type ContentItem, type ContentKind, type SaveContentArgs } from './api';
 
 interface Values {
   name: string;
@@ -137,17 +137,26 @@ export function ContentFormModal({
       name_en: values.name_en.trim() || null,
       description_en: values.description_en.trim() || null,
     };
-    let body: ContentBody;
-    if (kind === 'scenario') body = item ? { ...text, active: values.active } : text;
-    else if (kind === 'level') {
-      body = {
+    const parentId = target.parentId ?? '';
+    let args: SaveContentArgs;
+    if (kind === 'scenario') {
+      args = item
+        ? { kind, id: item.id, body: { ...text, active: values.active } }
+        : { kind, body: text };
+    } else if (kind === 'level') {
+      const body = {
         ...text,
         level_number: Number(values.level_number),
         max_tasks: Number(values.max_tasks),
       };
-    } else body = { ...text, order_index: Number(values.order_index) };
+      args = item ? { kind, id: item.id, body } : { kind, parentId, body };
+    } else {
+      const body = { ...text, order_index: Number(values.order_index) };
+      if (kind === 'module') args = item ? { kind, id: item.id, body } : { kind, parentId, body };
+      else args = item ? { kind, id: item.id, body } : { kind, parentId, body };
+    }
     try {
-      await save.mutateAsync({ kind, id: item?.id, parentId: target.parentId, body });
+      await save.mutateAsync(args);
       notifySuccess(t(item ? `updated.${kind}` : `created.${kind}`));
       onClose();
     } catch (error) {

@@ -1,26 +1,22 @@
-import type {
-  ContentLevel,
-  ContentModule,
-  CreateLevelBody,
-  CreateLevelOptionBody,
-  CreateModuleBody,
-  CreateScenarioBody,
-  LevelList,
-  LevelListQuery,
-  LevelOption,
-  LevelOptionList,
-  LevelOptionListQuery,
-  ModuleList,
-  ModuleListQuery,
-  OkBody,
-  ScenarioDetail,
-  ScenarioList,
-  ScenarioListQuery,
-  ScenarioSummary,
-  UpdateLevelBody,
-  UpdateLevelOptionBody,
-  UpdateModuleBody,
-  UpdateScenarioBody,
+import {
+  routes,
+  type ContentLevel,
+  type ContentModule,
+  type CreateLevelBody,
+  type CreateLevelOptionBody,
+  type CreateModuleBody,
+  type CreateScenarioBody,
+  type LevelListQuery,
+  type LevelOption,
+  type LevelOptionListQuery,
+  type ModuleListQuery,
+  type ScenarioDetail,
+  type ScenarioListQuery,
+  type ScenarioSummary,
+  type UpdateLevelBody,
+  type UpdateLevelOptionBody,
+  type UpdateModuleBody,
+  type UpdateScenarioBody,
 } from '@vrtc/contract';
 import {
   keepPreviousData,
@@ -67,23 +63,14 @@ export const OPTION_SORT_FIELDS = [
   'created_at',
 ] as const satisfies readonly NonNullable<LevelOptionListQuery['sort']>[];
 
-/** The page query of any of the four lists (each sorts by its own fields). */
-export interface ContentListQuery {
-  limit: number;
-  offset: number;
-  sort?: string;
-  order?: 'asc' | 'desc';
-  q?: string;
-}
-
 export const contentKeys = {
   all: ['admin', 'content'] as const,
-  scenarios: (query: ContentListQuery) => ['admin', 'content', 'scenarios', query] as const,
-  modules: (scenarioId: string, query: ContentListQuery) =>
+  scenarios: (query: ScenarioListQuery) => ['admin', 'content', 'scenarios', query] as const,
+  modules: (scenarioId: string, query: ModuleListQuery) =>
     ['admin', 'content', 'modules', scenarioId, query] as const,
-  levels: (moduleId: string, query: ContentListQuery) =>
+  levels: (moduleId: string, query: LevelListQuery) =>
     ['admin', 'content', 'levels', moduleId, query] as const,
-  options: (levelId: string, query: ContentListQuery) =>
+  options: (levelId: string, query: LevelOptionListQuery) =>
     ['admin', 'content', 'options', levelId, query] as const,
   detail: (scenarioId: string) => ['admin', 'content', 'detail', scenarioId] as const,
   picker: (kind: string, parentId: string, q: string) =>
@@ -99,47 +86,40 @@ const sameParentPlaceholder =
   <T>(previous: T | undefined, previousQuery?: { queryKey: QueryKey }) =>
     previousQuery?.queryKey[3] === parentId ? keepPreviousData(previous) : undefined;
 
-export function useScenarios(query: ContentListQuery, enabled = true) {
+export function useScenarios(query: ScenarioListQuery, enabled = true) {
   return useQuery({
     queryKey: contentKeys.scenarios(query),
-    queryFn: ({ signal }) =>
-      api.get<ScenarioList>('/v1/admin/scenarios', { query: { ...query }, signal }),
+    queryFn: ({ signal }) => api.call(routes.listScenarios, { query, signal }),
     enabled,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useModules(scenarioId: string | null, query: ContentListQuery) {
+export function useModules(scenarioId: string | null, query: ModuleListQuery) {
   return useQuery({
     queryKey: contentKeys.modules(scenarioId ?? '', query),
     queryFn: ({ signal }) =>
-      api.get<ModuleList>(`/v1/admin/scenarios/${scenarioId}/modules`, {
-        query: { ...query },
-        signal,
-      }),
+      api.call(routes.listModules, { params: { id: scenarioId ?? '' }, query, signal }),
     enabled: Boolean(scenarioId),
     placeholderData: sameParentPlaceholder(scenarioId),
   });
 }
 
-export function useLevels(moduleId: string | null, query: ContentListQuery) {
+export function useLevels(moduleId: string | null, query: LevelListQuery) {
   return useQuery({
     queryKey: contentKeys.levels(moduleId ?? '', query),
     queryFn: ({ signal }) =>
-      api.get<LevelList>(`/v1/admin/modules/${moduleId}/levels`, { query: { ...query }, signal }),
+      api.call(routes.listLevels, { params: { id: moduleId ?? '' }, query, signal }),
     enabled: Boolean(moduleId),
     placeholderData: sameParentPlaceholder(moduleId),
   });
 }
 
-export function useLevelOptions(levelId: string | null, query: ContentListQuery) {
+export function useLevelOptions(levelId: string | null, query: LevelOptionListQuery) {
   return useQuery({
     queryKey: contentKeys.options(levelId ?? '', query),
     queryFn: ({ signal }) =>
-      api.get<LevelOptionList>(`/v1/admin/levels/${levelId}/options`, {
-        query: { ...query },
-        signal,
-      }),
+      api.call(routes.listLevelOptions, { params: { id: levelId ?? '' }, query, signal }),
     enabled: Boolean(levelId),
     placeholderData: sameParentPlaceholder(levelId),
   });
@@ -153,7 +133,7 @@ export function useScenarioDetail(scenarioId: string | null) {
   return useQuery({
     queryKey: contentKeys.detail(scenarioId ?? ''),
     queryFn: ({ signal }) =>
-      api.get<ScenarioDetail>(`/v1/admin/scenarios/${scenarioId}`, { signal }),
+      api.call(routes.getScenario, { params: { id: scenarioId ?? '' }, signal }),
     enabled: Boolean(scenarioId),
   });
 }
@@ -162,8 +142,8 @@ export function useScenarioDetail(scenarioId: string | null) {
 export const scenarioOptions: PickerQuery = (q) => ({
   queryKey: contentKeys.picker('scenario', '', q),
   queryFn: async ({ signal }) => {
-    const list = await api.get<ScenarioList>('/v1/admin/scenarios', {
-      query: { q, limit: PICKER_LIMIT, sort: 'name' } satisfies ScenarioListQuery,
+    const list = await api.call(routes.listScenarios, {
+      query: { q, limit: PICKER_LIMIT, sort: 'name' },
       signal,
     });
     return list.scenarios.map((scenario) => ({ value: scenario.id, label: scenario.name }));
@@ -176,8 +156,9 @@ export const moduleOptions =
   (q) => ({
     queryKey: contentKeys.picker('module', scenarioId, q),
     queryFn: async ({ signal }) => {
-      const list = await api.get<ModuleList>(`/v1/admin/scenarios/${scenarioId}/modules`, {
-        query: { q, limit: PICKER_LIMIT } satisfies ModuleListQuery,
+      const list = await api.call(routes.listModules, {
+        params: { id: scenarioId },
+        query: { q, limit: PICKER_LIMIT },
         signal,
       });
       return list.modules.map((module) => ({ value: module.id, label: module.name }));
@@ -195,8 +176,9 @@ export const levelOptions =
   (q) => ({
     queryKey: contentKeys.picker('level', moduleId, q),
     queryFn: async ({ signal }) => {
-      const list = await api.get<LevelList>(`/v1/admin/modules/${moduleId}/levels`, {
-        query: { q, limit: PICKER_LIMIT } satisfies LevelListQuery,
+      const list = await api.call(routes.listLevels, {
+        params: { id: moduleId },
+        query: { q, limit: PICKER_LIMIT },
         signal,
       });
       return list.levels.map((level) => ({ value: level.id, label: levelLabel(level) }));
@@ -204,55 +186,64 @@ export const levelOptions =
     enabled: Boolean(moduleId),
   });
 
-/** Where each kind is created (under its parent), and updated or deleted (by its own id). */
-const paths: Record<
-  ContentKind,
-  { create: (parentId: string) => string; item: (id: string) => string }
-> = {
-  scenario: { create: () => '/v1/admin/scenarios', item: (id) => `/v1/admin/scenarios/${id}` },
-  module: {
-    create: (parent) => `/v1/admin/scenarios/${parent}/modules`,
-    item: (id) => `/v1/admin/modules/${id}`,
-  },
-  level: {
-    create: (parent) => `/v1/admin/modules/${parent}/levels`,
-    item: (id) => `/v1/admin/levels/${id}`,
-  },
-  option: {
-    create: (parent) => `/v1/admin/levels/${parent}/options`,
-    item: (id) => `/v1/admin/level-options/${id}`,
-  },
-};
+/**
+ * What saving an item sends: a new item goes under its parent (none for a scenario), an edited one
+ * is named by its id; each kind's body is its route's.
+ */
+export type SaveContentArgs =
+  | { kind: 'scenario'; id?: undefined; body: CreateScenarioBody }
+  | { kind: 'scenario'; id: string; body: UpdateScenarioBody }
+  | { kind: 'module'; id?: undefined; parentId: string; body: CreateModuleBody }
+  | { kind: 'module'; id: string; body: UpdateModuleBody }
+  | { kind: 'level'; id?: undefined; parentId: string; body: CreateLevelBody }
+  | { kind: 'level'; id: string; body: UpdateLevelBody }
+  | { kind: 'option'; id?: undefined; parentId: string; body: CreateLevelOptionBody }
+  | { kind: 'option'; id: string; body: UpdateLevelOptionBody };
 
-export type ContentBody =
-  | CreateScenarioBody
-  | UpdateScenarioBody
-  | CreateModuleBody
-  | UpdateModuleBody
-  | CreateLevelBody
-  | UpdateLevelBody
-  | CreateLevelOptionBody
-  | UpdateLevelOptionBody;
-
-export interface SaveContentArgs {
-  kind: ContentKind;
-  /** Set when editing. */
-  id?: string;
-  /** The scenario, module or level a new module, level or option goes under. */
-  parentId?: string;
-  body: ContentBody;
+function saveContent(args: SaveContentArgs): Promise<ContentItem> {
+  if (args.id === undefined) {
+    switch (args.kind) {
+      case 'scenario':
+        return api.call(routes.createScenario, { body: args.body });
+      case 'module':
+        return api.call(routes.createModule, { params: { id: args.parentId }, body: args.body });
+      case 'level':
+        return api.call(routes.createLevel, { params: { id: args.parentId }, body: args.body });
+      case 'option':
+        return api.call(routes.createLevelOption, {
+          params: { id: args.parentId },
+          body: args.body,
+        });
+    }
+  }
+  const params = { id: args.id };
+  switch (args.kind) {
+    case 'scenario':
+      return api.call(routes.updateScenario, { params, body: args.body });
+    case 'module':
+      return api.call(routes.updateModule, { params, body: args.body });
+    case 'level':
+      return api.call(routes.updateLevel, { params, body: args.body });
+    case 'option':
+      return api.call(routes.updateLevelOption, { params, body: args.body });
+  }
 }
 
 export function useSaveContent() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ kind, id, parentId, body }: SaveContentArgs) =>
-      id
-        ? api.put<ContentItem>(paths[kind].item(id), body)
-        : api.post<ContentItem>(paths[kind].create(parentId ?? ''), body),
+    mutationFn: saveContent,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contentKeys.all }),
   });
 }
+
+/** Where each kind is deleted (by its own id). */
+const deleteRoutes = {
+  scenario: routes.deleteScenario,
+  module: routes.deleteModule,
+  level: routes.deleteLevel,
+  option: routes.deleteLevelOption,
+} as const satisfies Record<ContentKind, unknown>;
 
 /**
  * The ids of a deleted item and of everything under it that the cached scenario trees know of
@@ -292,7 +283,7 @@ export function useDeleteContent(onGone?: (ids: Set<string>) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ kind, id }: { kind: ContentKind; id: string }) =>
-      api.delete<OkBody>(paths[kind].item(id)),
+      api.call(deleteRoutes[kind], { params: { id } }),
     onSuccess: (_answer, { kind, id }) => {
       const gone = deletedIds(queryClient, kind, id);
       onGone?.(gone);

@@ -76,6 +76,44 @@ export function nextNumber(values: number[], start: number) {
   return values.length ? Math.max(...values) + 1 : start;
 }
 
+/** The chosen scenario's tree with the numbers a new item's number follows. */
+export interface NumberedTree {
+  modules: Array<{
+    id: string;
+    order_index: number;
+    levels: Array<{ id: string; level_number: number; options: Array<{ order_index: number }> }>;
+  }>;
+}
+
+/**
+ * A new item's number: the next free one among all of its parent's children (the whole scenario
+ * is at hand); none for a scenario, or while the tree is not known.
+ */
+export function nextFreeNumber(
+  kind: ContentKind,
+  selection: ContentSelection,
+  tree: NumberedTree | undefined,
+): number | undefined {
+  const module = tree?.modules.find((m) => m.id === selection.moduleId);
+  const level = module?.levels.find((l) => l.id === selection.levelId);
+  if (kind === 'module' && tree)
+    return nextNumber(
+      tree.modules.map((m) => m.order_index),
+      0,
+    );
+  if (kind === 'level' && module)
+    return nextNumber(
+      module.levels.map((l) => l.level_number),
+      1,
+    );
+  if (kind === 'option' && level)
+    return nextNumber(
+      level.options.map((o) => o.order_index),
+      0,
+    );
+  return undefined;
+}
+
 /** The selection without the deleted items (`gone`): a deleted parent takes its children along. */
 export function dropDeleted(
   selection: ContentSelection,

@@ -90,6 +90,7 @@ describe('admin organisations screen', () => {
           scenario_stats: [
             {
               scenario_name: 'Fire safety',
+              scenario_name_en: null,
               session_count: 9,
               success_rate: 55.6,
               average_completion: 80,

@@ -25,16 +25,15 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText, holdingsText } from '../../lib/error-text';
+import { holdingsText } from '../../lib/error-text';
 import { useOrganizationList } from '../../api/organizations';
-import { confirmAction } from '../../components/confirm';
 import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
 import { formatDate, formatPercent } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useDeleteOrganization, useSaveOrganization } from './api';
 import { OrganizationAnalyticsModal } from './OrganizationAnalyticsModal';
 import { OrganizationFormModal } from './OrganizationFormModal';
@@ -64,8 +63,15 @@ export function OrganizationsPage() {
   });
   // With their figures (sorting by one needs them) and the summary of every organisation.
   const organizations = useOrganizationList({ include_stats: true, ...list.query });
-  const deleteOrganization = useDeleteOrganization();
-  const saveOrganization = useSaveOrganization();
+  // 409 organization_in_use names what it holds now (data may have come meanwhile).
+  const deleteOrganization = useConfirmedAction(useDeleteOrganization(), {
+    success: t('deleted'),
+    error: t('deleteFailed'),
+  });
+  const deactivateOrganization = useConfirmedAction(useSaveOrganization(), {
+    success: t('deactivated'),
+    error: t('updateFailed'),
+  });
   const [editing, setEditing] = useState<{ organization?: Organization } | undefined>();
   const [analyticsFor, setAnalyticsFor] = useState<Organization | undefined>();
   const summary = organizations.data?.summary;
@@ -76,23 +82,12 @@ export function OrganizationsPage() {
       await refuseDeletion(organization, holdings);
       return;
     }
-    const confirmed = await confirmAction({
+    await deleteOrganization(organization.id, {
       title: t('deleteTitle'),
       message: t('deleteConfirm', { name: organization.name }),
       confirmLabel: t('common:delete'),
       danger: true,
     });
-    if (confirmed) await deleteNow(organization);
-  }
-
-  async function deleteNow(organization: Organization) {
-    try {
-      await deleteOrganization.mutateAsync(organization.id);
-      notifySuccess(t('deleted'));
-    } catch (error) {
-      // 409 organization_in_use names what it holds now (data may have come meanwhile).
-      notifyError(errorText(error, t('deleteFailed')));
-    }
   }
 
   /**
@@ -103,32 +98,23 @@ export function OrganizationsPage() {
   async function refuseDeletion(organization: Organization, holdings: string) {
     const holds = t('deleteHolds', { name: organization.name, holdings });
     if (organization.active) {
-      const deactivate = await confirmAction({
-        title: t('deleteHoldsTitle'),
-        message: `${holds} ${t('deactivateInstead')}`,
-        confirmLabel: t('deactivate'),
-        danger: true,
-      });
-      if (!deactivate) return;
-      try {
-        await saveOrganization.mutateAsync({
-          id: organization.id,
-          name: organization.name,
-          active: false,
-        });
-        notifySuccess(t('deactivated'));
-      } catch (error) {
-        notifyError(errorText(error, t('updateFailed')));
-      }
+      await deactivateOrganization(
+        { id: organization.id, name: organization.name, active: false },
+        {
+          title: t('deleteHoldsTitle'),
+          message: `${holds} ${t('deactivateInstead')}`,
+          confirmLabel: t('deactivate'),
+          danger: true,
+        },
+      );
       return;
     }
-    const anyway = await confirmAction({
+    await deleteOrganization(organization.id, {
       title: t('deleteHoldsTitle'),
       message: `${holds} ${t('alreadyInactive')}`,
       confirmLabel: t('deleteAnyway'),
       danger: true,
     });
-    if (anyway) await deleteNow(organization);
   }
 
   const columns = useMemo<ColumnDef<Organization, unknown>[]>(

@@ -1,11 +1,4 @@
-import type {
-  OkBody,
-  Organization,
-  OrganizationAnalytics,
-  OrganizationCreateBody,
-  OrganizationUpdateBody,
-} from '@vrtc/contract';
-import { ORGANIZATION_ANALYTICS_DEFAULT_DAYS } from '@vrtc/contract';
+import { ORGANIZATION_ANALYTICS_DEFAULT_DAYS, routes } from '@vrtc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { organizationKeys } from '../../api/organizations';
@@ -16,7 +9,8 @@ export function useOrganizationAnalytics(id: string | undefined) {
   return useQuery({
     queryKey: organizationKeys.analytics(id ?? '', ANALYTICS_DAYS),
     queryFn: ({ signal }) =>
-      api.get<OrganizationAnalytics>(`/v1/admin/organizations/${id}/analytics`, {
+      api.call(routes.organizationAnalytics, {
+        params: { id: id ?? '' },
         query: { days: ANALYTICS_DAYS },
         signal,
       }),
@@ -29,13 +23,8 @@ export function useSaveOrganization() {
   return useMutation({
     mutationFn: ({ id, name, active }: { id?: string; name: string; active: boolean }) =>
       id
-        ? api.put<Organization>(`/v1/admin/organizations/${id}`, {
-            name,
-            active,
-          } satisfies OrganizationUpdateBody)
-        : api.post<Organization>('/v1/admin/organizations', {
-            name,
-          } satisfies OrganizationCreateBody),
+        ? api.call(routes.updateOrganization, { params: { id }, body: { name, active } })
+        : api.call(routes.createOrganization, { body: { name } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }
@@ -43,7 +32,7 @@ export function useSaveOrganization() {
 export function useDeleteOrganization() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<OkBody>(`/v1/admin/organizations/${id}`),
+    mutationFn: (id: string) => api.call(routes.deleteOrganization, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
   });
 }

@@ -1,4 +1,4 @@
-import type { GlobalStats, StatsRange, StatsRangeQuery } from '@vrtc/contract';
+import { routes, type StatsRangeQuery } from '@vrtc/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
@@ -12,8 +12,7 @@ export const statsKeys = {
 export function useStatsRange(range: StatsRangeQuery) {
   return useQuery({
     queryKey: statsKeys.range(range),
-    queryFn: ({ signal }) =>
-      api.get<StatsRange>('/v1/admin/stats/range', { query: { ...range }, signal }),
+    queryFn: ({ signal }) => api.call(routes.rangeStats, { query: range, signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -22,13 +21,13 @@ export function useStatsRange(range: StatsRangeQuery) {
 export function useGlobalStats() {
   return useQuery({
     queryKey: statsKeys.global,
-    queryFn: ({ signal }) => api.get<GlobalStats>('/v1/admin/stats', { signal }),
+    queryFn: ({ signal }) => api.call(routes.globalStats, { signal }),
   });
 }
 
 /** The range as the server's CSV file, with the file name the server gave it. */
 export async function exportStatsCsv(range: StatsRangeQuery) {
-  const { blob, filename } = await api.blob('/v1/admin/stats/export', {
+  const { blob, filename } = await api.download(routes.exportStats, {
     query: { format: 'csv', ...range },
   });
   return { blob, filename: filename ?? `statistics_${range.start_date}_${range.end_date}.csv` };

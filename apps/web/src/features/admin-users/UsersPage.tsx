@@ -23,17 +23,15 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../lib/error-text';
 import { organizationOptions, useOrganization } from '../../api/organizations';
 import { useCurrentUser } from '../../auth/AuthProvider';
-import { confirmAction } from '../../components/confirm';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { ServerSelect } from '../../components/ServerSelect';
 import { formatDate } from '../../lib/format';
 import { isUuid, oneOf, useListState } from '../../lib/list-state';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useAccounts, useDeleteAccount } from './api';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { UserFormModal } from './UserFormModal';
@@ -57,24 +55,20 @@ export function UsersPage() {
   const accounts = useAccounts({ ...list.filters, ...list.query });
   // The name of the organisation a filter from the URL points at.
   const filterOrganization = useOrganization(organizationId ?? undefined);
-  const deleteAccount = useDeleteAccount();
+  const deleteAccount = useConfirmedAction(useDeleteAccount(), {
+    success: t('deleted'),
+    error: t('deleteFailed'),
+  });
   const [editing, setEditing] = useState<{ account?: Account } | undefined>();
   const [passwordFor, setPasswordFor] = useState<Account | undefined>();
 
   async function remove(account: Account) {
-    const confirmed = await confirmAction({
+    await deleteAccount(account.id, {
       title: t('deleteTitle'),
       message: t('deleteConfirm', { email: account.email }),
       confirmLabel: t('common:delete'),
       danger: true,
     });
-    if (!confirmed) return;
-    try {
-      await deleteAccount.mutateAsync(account.id);
-      notifySuccess(t('deleted'));
-    } catch (error) {
-      notifyError(errorText(error, t('deleteFailed')));
-    }
   }
 
   const columns = useMemo<ColumnDef<Account, unknown>[]>(

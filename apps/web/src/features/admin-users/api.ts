@@ -1,11 +1,9 @@
-import type {
-  Account,
-  AccountCreateBody,
-  AccountList,
-  AccountListQuery,
-  AccountPasswordBody,
-  AccountUpdateBody,
-  OkBody,
+import {
+  routes,
+  type AccountCreateBody,
+  type AccountListQuery,
+  type AccountPasswordBody,
+  type AccountUpdateBody,
 } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
@@ -19,8 +17,7 @@ export const accountKeys = {
 export function useAccounts(query: AccountListQuery) {
   return useQuery({
     queryKey: accountKeys.list(query),
-    queryFn: ({ signal }) =>
-      api.get<AccountList>('/v1/admin/users', { query: { ...query }, signal }),
+    queryFn: ({ signal }) => api.call(routes.listAccounts, { query, signal }),
     // A new page, sort or filter keeps the table on screen until the answer arrives.
     placeholderData: keepPreviousData,
   });
@@ -29,7 +26,7 @@ export function useAccounts(query: AccountListQuery) {
 export function useCreateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AccountCreateBody) => api.post<Account>('/v1/admin/users', body),
+    mutationFn: (body: AccountCreateBody) => api.call(routes.createAccount, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
@@ -38,7 +35,7 @@ export function useUpdateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: AccountUpdateBody }) =>
-      api.put<Account>(`/v1/admin/users/${id}`, body),
+      api.call(routes.updateAccount, { params: { id }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
@@ -46,7 +43,7 @@ export function useUpdateAccount() {
 export function useDeleteAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<OkBody>(`/v1/admin/users/${id}`),
+    mutationFn: (id: string) => api.call(routes.deleteAccount, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
   });
 }
@@ -54,6 +51,6 @@ export function useDeleteAccount() {
 export function useChangePassword() {
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: AccountPasswordBody }) =>
-      api.post<OkBody>(`/v1/admin/users/${id}/password`, body),
+      api.call(routes.changePassword, { params: { id }, body }),
   });
 }

@@ -1,6 +1,6 @@
-import type { AppBuild, AppBuildList, AppPlatform, DownloadLinks } from '@vrtc/contract';
+import { routes, type AppPlatform } from '@vrtc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, upload } from '../../api/client';
+import { api } from '../../api/client';
 
 export const downloadKeys = {
   links: ['vr-app', 'download'] as const,
@@ -11,7 +11,7 @@ export const downloadKeys = {
 export function useDownloadLinks() {
   return useQuery({
     queryKey: downloadKeys.links,
-    queryFn: ({ signal }) => api.get<DownloadLinks>('/v1/vr-app/download', { signal }),
+    queryFn: ({ signal }) => api.call(routes.downloadLinks, { signal }),
     // Signed links expire: never serve old ones from the cache.
     staleTime: 0,
     gcTime: 0,
@@ -22,7 +22,7 @@ export function useDownloadLinks() {
 export function useAppBuilds(enabled: boolean) {
   return useQuery({
     queryKey: downloadKeys.builds,
-    queryFn: ({ signal }) => api.get<AppBuildList>('/v1/admin/vr-app/builds', { signal }),
+    queryFn: ({ signal }) => api.call(routes.listBuilds, { signal }),
     select: (data) => data.builds,
     enabled,
   });
@@ -44,7 +44,8 @@ export function useUploadBuild() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ platform, file, version, onProgress }: UploadBuildArgs) =>
-      upload<AppBuild>(`/v1/admin/vr-app/builds/${platform}`, file, {
+      api.upload(routes.uploadBuild, file, {
+        params: { platform },
         contentType: APK_CONTENT_TYPE,
         query: { version: version.trim() || undefined },
         onProgress: (sent, total) => onProgress?.(total > 0 ? (sent / total) * 100 : 0),

@@ -11,15 +11,15 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorCodeOf, errorText } from '../../lib/error-text';
+import { errorCodeOf } from '../../lib/error-text';
 import { useVrUserList } from '../../api/vr-users';
-import { confirmAction } from '../../components/confirm';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { notifyError } from '../../lib/notify';
+import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useDeleteVrUser } from './api';
 import { VrUserFormModal } from './VrUserFormModal';
 import { VrUserSessionsModal } from './VrUserSessionsModal';
@@ -32,7 +32,14 @@ export function VrUsersPage() {
     defaultSort: { sort: 'name', order: 'asc' },
   });
   const vrUsers = useVrUserList(list.query);
-  const deleteVrUser = useDeleteVrUser();
+  const deleteVrUser = useConfirmedAction(useDeleteVrUser(), {
+    success: t('vrUsers:deleted'),
+    error: t('common:error'),
+    // Sessions started meanwhile: the server's answer words the refusal (with its count).
+    onError: (error) => {
+      if (errorCodeOf(error, ['vr_user_has_sessions'])) void vrUsers.refetch();
+    },
+  });
   const [editing, setEditing] = useState<{ vrUser?: VrUser } | undefined>();
   const [viewing, setViewing] = useState<VrUser | undefined>();
 
@@ -45,21 +52,12 @@ export function VrUsersPage() {
       notifyError(cannotDeleteMessage(vrUser));
       return;
     }
-    const confirmed = await confirmAction({
+    await deleteVrUser(vrUser.id, {
       title: t('vrUsers:deleteTitle'),
       message: t('vrUsers:deleteConfirm', { name: vrUser.name }),
       confirmLabel: t('common:delete'),
       danger: true,
     });
-    if (!confirmed) return;
-    try {
-      await deleteVrUser.mutateAsync(vrUser.id);
-      notifySuccess(t('vrUsers:deleted'));
-    } catch (error) {
-      // Sessions started meanwhile: the server's answer words the refusal (with its count).
-      notifyError(errorText(error, t('common:error')));
-      if (errorCodeOf(error, ['vr_user_has_sessions'])) void vrUsers.refetch();
-    }
   }
 
   const columns = useMemo<ColumnDef<VrUser, unknown>[]>(

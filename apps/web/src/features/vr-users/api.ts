@@ -1,4 +1,4 @@
-import type { OkBody, VrUser, VrUserBody, VrUserSessionList } from '@vrtc/contract';
+import { routes, type VrUserBody } from '@vrtc/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { vrUserKeys } from '../../api/vr-users';
@@ -10,7 +10,8 @@ export function useVrUserSessions(id: string | undefined, offset: number) {
   return useQuery({
     queryKey: vrUserKeys.sessions(id ?? '', offset),
     queryFn: ({ signal }) =>
-      api.get<VrUserSessionList>(`/v1/vr-users/${id}/sessions`, {
+      api.call(routes.listVrUserSessions, {
+        params: { id: id ?? '' },
         query: { limit: SESSIONS_PAGE_SIZE, offset },
         signal,
       }),
@@ -25,7 +26,9 @@ export function useSaveVrUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id?: string; body: VrUserBody }) =>
-      id ? api.put<VrUser>(`/v1/vr-users/${id}`, body) : api.post<VrUser>('/v1/vr-users', body),
+      id
+        ? api.call(routes.updateVrUser, { params: { id }, body })
+        : api.call(routes.createVrUser, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: vrUserKeys.all }),
   });
 }
@@ -33,7 +36,7 @@ export function useSaveVrUser() {
 export function useDeleteVrUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.delete<OkBody>(`/v1/vr-users/${id}`),
+    mutationFn: (id: string) => api.call(routes.deleteVrUser, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: vrUserKeys.all }),
   });
 }

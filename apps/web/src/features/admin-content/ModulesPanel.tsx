@@ -1,0 +1,45 @@
+import type { ColumnDef } from '@tanstack/react-table';
+import type { ContentModule } from '@vrtc/contract';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { useListState } from '../../lib/list-state';
+import { MODULE_SORT_FIELDS, useModules } from './api';
+import { actionsColumn, textColumns } from './content-cells';
+import { ContentTable } from './ContentTable';
+import type { PanelProps } from './panel-props';
+import { ParentSelects } from './ParentSelects';
+import { selectModule } from './selection';
+
+/** The modules tab: the chosen scenario's modules in order; a click opens its levels. */
+export function ModulesPanel({ selection, tree, choose, actions, onCreate }: PanelProps) {
+  const { t } = useTranslation('adminContent');
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: MODULE_SORT_FIELDS,
+    defaultSort: { sort: 'order_index', order: 'asc' },
+  });
+  const modules = useModules(selection.scenarioId, list.query);
+  const columns = useMemo<ColumnDef<ContentModule, unknown>[]>(
+    () => [
+      { accessorKey: 'order_index', header: t('orderIndex') },
+      ...textColumns<ContentModule>(t),
+      actionsColumn<ContentModule>('module', actions, t),
+    ],
+    [t, actions],
+  );
+  return (
+    <ContentTable
+      kind="module"
+      filters={<ParentSelects depth={1} selection={selection} tree={tree} choose={choose} />}
+      parentId={selection.scenarioId}
+      pickHint={t('pick.modules')}
+      list={list}
+      query={modules}
+      rows={modules.data?.modules ?? []}
+      columns={columns}
+      open={(m) => choose(selectModule(selection, m.id), 'levels')}
+      onCreate={onCreate}
+    />
+  );
+}

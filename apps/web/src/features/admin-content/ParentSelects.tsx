@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+import { ServerSelect } from '../../components/ServerSelect';
+import { levelLabel, levelOptions, moduleOptions, scenarioOptions } from './api';
+import type { PanelProps } from './panel-props';
+import { selectLevel, selectModule, selectScenario } from './selection';
+
+/**
+ * The parents a tab's rows are under, each a searchable select: the scenario (modules tab), and
+ * the module (levels tab) and the level (options tab) under it.
+ */
+export function ParentSelects({
+  depth,
+  selection,
+  tree,
+  choose,
+}: Pick<PanelProps, 'selection' | 'tree' | 'choose'> & { depth: 1 | 2 | 3 }) {
+  const { t } = useTranslation('adminContent');
+  const chosenModule = tree?.modules.find((m) => m.id === selection.moduleId);
+  const chosenLevel = chosenModule?.levels.find((l) => l.id === selection.levelId);
+  return (
+    <>
+      <ServerSelect
+        label={t('scenario')}
+        placeholder={t('chooseScenario')}
+        options={scenarioOptions}
+        value={selection.scenarioId}
+        valueLabel={tree?.name}
+        onChange={(value) => choose(selectScenario(selection, value))}
+        nothingFoundMessage={t('nothingFound')}
+      />
+      {depth >= 2 ? (
+        <ServerSelect
+          label={t('module')}
+          placeholder={t('chooseModule')}
+          options={moduleOptions(selection.scenarioId ?? '')}
+          value={selection.moduleId}
+          valueLabel={chosenModule?.name}
+          onChange={(value) => choose(selectModule(selection, value))}
+          disabled={!selection.scenarioId}
+          nothingFoundMessage={t('nothingFound')}
+        />
+      ) : null}
+      {depth >= 3 ? (
+        <ServerSelect
+          label={t('level')}
+          placeholder={t('chooseLevel')}
+          options={levelOptions(selection.moduleId ?? '')}
+          value={selection.levelId}
+          valueLabel={chosenLevel ? levelLabel(chosenLevel) : undefined}
+          onChange={(value) => choose(selectLevel(selection, value))}
+          disabled={!selection.moduleId}
+          nothingFoundMessage={t('nothingFound')}
+        />
+      ) : null}
+    </>
+  );
+}

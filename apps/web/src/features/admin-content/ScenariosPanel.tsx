@@ -1,0 +1,68 @@
+import { Badge, Text } from '@mantine/core';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { ScenarioSummary } from '@vrtc/contract';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { formatDate } from '../../lib/format';
+import { useListState } from '../../lib/list-state';
+import { SCENARIO_SORT_FIELDS, useScenarios } from './api';
+import { actionsColumn, textColumns } from './content-cells';
+import { ContentTable } from './ContentTable';
+import type { PanelProps } from './panel-props';
+import { selectScenario } from './selection';
+
+/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
+const FULL_LABEL = { label: { overflow: 'visible' } } as const;
+
+/** The scenarios tab: every scenario, by name unless sorted; a click opens its modules. */
+export function ScenariosPanel({ selection, choose, actions, onCreate }: PanelProps) {
+  const { t, i18n } = useTranslation('adminContent');
+  const list = useListState({
+    pageSize: PAGE_SIZE,
+    sortFields: SCENARIO_SORT_FIELDS,
+    defaultSort: { sort: 'name', order: 'asc' },
+  });
+  const scenarios = useScenarios(list.query);
+  const columns = useMemo<ColumnDef<ScenarioSummary, unknown>[]>(
+    () => [
+      ...textColumns<ScenarioSummary>(t),
+      { accessorKey: 'module_count', header: t('moduleCount') },
+      {
+        accessorKey: 'active',
+        header: t('status'),
+        cell: (c) => (
+          <Badge
+            color={c.row.original.active ? 'green' : 'gray'}
+            variant="light"
+            styles={FULL_LABEL}
+          >
+            {c.row.original.active ? t('active') : t('inactive')}
+          </Badge>
+        ),
+      },
+      {
+        accessorKey: 'created_at',
+        header: t('createdAt'),
+        cell: (c) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDate(c.row.original.created_at, i18n.language)}
+          </Text>
+        ),
+      },
+      actionsColumn<ScenarioSummary>('scenario', actions, t),
+    ],
+    [t, i18n.language, actions],
+  );
+  return (
+    <ContentTable
+      kind="scenario"
+      list={list}
+      query={scenarios}
+      rows={scenarios.data?.scenarios ?? []}
+      columns={columns}
+      open={(s) => choose(selectScenario(selection, s.id), 'modules')}
+      onCreate={onCreate}
+    />
+  );
+}

@@ -1,0 +1,85 @@
+import { ActionIcon, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { ContentItem, ContentKind } from './api';
+
+/** What a row's buttons do: open the edit dialog, or ask to delete the item. */
+export interface RowActions {
+  onEdit: (kind: ContentKind, item: ContentItem) => void;
+  onDelete: (kind: ContentKind, item: ContentItem) => void;
+}
+
+/** Both texts: the primary (Russian) name, and the English one under it when there is one. */
+export function NameCell({ item }: { item: ContentItem }) {
+  return (
+    <Stack gap={0}>
+      <Text fw={500} size="sm">
+        {item.name}
+      </Text>
+      {item.name_en ? (
+        <Text size="xs" c="dimmed" lang="en" data-testid="name-en">
+          {item.name_en}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+export function DescriptionCell({ description }: { description: string }) {
+  const { t } = useTranslation('adminContent');
+  return (
+    <Text size="sm" c={description ? undefined : 'dimmed'} lineClamp={2} maw={360}>
+      {description || t('common:none')}
+    </Text>
+  );
+}
+
+/** The name and description columns every content table starts with (after its number). */
+export function textColumns<T extends ContentItem>(t: TFunction): ColumnDef<T, unknown>[] {
+  return [
+    { accessorKey: 'name', header: t('name'), cell: (c) => <NameCell item={c.row.original} /> },
+    {
+      accessorKey: 'description',
+      header: t('description'),
+      cell: (c) => <DescriptionCell description={c.row.original.description} />,
+    },
+  ];
+}
+
+/** The edit and delete buttons of a row (a click on them does not open the row). */
+export function actionsColumn<T extends ContentItem>(
+  kind: ContentKind,
+  actions: RowActions,
+  t: TFunction,
+): ColumnDef<T, unknown> {
+  return {
+    id: 'actions',
+    header: t('common:actions'),
+    enableSorting: false,
+    cell: ({ row }) => (
+      <Group gap={4} wrap="nowrap" onClick={(event) => event.stopPropagation()}>
+        <Tooltip label={t('common:edit')}>
+          <ActionIcon
+            variant="subtle"
+            onClick={() => actions.onEdit(kind, row.original)}
+            aria-label={t('common:edit')}
+          >
+            <IconPencil size={18} />
+          </ActionIcon>
+        </Tooltip>
+        <Tooltip label={t('common:delete')}>
+          <ActionIcon
+            variant="subtle"
+            color="red"
+            onClick={() => actions.onDelete(kind, row.original)}
+            aria-label={t('common:delete')}
+          >
+            <IconTrash size={18} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    ),
+  };
+}
