@@ -1,7 +1,7 @@
 // `npm test`: every suite in turn. Checks on the repository itself (its lint rules fire); the
 // server integration tests on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL is
-// set; the cluster suite (three nodes behind nginx) when TEST_DATABASE_URL is set and nginx is
-// installed; then the web unit tests and the browser tests.
+// set; the demo's seed (tools/demo, on PGlite); the cluster suite (three nodes behind nginx) when
+// TEST_DATABASE_URL is set and nginx is installed; then the web unit tests and the browser tests.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,8 +20,6 @@ function hasNginx() {
 }
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
-// The headset simulator has no suite of its own: apps/server/test/headset-sim.e2e.test.ts runs it
-// against the real server, in the server suites.
 const suites = [
   // The repository's own rules: its lint boundaries fire (scripts/checks).
   { key: 'repo', name: 'repository checks', dir: '.', env: {}, config: 'vitest.repo.config.ts' },
@@ -33,6 +31,11 @@ const suites = [
     env: { TEST_DB_KIND: 'postgres' },
     needs: postgres ? undefined : 'TEST_DATABASE_URL',
   },
+  // The simulator's requests and answers checked against the contract's schemas; its runs against
+  // the real server are in the server suites (apps/server/test/headset-sim.e2e.test.ts).
+  { key: 'headset-sim', name: 'headset simulator', dir: 'tools/headset-sim', env: {} },
+  // `npm run demo`'s seed, on the server's test databases (tools/demo/vitest.config.ts).
+  { key: 'demo', name: 'demo (PGlite)', dir: 'tools/demo', env: { TEST_DB_KIND: 'pglite' } },
   {
     key: 'cluster',
     name: 'cluster (3 nodes behind nginx, PostgreSQL)',

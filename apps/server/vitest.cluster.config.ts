@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { fromSources } from '../../scripts/source-condition.ts';
 
 /**
  * `npm run test:cluster`: three server processes on one PostgreSQL database behind a real nginx
@@ -6,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * global setup fails the run, rather than skipping, when either is missing.
  */
 export default defineConfig({
+  ...fromSources,
   test: {
     include: ['test/cluster/**/*.cluster.test.ts'],
     globalSetup: ['test/cluster/global-setup.ts'],

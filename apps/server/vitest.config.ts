@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { fromSources } from '../../scripts/source-condition.ts';
 
 export default defineConfig({
+  // @vrtc/contract from its sources, not its build (decision 019).
+  ...fromSources,
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Three nodes behind nginx: their own suite (vitest.cluster.config.ts, npm run test:cluster).

@@ -1,9 +1,13 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { fromSources } from '../../scripts/source-condition.ts';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
+  // @vrtc/contract is bundled from its TypeScript sources, so the console needs no contract build
+  // (decision 019).
+  ...fromSources,
   plugins: [react()],
   server: {
     port: 5173,

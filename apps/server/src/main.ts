@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './accounts/first-admin.ts';
 import type { AppInstance } from './platform/app-types.ts';
@@ -79,9 +81,10 @@ export async function startServer(
 const SHUTDOWN_DEADLINE_MS = 30_000;
 
 /**
- * The production entry (`node …/main.ts`, and `npm start` in its own process): starts the server,
- * drains and exits on SIGINT/SIGTERM, and exits non-zero with one log line when the embedded
- * database dies, so a process manager restarts it instead of leaving a server that answers 503.
+ * The production entry (`node apps/server/dist/main.js`, and `npm start` in its own process):
+ * starts the server, drains and exits on SIGINT/SIGTERM, and exits non-zero with one log line when
+ * the embedded database dies, so a process manager restarts it instead of leaving a server that
+ * answers 503.
  */
 export async function runServer(config: Config = loadConfig()): Promise<RunningServer> {
   let server: RunningServer;
@@ -144,6 +147,8 @@ export async function runServer(config: Config = loadConfig()): Promise<RunningS
   return server;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Started as the entry (`node apps/server/dist/main.js`), not imported. Compared as real paths: a
+// release directory reached through a symbolic link (/opt/vrtc → /opt/vrtc-1.4) is still this file.
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   await runServer();
 }

@@ -5,9 +5,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-import { DEMO_ADMIN, DEMO_PARTNER } from '../src/demo/demo-content.ts';
-import { seedDemo, seedHistory } from '../src/demo/demo.seed.ts';
+import { DEMO_ADMIN, DEMO_PARTNER } from '@vrtc/demo/demo-content.ts';
+import { seedDemo, seedHistory } from '@vrtc/demo/demo.seed.ts';
+import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBackup, restoreBackup } from '../src/platform/backup.ts';
 import { startServer, type RunningServer } from '../src/main.ts';
 import { systemClock } from '../src/platform/clock.ts';
@@ -15,7 +15,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { openDatabase, type Db } from '../src/platform/db.ts';
 import { migrate } from '../src/platform/migrate.ts';
 import { makeDevice, makeSession } from './factories.ts';
-import { runCommand, runNpm, runNpmAsync } from './server-process.ts';
+import { ensureServerBuilt, runCommand, runNpm, runNpmAsync } from './server-process.ts';
 import { databaseUrlFor } from './template.ts';
 
 /**
@@ -35,6 +35,10 @@ function tempDir(): string {
   tempDirs.push(dir);
   return dir;
 }
+
+// `npm run backup|restore` run the compiled server's tool (apps/server/dist), building it when
+// stale: built here, with time to spare, rather than inside a command the tests time.
+beforeAll(() => ensureServerBuilt(), 300_000);
 
 afterEach(async () => {
   for (const server of servers.splice(0)) await server.app.close();

@@ -5,13 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { openDatabase } from '../src/platform/db.ts';
 import { migrate } from '../src/platform/migrate.ts';
+import { ensureServerBuilt, SERVER_ENTRY } from './server-process.ts';
 import { databaseUrlFor } from './template.ts';
 
-const serverEntry = path.resolve(import.meta.dirname, '../src/main.ts');
 const repositoryRoot = path.resolve(import.meta.dirname, '../../..');
 const tempDirs: string[] = [];
 const processes: ChildProcess[] = [];
@@ -42,14 +42,15 @@ const serverEnv = (env: Record<string, string>) => ({
   ...env,
 });
 
-/** Starts the real server process (PGlite in dataDir) and resolves once it listens. */
-function startServer(
+/**
+ * Starts the real server process (PGlite in dataDir), by default the compiled entry as the
+ * operations guide runs it, and resolves once it listens.
+ */
+async function startServer(
   env: Record<string, string>,
-  command: { file: string; args: string[] } = {
-    file: process.execPath,
-    args: ['--import', 'tsx', serverEntry],
-  },
+  command: { file: string; args: string[] } = { file: process.execPath, args: [SERVER_ENTRY] },
 ): Promise<RunningServer> {
+  await ensureServerBuilt();
   const child = spawn(command.file, command.args, {
     cwd: repositoryRoot,
     env: serverEnv(env),
@@ -168,6 +169,9 @@ describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
 
 // Each of these starts real server processes: minutes, not seconds, on a loaded two-core machine.
 describe('the server process', { timeout: 180_000 }, () => {
+  // The compiled server, built up front when stale: a failing build fails here, saying why.
+  beforeAll(() => ensureServerBuilt(), 300_000);
+
   it('creates the first admin, closes cleanly on SIGTERM, and keeps its data for the next start', async () => {
     const dir = tempDir();
     const env = { DATA_DIR: dir, ADMIN_EMAIL: 'boss@example.com', ADMIN_PASSWORD: 'boss-password' };
@@ -218,7 +222,8 @@ describe('the server process', { timeout: 180_000 }, () => {
     const script = path.resolve(import.meta.dirname, 'fixtures/server-losing-database.ts');
     const server = await startServer(
       { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
-      { file: process.execPath, args: ['--import', 'tsx', script] },
+      // From the sources, as `npm run dev` runs it (the fixture reaches into the database).
+      { file: process.execPath, args: ['--import', 'tsx', '--conditions=vrtc-source', script] },
     );
     expect((await login(server.url, 'admin@example.com', 'whatever1')).status).toBe(200);
     const before = server.output().length;

@@ -1,9 +1,19 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { ensureBuilt } from '../../../scripts/build.mjs';
 
-/** The production entry and the repository root, as the operations guide runs them. */
-export const SERVER_ENTRY = path.resolve(import.meta.dirname, '../src/main.ts');
+/** The production entry (compiled) and the repository root, as the operations guide runs them. */
+export const SERVER_ENTRY = path.resolve(import.meta.dirname, '../dist/main.js');
 export const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/**
+ * Builds the server (and the contract) when its build is missing or older than its sources, as
+ * `npm start` does; a fresh build is reused, and test files asking at once build it once. Minutes
+ * at worst on a loaded machine: call it where the timeout allows (startServerProcess does).
+ */
+export async function ensureServerBuilt(): Promise<void> {
+  await ensureBuilt(['server']);
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -27,12 +37,13 @@ export interface LogLine {
 }
 
 /**
- * Starts `node --import tsx apps/server/src/main.ts` (the command of docs/operations.md) with
- * `env` over a neutral environment (no console build, PGlite unless DATABASE_URL is given), and
- * resolves once it listens (and serves metrics, when METRICS_PORT is set).
+ * Starts `node apps/server/dist/main.js` (the command of docs/operations.md, built first when
+ * stale) with `env` over a neutral environment (no console build, PGlite unless DATABASE_URL is
+ * given), and resolves once it listens (and serves metrics, when METRICS_PORT is set).
  */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER_ENTRY], {
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  await ensureServerBuilt();
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: REPOSITORY_ROOT,
     env: {
       ...process.env,

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { ensureBuilt } from '../../../scripts/build.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,7 +18,10 @@ const root = path.resolve(webDir, '../..');
 export const ADMIN_EMAIL = 'admin@e2e.test';
 export const ADMIN_PASSWORD = 'e2e-admin-password';
 
-/** Builds the console from the current sources and starts the real server on a fresh database. */
+/**
+ * Builds the console from the current sources and starts the real server, compiled as production
+ * runs it (built first when stale), on a fresh database.
+ */
 export default async function setup(project: TestProject) {
   // Its own output folder, so a developer's `npm run build` or `npm start` is left alone.
   const distDir = path.join(webDir, 'dist-e2e');
@@ -34,28 +38,25 @@ export default async function setup(project: TestProject) {
   );
   if (build.status !== 0) throw new Error('The console build failed');
 
+  await ensureBuilt(['server']);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-'));
-  const server = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        DATABASE_URL: '',
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-        WEB_DIST_DIR: distDir,
-        HEARTBEAT_INTERVAL_MS: '300',
-        LAST_SEEN_FLUSH_MS: '200',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      WEB_DIST_DIR: distDir,
+      HEARTBEAT_INTERVAL_MS: '300',
+      LAST_SEEN_FLUSH_MS: '200',
+      LOG_LEVEL: 'info',
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const baseUrl = await waitForListening(server);
   project.provide('baseUrl', baseUrl);
   project.provide('adminEmail', ADMIN_EMAIL);

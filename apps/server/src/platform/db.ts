@@ -1,9 +1,12 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { WorkerSource } from './pglite-worker.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -89,6 +92,33 @@ function errorFrom(data: ErrorData): Error {
 }
 
 /**
+ * The embedded database's thread. Compiled (dist/), its entry is the JavaScript beside this file.
+ * From the sources (tests, `npm run dev`, benchmarks) it is TypeScript, which a worker thread on
+ * Node 20 cannot load by itself: neither a `--import tsx` in its execArgv nor a loader registered
+ * inside it applies to the thread's entry module. So a small evaluated entry imports tsx's API and
+ * lets tsImport load the worker file (tsx is a development dependency; dist never needs it).
+ */
+function startWorker(source: WorkerSource): Worker {
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: source });
+  }
+  const entry = new URL('./pglite-worker.ts', import.meta.url).href;
+  // tsx's ES module API, as its package's exports map names it (import.meta.resolve would pick it,
+  // but Vitest's global setup runs without one).
+  const tsxManifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(fs.readFileSync(tsxManifest, 'utf8')) as {
+    exports: Record<string, { import?: { default?: string } }>;
+  };
+  const apiFile = exports['./esm/api']?.import?.default;
+  if (!apiFile) throw new Error(`${tsxManifest} exports no ./esm/api (tsImport) for ES modules`);
+  const tsxApi = pathToFileURL(path.join(path.dirname(tsxManifest), apiFile)).href;
+  const code =
+    `import(${JSON.stringify(tsxApi)})` +
+    `.then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
+  return new Worker(code, { eval: true, workerData: source });
+}
+
+/**
  * PGlite runs PostgreSQL compiled to WebAssembly on the thread that calls it, so on the server's
  * thread a statement holds up every request meanwhile (a last-seen flush of 1,000 devices took
  * tens of milliseconds). It runs on a worker thread instead, one statement at a time, and this
@@ -107,10 +137,8 @@ class PGliteThread {
   private closing = false;
   private readonly lostListeners: Array<(error: DatabaseLostError) => void> = [];
 
-  private constructor(source: { dataDir?: string; snapshotPath?: string }) {
-    this.worker = new Worker(new URL('./pglite-worker.js', import.meta.url), {
-      workerData: source,
-    });
+  private constructor(source: WorkerSource) {
+    this.worker = startWorker(source);
     this.worker.unref();
     this.worker.on('message', (reply: ThreadReply) => {
       if (!('id' in reply)) return;
@@ -149,7 +177,7 @@ class PGliteThread {
   }
 
   /** Opens PGlite on its thread: in memory, in `dataDir`, or as a copy of a dumped snapshot. */
-  static async start(source: { dataDir?: string; snapshotPath?: string }): Promise<PGliteThread> {
+  static async start(source: WorkerSource): Promise<PGliteThread> {
     const thread = new PGliteThread(source);
     thread.worker.ref();
     // The thread's first message says whether PGlite opened; `once` rejects if the thread dies.

@@ -17,9 +17,9 @@ import {
 
 /**
  * A multi-node deployment on this machine, as docs/operations.md describes it: N server processes
- * (`node --import tsx apps/server/src/main.ts`) on one PostgreSQL database, sharing one DATA_DIR
- * (the builds) and one SIGNING_SECRET, behind a real nginx running deploy/nginx.conf with only the
- * upstream addresses, the listen address and the access log path substituted. Used by the cluster
+ * (`node apps/server/dist/main.js`, built when stale) on one PostgreSQL database, sharing one
+ * DATA_DIR (the builds) and one SIGNING_SECRET, behind a real nginx running deploy/nginx.conf with
+ * only the upstream addresses, the listen address and the access log path substituted. Used by the cluster
  * tests and by `npm run bench:cluster`.
  */
 

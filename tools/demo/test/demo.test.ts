@@ -6,8 +6,8 @@ import type {
   SessionList,
   StatsRange,
 } from '@vrtc/contract';
+import { bearer, createTestApp, type TestApp } from '@vrtc/server/test/harness.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from '../../test/harness.ts';
 import {
   DEMO_ADMIN,
   DEMO_HEADSETS,
@@ -15,7 +15,7 @@ import {
   DEMO_PARTNER,
   DEMO_STAFF,
   PARTNER_ORGANIZATION,
-} from './demo-content.ts';
+} from '../src/demo-content.ts';
 import {
   HISTORY_DAYS,
   planHistory,
@@ -24,7 +24,7 @@ import {
   type DemoSeed,
   type HistoryDevice,
   type HistorySummary,
-} from './demo.seed.ts';
+} from '../src/demo.seed.ts';
 
 /**
  * The demo seed on a test database, read back through the API: logins, organisations, content a

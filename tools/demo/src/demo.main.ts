@@ -1,23 +1,23 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { EnrollmentCode, LoginResponse } from '@vrtc/contract';
 import { SimulatedHeadset, seededRandom, type HeadsetEvent } from '@vrtc/headset-sim';
+import { startServer } from '@vrtc/server';
+import type { AppInstance } from '@vrtc/server/platform/app-types.ts';
+import { systemClock } from '@vrtc/server/platform/clock.ts';
+import { loadConfig } from '@vrtc/server/platform/config.ts';
+import type { Db } from '@vrtc/server/platform/db.ts';
 import pg from 'pg';
-import { startServer } from '../main.ts';
-import type { AppInstance } from '../platform/app-types.ts';
-import { systemClock } from '../platform/clock.ts';
-import { loadConfig } from '../platform/config.ts';
-import type { Db } from '../platform/db.ts';
+import { ensureBuilt } from '../../../scripts/build.mjs';
 import { DEMO_ADMIN, DEMO_HEADSETS, DEMO_STAFF, SCENARIOS } from './demo-content.ts';
 import { seedDemo, seedHistory, type DemoSeed, type HistoryDevice } from './demo.seed.ts';
 
 /**
- * `npm run demo`: the real server (main.ts's startServer, background jobs on) on a throw-away
- * database filled by demo.seed.ts, with five simulated headsets enrolled through the API and
- * running in this process. It prints the URL, the logins, the enrolment code and one line per
+ * `npm run demo`: the real server (@vrtc/server's startServer, run from its sources, background
+ * jobs on) on a throw-away database filled by demo.seed.ts, with five simulated headsets enrolled
+ * through the API and running in this process. It prints the URL, the logins, the enrolment code and one line per
  * headset event (heartbeats only with --verbose). Ctrl+C stops the headsets and the server and
  * removes the temporary data.
  *
@@ -74,16 +74,15 @@ async function assertEmptyDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Builds the console once when it has never been built; without it, the API still runs. */
-function ensureConsoleBuilt(webDistDir: string): void {
-  if (fs.existsSync(path.join(webDistDir, 'index.html'))) return;
-  const root = path.resolve(import.meta.dirname, '../../../..');
-  say('Building the web console (first run only)…');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
-    stdio: 'inherit',
-    cwd: root,
-  });
-  if (build.status !== 0) {
+/**
+ * Builds the console when its build is missing or stale (as `npm start` does), unless WEB_DIST_DIR
+ * names one made elsewhere; without it, the API still runs.
+ */
+async function ensureConsoleBuilt(): Promise<void> {
+  if (process.env.WEB_DIST_DIR) return;
+  try {
+    await ensureBuilt(['web'], { log: say });
+  } catch {
     say('The console build failed: the API runs, the console page will not. See the output above.');
   }
 }
@@ -130,7 +129,7 @@ async function main(running: Running) {
     logLevel: process.env.LOG_LEVEL || 'warn',
   };
   if (config.databaseUrl) await assertEmptyDatabase(config.databaseUrl);
-  ensureConsoleBuilt(config.webDistDir);
+  await ensureConsoleBuilt();
 
   let db: Db | undefined;
   let seed: DemoSeed | undefined;

@@ -1,10 +1,10 @@
 import { DAY_MS, startOfUtcDay } from '@vrtc/contract';
 import { seededRandom } from '@vrtc/headset-sim';
+import { hashPassword } from '@vrtc/server/auth/passwords.ts';
+import type { Clock } from '@vrtc/server/platform/clock.ts';
+import type { Db, Tx } from '@vrtc/server/platform/db.ts';
+import type { NewSession, SessionStatus } from '@vrtc/server/platform/schema.ts';
 import { sql } from 'kysely';
-import { hashPassword } from '../auth/passwords.ts';
-import type { Clock } from '../platform/clock.ts';
-import type { Db, Tx } from '../platform/db.ts';
-import type { NewSession, SessionStatus } from '../platform/schema.ts';
 import {
   DEMO_ADMIN,
   DEMO_ORGANIZATION,

@@ -1,17 +1,36 @@
-// The PGlite database on a thread of its own (see PGliteThread in db.ts for why). Plain
-// JavaScript: a worker thread starts without the TypeScript loader the server runs under.
+// The PGlite database on a thread of its own (see PGliteThread in db.ts for why). Compiled, it is
+// dist/platform/pglite-worker.js; from the sources (tests, `npm run dev`) db.ts starts it through
+// tsx (startWorker there).
 import fs from 'node:fs';
-import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 
-/** @type {{ dataDir?: string, snapshotPath?: string }} */
-const { dataDir, snapshotPath } = workerData;
-const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
+export interface WorkerSource {
+  dataDir?: string;
+  snapshotPath?: string;
+}
+
+interface Request {
+  id: number;
+  op: 'query' | 'exec' | 'dump' | 'close';
+  text: string;
+  params?: unknown[];
+}
+
+interface ErrorData {
+  name?: string;
+  message: string;
+  stack?: string;
+  [field: string]: unknown;
+}
+
+const { dataDir, snapshotPath } = workerData as WorkerSource;
+const port = parentPort as MessagePort;
 
 /** An error as plain data: the message, and the PostgreSQL fields (code, constraint…) if any. */
-function describe(error) {
-  const fields = {};
+function describe(error: unknown): ErrorData {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
+  const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(error)) {
     if (value === undefined || value === null || typeof value !== 'object') fields[key] = value;
   }
@@ -21,12 +40,12 @@ function describe(error) {
 }
 
 /** What the pool needs of a result, and nothing PGlite-specific that would not clone. */
-function outcome(result) {
+function outcome(result: { rows?: unknown[]; affectedRows?: number } | undefined) {
   return { rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 };
 }
 
-async function open() {
-  const options = snapshotPath
+async function open(): Promise<PGlite> {
+  const options: PGliteOptions | undefined = snapshotPath
     ? { loadDataDir: new Blob([fs.readFileSync(snapshotPath)]) }
     : undefined;
   return PGlite.create(dataDir, options);
@@ -34,9 +53,9 @@ async function open() {
 
 try {
   const pglite = await open();
-  port.on('message', async ({ id, op, text, params }) => {
+  port.on('message', async ({ id, op, text, params }: Request) => {
     try {
-      let result;
+      let result: unknown;
       if (op === 'query') result = outcome(await pglite.query(text, params));
       else if (op === 'exec') result = outcome((await pglite.exec(text)).at(-1));
       else if (op === 'dump') {
@@ -47,7 +66,7 @@ try {
         port.postMessage({ id, result: null });
         port.close();
         return;
-      } else throw new Error(`unknown operation ${op}`);
+      } else throw new Error(`unknown operation ${String(op)}`);
       port.postMessage({ id, result });
     } catch (error) {
       port.postMessage({ id, error: describe(error) });
