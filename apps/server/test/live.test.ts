@@ -327,6 +327,24 @@ describe.runIf(inject('dbTemplate').kind === 'postgres')('across processes on Po
         expect(
           stream.events.filter((e) => (e.data as { device_id?: string }).device_id === deviceId),
         ).toHaveLength(1);
+
+        // A burst, as when the sweeper finds a fleet gone offline: every event heard once, in
+        // the order it was published.
+        const burst: string[] = Array.from({ length: 300 }, () => crypto.randomUUID());
+        for (const id of burst) {
+          t.app.live.publish({
+            type: 'device',
+            change: 'offline',
+            device_id: id,
+            organization_id: tenant.organization.id,
+          });
+        }
+        const heard = () =>
+          stream.events
+            .map((e) => (e.data as { device_id?: string }).device_id)
+            .filter((id) => id !== undefined && burst.includes(id));
+        await vi.waitFor(() => expect(heard()).toHaveLength(burst.length), BACKGROUND);
+        expect(heard()).toEqual(burst);
       } finally {
         stream.close();
       }

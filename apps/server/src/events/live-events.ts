@@ -36,6 +36,8 @@ export class LiveEvents implements LivePublisher {
   private closed = false;
   private reconnectMs = RECONNECT_MIN_MS;
   private reconnectTimer?: NodeJS.Timeout;
+  /** Events published during this turn of the event loop, sent in one statement at its end. */
+  private pending: string[] = [];
 
   constructor(
     private readonly db: Db,
@@ -57,12 +59,28 @@ export class LiveEvents implements LivePublisher {
       this.deliver(event);
       return;
     }
-    sql`SELECT pg_notify(${LIVE_CHANNEL}, ${JSON.stringify(event)})`
+    this.pending.push(JSON.stringify(event));
+    if (this.pending.length === 1) setImmediate(() => this.sendPending());
+  }
+
+  /**
+   * One NOTIFY statement for everything published in one turn: the sweeper telling of a thousand
+   * headsets gone offline takes one pooled connection, not a thousand queued statements that
+   * would hold back the requests behind them, and the events arrive in the order published
+   * (separate statements on separate connections could overtake one another).
+   */
+  private sendPending(): void {
+    const payloads = this.pending;
+    this.pending = [];
+    sql`SELECT pg_notify(${LIVE_CHANNEL}, payload) FROM unnest(${payloads}::text[]) WITH ORDINALITY AS p(payload, n) ORDER BY n`
       .execute(this.db)
       .catch((error: unknown) => {
-        // A live stream missing one event refetches on its next one, or polls: not worth failing
+        // A live stream missing an event refetches on its next one, or polls: not worth failing
         // the request that made the change.
-        this.options.log.warn({ err: error }, 'could not publish a live event');
+        this.options.log.warn(
+          { err: error, events: payloads.length },
+          'could not publish live events',
+        );
       });
   }
 
