@@ -278,7 +278,9 @@ const READS: ReadSpec[] = [
     name: 'scenario access matrix',
     method: 'GET',
     token: 'admin',
-    url: () => '/v1/admin/scenarios/access',
+    // The console's page: 10 scenarios, each with every organisation's grant.
+    url: () => '/v1/admin/scenarios/access?limit=10',
+    unpaged: () => '/v1/admin/scenarios/access',
   },
 ];
 const RANGE_7 = 'stats range · 7 days';
