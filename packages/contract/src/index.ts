@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './lists.ts';
 export * from './days.ts';
 export * from './route-map.ts';
+export * from './route-table.ts';
 export * from './routes.ts';
 export * from './auth.ts';
 export * from './vr-users.ts';

@@ -79,6 +79,7 @@ import {
   OrganizationUpdateBody,
 } from './organizations.ts';
 import { defineRoute } from './route-map.ts';
+import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
   HistorySession,
@@ -107,8 +108,7 @@ import {
 export const routes = {
   // ---- VR users ----
   listVrUsers: defineRoute({
-    method: 'GET',
-    path: '/v1/vr-users',
+    ...routeTable.listVrUsers,
     access: 'user',
     tags: ['vr-users'],
     description:
@@ -118,8 +118,7 @@ export const routes = {
     errors: [],
   }),
   getVrUser: defineRoute({
-    method: 'GET',
-    path: '/v1/vr-users/:id',
+    ...routeTable.getVrUser,
     access: 'user',
     tags: ['vr-users'],
     params: IdParams,
@@ -127,8 +126,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   createVrUser: defineRoute({
-    method: 'POST',
-    path: '/v1/vr-users',
+    ...routeTable.createVrUser,
     access: 'user',
     tags: ['vr-users'],
     body: VrUserBody,
@@ -136,8 +134,7 @@ export const routes = {
     errors: ['quota_exceeded'],
   }),
   updateVrUser: defineRoute({
-    method: 'PUT',
-    path: '/v1/vr-users/:id',
+    ...routeTable.updateVrUser,
     access: 'user',
     tags: ['vr-users'],
     params: IdParams,
@@ -146,8 +143,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   deleteVrUser: defineRoute({
-    method: 'DELETE',
-    path: '/v1/vr-users/:id',
+    ...routeTable.deleteVrUser,
     access: 'user',
     tags: ['vr-users'],
     description: 'Refused with 409 vr_user_has_sessions while the VR user has any session.',
@@ -156,8 +152,7 @@ export const routes = {
     errors: ['not_found', 'vr_user_has_sessions'],
   }),
   listVrUserSessions: defineRoute({
-    method: 'GET',
-    path: '/v1/vr-users/:id/sessions',
+    ...routeTable.listVrUserSessions,
     access: 'user',
     tags: ['vr-users'],
     params: IdParams,
@@ -168,8 +163,7 @@ export const routes = {
 
   // ---- Sign-in ----
   login: defineRoute({
-    method: 'POST',
-    path: '/v1/auth/login',
+    ...routeTable.login,
     access: 'public',
     tags: ['auth'],
     description:
@@ -179,16 +173,14 @@ export const routes = {
     errors: ['invalid_credentials', 'forbidden', 'rate_limited'],
   }),
   me: defineRoute({
-    method: 'GET',
-    path: '/v1/me',
+    ...routeTable.me,
     access: 'user',
     tags: ['auth'],
     success: { status: 200, body: Me },
     errors: [],
   }),
   logout: defineRoute({
-    method: 'POST',
-    path: '/v1/auth/logout',
+    ...routeTable.logout,
     access: 'user',
     tags: ['auth'],
     success: { status: 200, body: OkBody },
@@ -197,8 +189,7 @@ export const routes = {
 
   // ---- Devices (the caller's organisation) ----
   listDevices: defineRoute({
-    method: 'GET',
-    path: '/v1/devices',
+    ...routeTable.listDevices,
     access: 'user',
     tags: ['devices'],
     description:
@@ -209,8 +200,7 @@ export const routes = {
     errors: [],
   }),
   getDevice: defineRoute({
-    method: 'GET',
-    path: '/v1/devices/:id',
+    ...routeTable.getDevice,
     access: 'user',
     tags: ['devices'],
     description: 'One device of the caller’s organisation; status is derived now.',
@@ -219,8 +209,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   deleteDevice: defineRoute({
-    method: 'DELETE',
-    path: '/v1/devices/:id',
+    ...routeTable.deleteDevice,
     access: 'user',
     tags: ['devices'],
     description: 'Refused with 409 device_in_session while the device has an active session.',
@@ -229,8 +218,7 @@ export const routes = {
     errors: ['not_found', 'device_in_session'],
   }),
   setMovementType: defineRoute({
-    method: 'PUT',
-    path: '/v1/devices/:id/movement-type',
+    ...routeTable.setMovementType,
     access: 'user',
     tags: ['devices'],
     params: IdParams,
@@ -239,8 +227,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   currentEnrollmentCode: defineRoute({
-    method: 'POST',
-    path: '/v1/devices/enrollment-code',
+    ...routeTable.currentEnrollmentCode,
     access: 'user',
     tags: ['devices'],
     description:
@@ -250,8 +237,7 @@ export const routes = {
     errors: ['quota_exceeded'],
   }),
   renewEnrollmentCode: defineRoute({
-    method: 'POST',
-    path: '/v1/devices/enrollment-code/renew',
+    ...routeTable.renewEnrollmentCode,
     access: 'user',
     tags: ['devices'],
     description:
@@ -262,8 +248,7 @@ export const routes = {
     errors: ['quota_exceeded'],
   }),
   revokeEnrollmentCode: defineRoute({
-    method: 'DELETE',
-    path: '/v1/devices/enrollment-code',
+    ...routeTable.revokeEnrollmentCode,
     access: 'user',
     tags: ['devices'],
     description:
@@ -275,8 +260,7 @@ export const routes = {
 
   // ---- Sessions ----
   startSession: defineRoute({
-    method: 'POST',
-    path: '/v1/sessions/start',
+    ...routeTable.startSession,
     access: 'user',
     tags: ['sessions'],
     description:
@@ -288,8 +272,7 @@ export const routes = {
     errors: ['not_found', 'device_busy', 'device_not_waiting', 'quota_exceeded'],
   }),
   listSessions: defineRoute({
-    method: 'GET',
-    path: '/v1/sessions',
+    ...routeTable.listSessions,
     access: 'user',
     tags: ['sessions'],
     description:
@@ -301,8 +284,7 @@ export const routes = {
     errors: [],
   }),
   exportSessions: defineRoute({
-    method: 'GET',
-    path: '/v1/sessions/export',
+    ...routeTable.exportSessions,
     access: 'user',
     tags: ['sessions'],
     description:
@@ -315,16 +297,14 @@ export const routes = {
     errors: [],
   }),
   listActiveSessions: defineRoute({
-    method: 'GET',
-    path: '/v1/sessions/active',
+    ...routeTable.listActiveSessions,
     access: 'user',
     tags: ['sessions'],
     success: { status: 200, body: ActiveSessionList },
     errors: [],
   }),
   getSession: defineRoute({
-    method: 'GET',
-    path: '/v1/sessions/:id',
+    ...routeTable.getSession,
     access: 'user',
     tags: ['sessions'],
     description: 'A session of the organisation, any status, with the tasks its headset told of.',
@@ -333,8 +313,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   liveEvents: defineRoute({
-    method: 'GET',
-    path: '/v1/events',
+    ...routeTable.liveEvents,
     access: 'user',
     tags: ['events'],
     description:
@@ -347,8 +326,7 @@ export const routes = {
     errors: ['too_many_streams'],
   }),
   cancelSession: defineRoute({
-    method: 'POST',
-    path: '/v1/sessions/:id/cancel',
+    ...routeTable.cancelSession,
     access: 'user',
     tags: ['sessions'],
     description: 'Ends an active session as cancelled; 409 session_not_active once ended.',
@@ -359,8 +337,7 @@ export const routes = {
 
   // ---- Scenarios the organisation may run, and the VR app ----
   scenarioTree: defineRoute({
-    method: 'GET',
-    path: '/v1/scenarios-full',
+    ...routeTable.scenarioTree,
     access: 'user',
     tags: ['scenarios'],
     description:
@@ -370,8 +347,7 @@ export const routes = {
     errors: [],
   }),
   downloadLinks: defineRoute({
-    method: 'GET',
-    path: '/v1/vr-app/download',
+    ...routeTable.downloadLinks,
     access: 'user',
     tags: ['vr-app'],
     description:
@@ -381,8 +357,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   downloadFile: defineRoute({
-    method: 'GET',
-    path: '/v1/vr-app/files/:platform',
+    ...routeTable.downloadFile,
     access: 'signed_link',
     tags: ['vr-app'],
     description:
@@ -397,8 +372,7 @@ export const routes = {
 
   // ---- Headset protocol ----
   enroll: defineRoute({
-    method: 'POST',
-    path: '/v1/headset/enroll',
+    ...routeTable.enroll,
     access: 'public',
     tags: ['headset'],
     description:
@@ -410,8 +384,7 @@ export const routes = {
     errors: ['enrollment_code_invalid', 'rate_limited', 'quota_exceeded'],
   }),
   heartbeat: defineRoute({
-    method: 'POST',
-    path: '/v1/headset/heartbeat',
+    ...routeTable.heartbeat,
     access: 'device',
     tags: ['headset'],
     description:
@@ -422,8 +395,7 @@ export const routes = {
     errors: [],
   }),
   reportProgress: defineRoute({
-    method: 'POST',
-    path: '/v1/headset/sessions/:id/progress',
+    ...routeTable.reportProgress,
     access: 'device',
     tags: ['headset'],
     description:
@@ -435,8 +407,7 @@ export const routes = {
     errors: ['not_found', 'session_not_active'],
   }),
   finishSession: defineRoute({
-    method: 'POST',
-    path: '/v1/headset/sessions/:id/finish',
+    ...routeTable.finishSession,
     access: 'device',
     tags: ['headset'],
     description:
@@ -449,8 +420,7 @@ export const routes = {
 
   // ---- Admin: organisations ----
   listOrganizations: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/organizations',
+    ...routeTable.listOrganizations,
     access: 'admin',
     tags: ['admin-organizations'],
     description:
@@ -462,8 +432,7 @@ export const routes = {
     errors: [],
   }),
   createOrganization: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/organizations',
+    ...routeTable.createOrganization,
     access: 'admin',
     tags: ['admin-organizations'],
     body: OrganizationCreateBody,
@@ -471,8 +440,7 @@ export const routes = {
     errors: [],
   }),
   getOrganization: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/organizations/:id',
+    ...routeTable.getOrganization,
     access: 'admin',
     tags: ['admin-organizations'],
     description: 'The organization with its figures (stats).',
@@ -481,8 +449,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   updateOrganization: defineRoute({
-    method: 'PUT',
-    path: '/v1/admin/organizations/:id',
+    ...routeTable.updateOrganization,
     access: 'admin',
     tags: ['admin-organizations'],
     description:
@@ -494,8 +461,7 @@ export const routes = {
     errors: ['not_found', 'cannot_deactivate_own_organization'],
   }),
   deleteOrganization: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/organizations/:id',
+    ...routeTable.deleteOrganization,
     access: 'admin',
     tags: ['admin-organizations'],
     description:
@@ -507,8 +473,7 @@ export const routes = {
     errors: ['not_found', 'organization_in_use'],
   }),
   organizationAnalytics: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/organizations/:id/analytics',
+    ...routeTable.organizationAnalytics,
     access: 'admin',
     tags: ['admin-organizations'],
     description:
@@ -522,8 +487,7 @@ export const routes = {
 
   // ---- Admin: accounts ----
   listAccounts: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/users',
+    ...routeTable.listAccounts,
     access: 'admin',
     tags: ['admin-users'],
     description:
@@ -534,8 +498,7 @@ export const routes = {
     errors: [],
   }),
   createAccount: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/users',
+    ...routeTable.createAccount,
     access: 'admin',
     tags: ['admin-users'],
     description:
@@ -546,8 +509,7 @@ export const routes = {
     errors: ['email_taken'],
   }),
   getAccount: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/users/:id',
+    ...routeTable.getAccount,
     access: 'admin',
     tags: ['admin-users'],
     params: IdParams,
@@ -555,8 +517,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   updateAccount: defineRoute({
-    method: 'PUT',
-    path: '/v1/admin/users/:id',
+    ...routeTable.updateAccount,
     access: 'admin',
     tags: ['admin-users'],
     description:
@@ -568,8 +529,7 @@ export const routes = {
     errors: ['not_found', 'cannot_modify_self', 'email_taken'],
   }),
   deleteAccount: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/users/:id',
+    ...routeTable.deleteAccount,
     access: 'admin',
     tags: ['admin-users'],
     description:
@@ -580,8 +540,7 @@ export const routes = {
     errors: ['not_found', 'cannot_delete_self'],
   }),
   changePassword: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/users/:id/password',
+    ...routeTable.changePassword,
     access: 'admin',
     tags: ['admin-users'],
     description:
@@ -595,8 +554,7 @@ export const routes = {
 
   // ---- Admin: all devices ----
   listAllDevices: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/devices/all',
+    ...routeTable.listAllDevices,
     access: 'admin',
     tags: ['admin: devices'],
     description:
@@ -608,8 +566,7 @@ export const routes = {
     errors: [],
   }),
   adminDeleteDevice: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/devices/:id',
+    ...routeTable.adminDeleteDevice,
     access: 'admin',
     tags: ['admin: devices'],
     description: 'Refused with 409 device_in_session while the device has an active session.',
@@ -618,8 +575,7 @@ export const routes = {
     errors: ['not_found', 'device_in_session'],
   }),
   bulkDeleteDevices: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/devices/bulk-delete',
+    ...routeTable.bulkDeleteDevices,
     access: 'admin',
     tags: ['admin: devices'],
     description:
@@ -632,8 +588,7 @@ export const routes = {
 
   // ---- Admin: content ----
   listScenarios: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/scenarios',
+    ...routeTable.listScenarios,
     access: 'admin',
     tags: ['content'],
     description: 'A page of scenarios; `q` matches the name or the description.',
@@ -642,8 +597,7 @@ export const routes = {
     errors: [],
   }),
   createScenario: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/scenarios',
+    ...routeTable.createScenario,
     access: 'admin',
     tags: ['content'],
     body: CreateScenarioBody,
@@ -651,8 +605,7 @@ export const routes = {
     errors: [],
   }),
   getScenario: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/scenarios/:id',
+    ...routeTable.getScenario,
     access: 'admin',
     tags: ['content'],
     description:
@@ -663,8 +616,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   updateScenario: defineRoute({
-    method: 'PUT',
-    path: '/v1/admin/scenarios/:id',
+    ...routeTable.updateScenario,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -673,8 +625,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   deleteScenario: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/scenarios/:id',
+    ...routeTable.deleteScenario,
     access: 'admin',
     tags: ['content'],
     description:
@@ -687,8 +638,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   listModules: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/scenarios/:id/modules',
+    ...routeTable.listModules,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -697,8 +647,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   createModule: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/scenarios/:id/modules',
+    ...routeTable.createModule,
     access: 'admin',
     tags: ['content'],
     description: 'Without order_index the module goes after the scenario’s last one.',
@@ -708,8 +657,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   updateModule: defineRoute({
-    method: 'PUT',
-    path: '/v1/admin/modules/:id',
+    ...routeTable.updateModule,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -718,8 +666,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   deleteModule: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/modules/:id',
+    ...routeTable.deleteModule,
     access: 'admin',
     tags: ['content'],
     description:
@@ -729,8 +676,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   listLevels: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/modules/:id/levels',
+    ...routeTable.listLevels,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -739,8 +685,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   createLevel: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/modules/:id/levels',
+    ...routeTable.createLevel,
     access: 'admin',
     tags: ['content'],
     description: '409 level_number_taken when another level of the module has the number.',
@@ -750,8 +695,7 @@ export const routes = {
     errors: ['not_found', 'level_number_taken'],
   }),
   updateLevel: defineRoute({
-    method: 'PUT',
-    path: '/v1/admin/levels/:id',
+    ...routeTable.updateLevel,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -760,8 +704,7 @@ export const routes = {
     errors: ['not_found', 'level_number_taken'],
   }),
   deleteLevel: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/levels/:id',
+    ...routeTable.deleteLevel,
     access: 'admin',
     tags: ['content'],
     description: 'Deletes the level with its options; sessions keep their copied names.',
@@ -770,8 +713,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   listLevelOptions: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/levels/:id/options',
+    ...routeTable.listLevelOptions,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -780,8 +722,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   createLevelOption: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/levels/:id/options',
+    ...routeTable.createLevelOption,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -790,8 +731,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   updateLevelOption: defineRoute({
-    method: 'PUT',
-    path: '/v1/admin/level-options/:id',
+    ...routeTable.updateLevelOption,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -800,8 +740,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   deleteLevelOption: defineRoute({
-    method: 'DELETE',
-    path: '/v1/admin/level-options/:id',
+    ...routeTable.deleteLevelOption,
     access: 'admin',
     tags: ['content'],
     params: IdParams,
@@ -811,8 +750,7 @@ export const routes = {
 
   // ---- Admin: scenario access ----
   scenarioAccess: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/scenarios/access',
+    ...routeTable.scenarioAccess,
     access: 'admin',
     tags: ['scenario-access'],
     description:
@@ -825,8 +763,7 @@ export const routes = {
     errors: [],
   }),
   grantAccess: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/scenarios/:id/grant',
+    ...routeTable.grantAccess,
     access: 'admin',
     tags: ['scenario-access'],
     description:
@@ -839,8 +776,7 @@ export const routes = {
     errors: ['not_found'],
   }),
   revokeAccess: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/scenarios/:id/revoke',
+    ...routeTable.revokeAccess,
     access: 'admin',
     tags: ['scenario-access'],
     description:
@@ -854,16 +790,14 @@ export const routes = {
 
   // ---- Admin: app builds ----
   listBuilds: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/vr-app/builds',
+    ...routeTable.listBuilds,
     access: 'admin',
     tags: ['vr-app'],
     success: { status: 200, body: AppBuildList },
     errors: [],
   }),
   uploadBuild: defineRoute({
-    method: 'POST',
-    path: '/v1/admin/vr-app/builds/:platform',
+    ...routeTable.uploadBuild,
     access: 'admin',
     tags: ['vr-app'],
     description:
@@ -879,8 +813,7 @@ export const routes = {
 
   // ---- Admin: statistics ----
   globalStats: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/stats',
+    ...routeTable.globalStats,
     access: 'admin',
     tags: ['admin-stats'],
     description:
@@ -889,8 +822,7 @@ export const routes = {
     errors: [],
   }),
   rangeStats: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/stats/range',
+    ...routeTable.rangeStats,
     access: 'admin',
     tags: ['admin-stats'],
     description:
@@ -902,8 +834,7 @@ export const routes = {
     errors: [],
   }),
   exportStats: defineRoute({
-    method: 'GET',
-    path: '/v1/admin/stats/export',
+    ...routeTable.exportStats,
     access: 'admin',
     tags: ['admin-stats'],
     description:

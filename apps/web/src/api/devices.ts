@@ -1,4 +1,5 @@
-import { routes, type AdminDeviceListQuery, type DeviceListQuery } from '@vrtc/contract';
+import { type AdminDeviceListQuery, type DeviceListQuery } from '@vrtc/contract';
+import { routes } from './routes';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { useLiveQueryOptions } from './live-events';

@@ -1,4 +1,5 @@
-import { routes, type LiveEvent } from '@vrtc/contract';
+import { type LiveEvent } from '@vrtc/contract';
+import { routes } from './routes';
 import { createParser } from 'eventsource-parser';
 
 /**

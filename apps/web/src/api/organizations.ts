@@ -1,4 +1,5 @@
-import { routes, type OrganizationListQuery } from '@vrtc/contract';
+import { type OrganizationListQuery } from '@vrtc/contract';
+import { routes } from './routes';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { PICKER_LIMIT, type PickerQuery } from './lists';

@@ -1,4 +1,4 @@
-import { routes } from '@vrtc/contract';
+import { routes } from './routes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 

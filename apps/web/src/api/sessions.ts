@@ -1,4 +1,5 @@
-import { routes, type SessionDetail } from '@vrtc/contract';
+import { type SessionDetail } from '@vrtc/contract';
+import { routes } from './routes';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { useLiveQueryOptions } from './live-events';

@@ -1,4 +1,5 @@
-import { routes, type Me } from '@vrtc/contract';
+import { type Me } from '@vrtc/contract';
+import { routes } from '../api/routes';
 import {
   createContext,
   useCallback,

@@ -1,9 +1,9 @@
 import {
-  routes,
   type GrantAccessBody,
   type RevokeAccessBody,
   type ScenarioAccessQuery,
 } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 

@@ -1,5 +1,4 @@
 import {
-  routes,
   type ContentLevel,
   type ContentModule,
   type CreateLevelBody,
@@ -18,6 +17,7 @@ import {
   type UpdateModuleBody,
   type UpdateScenarioBody,
 } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import {
   keepPreviousData,
   useMutation,

@@ -1,4 +1,5 @@
-import { routes, type AdminDeviceListQuery } from '@vrtc/contract';
+import { type AdminDeviceListQuery } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { deviceKeys, deviceQueries } from '../../api/devices';

@@ -1,4 +1,5 @@
-import { ORGANIZATION_ANALYTICS_DEFAULT_DAYS, routes } from '@vrtc/contract';
+import { ORGANIZATION_ANALYTICS_DEFAULT_DAYS } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { organizationKeys } from '../../api/organizations';

@@ -1,4 +1,5 @@
-import { routes, type StatsRangeQuery } from '@vrtc/contract';
+import { type StatsRangeQuery } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
 

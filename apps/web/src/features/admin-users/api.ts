@@ -1,10 +1,10 @@
 import {
-  routes,
   type AccountCreateBody,
   type AccountListQuery,
   type AccountPasswordBody,
   type AccountUpdateBody,
 } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 

@@ -1,10 +1,5 @@
-import {
-  routes,
-  type Device,
-  type DeviceList,
-  type DeviceStatus,
-  type MovementType,
-} from '@vrtc/contract';
+import { type Device, type DeviceList, type DeviceStatus, type MovementType } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';

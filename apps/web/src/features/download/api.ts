@@ -1,4 +1,5 @@
-import { routes, type AppPlatform } from '@vrtc/contract';
+import { type AppPlatform } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 

@@ -1,10 +1,10 @@
 import {
-  routes,
   type EndedSessionStatus,
   type SessionExportQuery,
   type SessionListQuery,
   type StartSessionBody,
 } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { deviceKeys } from '../../api/devices';

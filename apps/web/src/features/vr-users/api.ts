@@ -1,4 +1,5 @@
-import { routes, type VrUserBody } from '@vrtc/contract';
+import { type VrUserBody } from '@vrtc/contract';
+import { routes } from '../../api/routes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { vrUserKeys } from '../../api/vr-users';
