@@ -13,7 +13,15 @@ import {
   type SeededTree,
   type Tenant,
 } from './seed';
-import { baseUrl, launchBrowser, newPage, signIn, uniqueName, type Language } from './support';
+import {
+  baseUrl,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  uniqueName,
+  type Language,
+} from './support';
 
 /**
  * The console live (GET /v1/events): a task a simulated headset finishes shows on the Active card
@@ -202,6 +210,7 @@ describe('the live console', () => {
     const card = page.getByTestId('active-session').filter({ hasText: vrUser });
     await card.waitFor({ timeout: 5_000 });
     await expectAccessible(page, 'en active card with its task strip');
+    await screenshot(page, 'en', 'sessions-active-live');
     await waitForSessionStatus(tenant.token, session.id, 'completed', 60_000);
 
     const measured = await latencies(page, session.id, MEASURED_TASKS);
@@ -229,6 +238,7 @@ describe('the live console', () => {
       await timeline.getByText(tr('en', 'common:tasks.state.passed'), { exact: true }).count(),
     ).toBe(MEASURED_TASKS + 1);
     await expectAccessible(page, 'en session detail', DIALOG_SCOPE);
+    await screenshot(page, 'en', 'dialog-session-detail');
   });
 
   it('says "polling" when the stream is cut, and the 5 s polling still brings every task', async () => {
@@ -263,6 +273,22 @@ describe('the live console', () => {
     expect(Math.max(...measured)).toBeLessThan(6_000);
     await indicator(page).waitFor();
     expect(await indicator(page).getAttribute('data-mode')).toBe('polling');
+    await screenshot(page, language, 'sessions-active-polling');
+
+    // The session's detail, in Russian.
+    await page.getByRole('tab', { name: tr(language, 'sessions:tabs.history') }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: vrUser })
+      .getByRole('button', { name: tr(language, 'common:sessionDetail.open') })
+      .click();
+    const detail = page.getByRole('dialog', {
+      name: tr(language, 'common:sessionDetail.title', { name: vrUser }),
+    });
+    await detail.getByTestId('task-timeline').waitFor();
+    await screenshot(page, language, 'dialog-session-detail');
+    await page.keyboard.press('Escape');
+    await page.getByRole('tab', { name: tr(language, 'sessions:tabs.active') }).click();
 
     // The network is back: the console reconnects by itself (its pauses grow to 30 s at most).
     cut = false;

@@ -21,6 +21,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  settled,
   signIn,
   uniqueName,
   VIEWPORTS,
@@ -111,9 +112,10 @@ async function stepBoxes(page: Page) {
  * What a phone user could not read of the screen's tables: a cell pinned (sticky) over the others,
  * a cell that something else covers once it is scrolled into view, the page wider than the phone.
  * Every cell is scrolled to (inside its card's scroll area) and hit-tested at its centre and near
- * its four corners.
+ * its four corners, once nothing moves any more (an accordion still opening overlaps its own rows).
  */
-function unreadableCells(page: Page): Promise<string[]> {
+async function unreadableCells(page: Page): Promise<string[]> {
+  await settled(page);
   return page.evaluate(() => {
     const problems: string[] = [];
     const root = document.scrollingElement ?? document.documentElement;
