@@ -20,6 +20,7 @@ import {
   makeVrUser,
 } from './factories.ts';
 import { createTestApp, type TestApp } from './harness.ts';
+import { DAY_MS } from '@vrtc/contract';
 
 /**
  * The statistics are read from rollups kept by triggers on sessions (migration 0004). Whatever
@@ -42,7 +43,6 @@ const get = async <T>(url: string, headers = admin.headers) => {
   return response.json<T>();
 };
 
-const DAY_MS = 24 * 3600 * 1000;
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /** Figures over sessions started in [from, to) (or all), straight from the sessions table. */

@@ -11,6 +11,7 @@ import {
   makeTenant,
   makeVrUser,
 } from '../../test/factories.ts';
+import { DAY_MS } from '@vrtc/contract';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof makeTenant>>;
@@ -21,7 +22,6 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-const DAY_MS = 24 * 3600 * 1000;
 const ago = (ms: number) => new Date(t.clock.now().getTime() - ms);
 
 const request = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>

@@ -1,3 +1,4 @@
+import { DAY_MS } from '@vrtc/contract';
 import { dateLocale } from '../i18n';
 
 /**
@@ -7,7 +8,6 @@ import { dateLocale } from '../i18n';
  */
 
 export const EXPIRING_SOON_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type AccessExpiryState = 'expired' | 'expiring' | 'active' | 'never';
 

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
+import { DAY_MS } from '@vrtc/contract';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
@@ -9,7 +10,6 @@ import { defaultExpiryDay, expiryTimestamp } from './expiry-date';
 import { ScenarioAccessPage } from './ScenarioAccessPage';
 
 const UI_TIMEOUT = 60_000;
-const DAY_MS = 86_400_000;
 
 const scenarioId = '00000000-0000-4000-8000-00000000000a';
 const org = (n: number, _label: string) =>

@@ -1,8 +1,8 @@
+import { DAY_MS } from '@vrtc/contract';
+
 /** The periods the statistics screen offers, in days (specification section 9). */
 export const STATS_PERIODS = [7, 30, 90, 365] as const;
 export type StatsPeriod = (typeof STATS_PERIODS)[number];
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The last `days` UTC days ending today, both ends inclusive, as the range API wants them. */
 export function periodRange(
