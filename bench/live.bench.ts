@@ -26,7 +26,7 @@ import { createScratchDatabase, makeDeviceTokens, startBareRoute, type Target } 
  *
  * Per database (PGlite; then PostgreSQL when DATABASE_URL is set, in a database created for the
  * run and dropped after), on one server process started as production starts it
- * (`node --import tsx apps/server/src/main.ts`, test/server-process.ts), seeded through the data
+ * (`node apps/server/dist/main.js`, test/server-process.ts), seeded through the data
  * layer with 200 organisations (one console account each, 5 headsets each) and one organisation
  * for the latency probe:
  *  1. heartbeats (autocannon, 50 connections, 1,000 headsets, 5 s warm-up + 10 s, as `npm run
