@@ -243,6 +243,7 @@ export class Cluster {
       PUBLIC_URL: `http://127.0.0.1:${nginxPort}`,
       TRUST_PROXY: '127.0.0.1',
       METRICS_PORT: '0',
+      DRAIN_DELAY_MS: '5000',
       ADMIN_EMAIL: CLUSTER_ADMIN.email,
       ADMIN_PASSWORD: CLUSTER_ADMIN.password,
       ...options.env,
