@@ -97,7 +97,8 @@ function PlatformBuild({ platform, build }: { platform: AppPlatform; build?: App
           <Group justify="space-between" gap="xs">
             <Text fw={600}>{name}</Text>
             {build ? (
-              <Badge variant="light" color="green" tt="none">
+              // Green says which version headsets get; a build uploaded without one stays gray.
+              <Badge variant="light" color={build.version ? 'green' : 'gray'} tt="none">
                 {build.version
                   ? t('download:admin.version', { version: build.version })
                   : t('download:admin.noVersion')}
