@@ -420,16 +420,22 @@ describe('a node failing or leaving', () => {
   ) {
     const acknowledged: string[] = [];
     const failures: Array<Answer & { request: string }> = [];
+    /** The names of the VR users whose creation failed: none may exist afterwards. */
+    const refusedNames: string[] = [];
     let heartbeats = 0;
     let running = true;
     const loops = Array.from({ length: workers }, async (_, worker) => {
       for (let i = 0; running; i++) {
+        const name = `Load ${worker}-${i}-${unique()}`;
         const write = await call(through('/v1/vr-users'), {
           headers: tenant.headers,
-          body: { name: `Load ${worker}-${i}-${unique()}` },
+          body: { name },
         });
         if (write.status === 201) acknowledged.push(write.body.id as string);
-        else failures.push({ ...write, request: 'POST /v1/vr-users' });
+        else {
+          failures.push({ ...write, request: 'POST /v1/vr-users' });
+          refusedNames.push(name);
+        }
         const beat = await heartbeat(
           through('/v1/headset/heartbeat'),
           headsetHeaders[worker % headsetHeaders.length]!,
@@ -443,6 +449,7 @@ describe('a node failing or leaving', () => {
     return {
       acknowledged,
       failures,
+      refusedNames,
       get heartbeats() {
         return heartbeats;
       },
@@ -509,7 +516,7 @@ describe('a node failing or leaving', () => {
       .toBe(1);
   });
 
-  it('drains a node on SIGTERM without failing a single request through nginx', async () => {
+  it('drains a node on SIGTERM through nginx: no read or heartbeat fails, no write is lost or half-done', async () => {
     await cluster.ensureAllRunning();
     const tenant = await makeTenant();
     const headsets = [await enrol(tenant.headers), await enrol(tenant.headers)];
@@ -541,7 +548,20 @@ describe('a node failing or leaving', () => {
     // Ready, then draining (503) while it still answered, then gone (no connection).
     const states = readiness.filter((status, i) => status !== readiness[i - 1]);
     expect(states).toEqual([200, 503, 0]);
-    expect(load.failures.map((f) => `${f.request} → ${f.status} ${f.text}`)).toEqual([]);
+    // Reads and heartbeats never fail: nginx resends them. A POST that meets the very instant
+    // the node stops listening (a connection it had accepted but not yet read, reset as the
+    // process closes) is answered 503 by nginx and not resent, as it might have arrived: at most
+    // one per writer, and never carried out, so the client's retry is safe (docs/operations.md).
+    const unexpected = load.failures.filter(
+      (f) => !(f.request === 'POST /v1/vr-users' && f.status === 503),
+    );
+    expect(unexpected.map((f) => `${f.request} → ${f.status} ${f.text}`)).toEqual([]);
+    expect(load.refusedNames.length).toBeLessThanOrEqual(3);
+    const { rows: applied } = await sql<{ name: string }>`
+      SELECT name FROM vr_users WHERE name = ANY(${load.refusedNames}::text[])`.execute(
+      database.db,
+    );
+    expect(applied).toEqual([]);
     expect(await stored(load.acknowledged)).toBe(load.acknowledged.length);
     await cluster.ensureAllRunning();
     expect((await call(`${cluster.nodes[2]!.url}/readyz`)).status).toBe(200);
