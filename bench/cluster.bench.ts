@@ -1,4 +1,3 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,7 +5,8 @@ import path from 'node:path';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
 import { openDatabase } from '../apps/server/src/platform/db.ts';
 import { Cluster, findNginx } from '../apps/server/test/cluster/cluster.ts';
-import type { LoadRequest, LoadResult } from './load-runner.ts';
+import { LoadGenerator } from './load-generator.ts';
+import type { LoadResult } from './load-runner.ts';
 
 /**
  * `npm run bench:cluster`: heartbeat throughput through nginx (deploy/nginx.conf) with one node,
@@ -49,38 +49,6 @@ function nginxPids(master: number): number[] {
     return [master, ...children.trim().split(/\s+/).filter(Boolean).map(Number)];
   } catch {
     return [master];
-  }
-}
-
-class LoadGenerator {
-  private readonly child: ChildProcess;
-  constructor(private readonly tokensFile: string) {
-    this.child = fork(path.join(import.meta.dirname, 'load-runner.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-  }
-  run(url: string, durationS: number): Promise<LoadResult> {
-    const request: LoadRequest = {
-      url,
-      path: '/v1/headset/heartbeat',
-      body: JSON.stringify({ battery_percent: 87, app_version: '1.5.0' }),
-      connections: CONNECTIONS,
-      durationS,
-      tokensFile: this.tokensFile,
-    };
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`load generator exited (${code})`));
-      this.child.once('exit', onExit);
-      this.child.once('message', (result) => {
-        this.child.off('exit', onExit);
-        resolve(result as LoadResult);
-      });
-      this.child.send(request);
-    });
-  }
-  close() {
-    if (this.child.connected) this.child.disconnect();
   }
 }
 
@@ -157,7 +125,7 @@ async function run() {
   );
   const tokensFile = path.join(scratch, 'tokens.json');
   fs.writeFileSync(tokensFile, JSON.stringify(tokens));
-  const generator = new LoadGenerator(tokensFile);
+  const generator = new LoadGenerator(tokensFile, CONNECTIONS);
   const rows: Row[] = [];
   try {
     for (const nodes of [1, 3]) {

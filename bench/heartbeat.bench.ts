@@ -1,9 +1,9 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { LoadRequest, LoadResult } from './load-runner.ts';
+import { LoadGenerator } from './load-generator.ts';
+import type { LoadResult } from './load-runner.ts';
 import {
   createScratchDatabase,
   makeDeviceTokens,
@@ -66,41 +66,6 @@ interface Measured extends LoadResult {
   statementsPerRequest?: number;
 }
 
-/** Sends load through the child process; one load at a time. */
-class LoadGenerator {
-  private readonly child: ChildProcess;
-  constructor(private readonly tokensFile: string) {
-    this.child = fork(path.join(import.meta.dirname, 'load-runner.ts'), [], {
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-  }
-
-  run(url: string, durationS: number): Promise<LoadResult> {
-    const request: LoadRequest = {
-      url,
-      path: '/v1/headset/heartbeat',
-      body: JSON.stringify({ battery_percent: 87, app_version: '1.5.0' }),
-      connections: CONNECTIONS,
-      durationS,
-      tokensFile: this.tokensFile,
-    };
-    return new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`load generator exited (${code})`));
-      this.child.once('exit', onExit);
-      this.child.once('message', (result) => {
-        this.child.off('exit', onExit);
-        resolve(result as LoadResult);
-      });
-      this.child.send(request);
-    });
-  }
-
-  close(): void {
-    if (this.child.connected) this.child.disconnect();
-  }
-}
-
 async function measure(
   generator: LoadGenerator,
   target: Target | HeartbeatTarget,
@@ -146,7 +111,7 @@ async function run(): Promise<void> {
   const tokens = makeDeviceTokens(DEVICES);
   const tokensFile = path.join(scratch, 'tokens.json');
   fs.writeFileSync(tokensFile, JSON.stringify(tokens));
-  const generator = new LoadGenerator(tokensFile);
+  const generator = new LoadGenerator(tokensFile, CONNECTIONS);
 
   const results: Measured[] = [];
   const bare = await startBareRoute();
