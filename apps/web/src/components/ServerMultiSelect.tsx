@@ -1,18 +1,8 @@
-import {
-  MultiSelect,
-  type ComboboxItem,
-  type MultiSelectProps,
-  type OptionsFilter,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { MultiSelect, type ComboboxItem, type MultiSelectProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PickerOption, PickerQuery } from '../api/lists';
-import { SEARCH_DEBOUNCE_MS } from '../lib/list-state';
-
-/** The server has matched the typed text already: the select shows what it answered. */
-const serverFiltered: OptionsFilter = ({ options }) => options;
+import { serverFiltered, useServerOptions } from './use-server-options';
 
 export interface ServerMultiSelectProps extends Omit<
   MultiSelectProps,
@@ -37,16 +27,8 @@ export function ServerMultiSelect({
   ...props
 }: ServerMultiSelectProps) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<Record<string, string>>({});
-  const [q] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [opened, setOpened] = useState(false);
-  const query = options(q);
-  const matches = useQuery({
-    ...query,
-    enabled: opened && query.enabled !== false,
-    placeholderData: keepPreviousData,
-  });
+  const { search, setSearch, matches, open } = useServerOptions(options);
 
   // The matches, and every chosen value (its pill needs its name) that is not among them.
   const data = useMemo<PickerOption[]>(() => {
@@ -76,7 +58,7 @@ export function ServerMultiSelect({
       onSearchChange={setSearch}
       filter={serverFiltered}
       onDropdownOpen={() => {
-        setOpened(true);
+        open();
         props.onDropdownOpen?.();
       }}
       nothingFoundMessage={matches.isFetching ? t('common:loading') : nothingFoundMessage}

@@ -1,17 +1,8 @@
-import { Select, type ComboboxItem, type OptionsFilter, type SelectProps } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import { Select, type ComboboxItem, type SelectProps } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PickerOption, PickerQuery } from '../api/lists';
-import { SEARCH_DEBOUNCE_MS } from '../lib/list-state';
-
-/** Two picker keys that differ in the typed text only (it is their last part). */
-const sameListKey = (a: QueryKey, b: QueryKey) =>
-  JSON.stringify(a.slice(0, -1)) === JSON.stringify(b.slice(0, -1));
-
-/** The server has matched the typed text already: the select shows what it answered. */
-const serverFiltered: OptionsFilter = ({ options }) => options;
+import { serverFiltered, useServerOptions } from './use-server-options';
 
 export interface ServerSelectProps extends Omit<
   SelectProps,
@@ -39,7 +30,6 @@ export function ServerSelect({
   ...props
 }: ServerSelectProps) {
   const { t } = useTranslation();
-  const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<PickerOption | null>(null);
   const selected = useMemo<PickerOption | null>(() => {
     if (value === null) return null;
@@ -47,21 +37,10 @@ export function ServerSelect({
     return valueLabel !== undefined ? { value, label: valueLabel } : null;
   }, [value, picked, valueLabel]);
   // The box shows the chosen name: that is no search, every option is offered.
-  const typed = selected && search === selected.label ? '' : search.trim();
-  const [q] = useDebouncedValue(typed, SEARCH_DEBOUNCE_MS);
-  // Nothing is asked for until the list is first opened.
-  const [opened, setOpened] = useState(false);
-  const query = options(q);
-  const matches = useQuery({
-    ...query,
-    enabled: opened && query.enabled !== false,
-    // While the text changes, the last matches stay; another parent's (a module picker's after
-    // another scenario) never show.
-    placeholderData: (previous, previousQuery) =>
-      previousQuery && sameListKey(previousQuery.queryKey, query.queryKey)
-        ? keepPreviousData(previous)
-        : undefined,
-  });
+  const { search, setSearch, matches, open } = useServerOptions(
+    options,
+    (typed) => selected !== null && typed === selected.label,
+  );
 
   const data = useMemo(() => {
     const found = matches.data ?? [];
@@ -85,7 +64,7 @@ export function ServerSelect({
       onSearchChange={setSearch}
       filter={serverFiltered}
       onDropdownOpen={() => {
-        setOpened(true);
+        open();
         props.onDropdownOpen?.();
       }}
       nothingFoundMessage={matches.isFetching ? t('common:loading') : nothingFoundMessage}
