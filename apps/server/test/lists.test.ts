@@ -128,6 +128,30 @@ describe('lists', () => {
       [`${prefix} 04`, 3],
       [`${prefix} 09`, 1],
     ]);
+    // Pages past the middle are read from the far end: walked page by page, every order (nulls
+    // last either way) gives the same rows as one page of all.
+    for (const order of ['sort=last_session_at', 'sort=last_session_at&order=desc', 'order=desc']) {
+      const whole = await get(`/v1/vr-users?${order}&limit=100`, tenant.headers);
+      const walked: unknown[] = [];
+      for (let offset = 0; offset < 12; offset += 5) {
+        const page = await get(`/v1/vr-users?${order}&limit=5&offset=${offset}`, tenant.headers);
+        expect(page.total).toBe(12);
+        walked.push(...(page.vr_users as Array<{ id: string }>).map((v) => v.id));
+      }
+      const ids = (whole.vr_users as Array<{ id: string; last_session_at: string | null }>).map(
+        (v) => v.id,
+      );
+      expect(walked, order).toEqual(ids);
+    }
+    const lastSeen = await get(
+      '/v1/vr-users?sort=last_session_at&limit=5&offset=10',
+      tenant.headers,
+    );
+    expect(
+      (lastSeen.vr_users as Array<{ last_session_at: string | null }>).map(
+        (v) => v.last_session_at,
+      ),
+    ).toEqual([null, null]);
     await makeVrUser(t.db, tenant.organization.id, {
       name: 'Someone',
       notes: `met at ${prefix}-day`,
@@ -187,6 +211,24 @@ describe('lists', () => {
       admin.headers,
     );
     expect(byOrganization.total).toBe(12);
+    // Walked page by page (pages past the middle are read from the far end), each order gives the
+    // rows of one page of all, last-seen nulls last either way.
+    const scope = `organization_id=${organization.id}`;
+    for (const order of ['sort=last_seen', 'sort=last_seen&order=desc', 'sort=status&order=desc']) {
+      const whole = await get(`/v1/admin/devices/all?${scope}&${order}&limit=100`, admin.headers);
+      const walked: unknown[] = [];
+      for (let offset = 0; offset < 12; offset += 5) {
+        const part = await get(
+          `/v1/admin/devices/all?${scope}&${order}&limit=5&offset=${offset}`,
+          admin.headers,
+        );
+        walked.push(...(part.devices as Array<{ id: string }>).map((d) => d.id));
+      }
+      expect(walked, order).toEqual((whole.devices as Array<{ id: string }>).map((d) => d.id));
+      if (order === 'sort=last_seen') {
+        expect((whole.devices as Array<{ last_seen: unknown }>).at(-1)!.last_seen).toBeNull();
+      }
+    }
   });
 
   it('accounts: paged, sorted, searched by email', async () => {
@@ -376,6 +418,16 @@ describe('session history', () => {
       .orderBy('started_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
+    const boriss = () =>
+      t.db
+        .selectFrom('sessions')
+        .select(['id', 'started_at'])
+        .where('organization_id', '=', tenant.organization.id)
+        .where('status', '<>', 'active')
+        .where('vr_user_id', '=', boris.id)
+        .orderBy('started_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
     const seen: string[] = [];
     for (let offset = 0; offset < 120; offset += 25) {
       const page = await get(`/v1/sessions?limit=25&offset=${offset}`, tenant.headers);
@@ -383,6 +435,27 @@ describe('session history', () => {
       seen.push(...(page.sessions as Array<{ id: string }>).map((s) => s.id));
     }
     expect(seen).toEqual(all.map((row) => row.id));
+    // Deep pages are read from the far end (offset 113 of 120 skips 0 entries, not 113): every
+    // page size and order walks the same rows, filtered (counted by index) or not (rollup total).
+    for (const [filter, expected] of [
+      ['', all],
+      [`vr_user_id=${boris.id}`, await boriss()],
+    ] as const) {
+      for (const [order, ids] of [
+        ['', expected.map((row) => row.id)],
+        ['order=asc', expected.map((row) => row.id).reverse()],
+      ] as const) {
+        const walked: string[] = [];
+        for (let offset = 0; offset < ids.length; offset += 7) {
+          const page = await get(
+            `/v1/sessions?limit=7&offset=${offset}&${filter}&${order}`,
+            tenant.headers,
+          );
+          walked.push(...(page.sessions as Array<{ id: string }>).map((s) => s.id));
+        }
+        expect(walked, `${filter} ${order}`).toEqual(ids);
+      }
+    }
     const oldest = await get('/v1/sessions?limit=3&order=asc', tenant.headers);
     expect((oldest.sessions as Array<{ id: string }>).map((s) => s.id)).toEqual(
       all

@@ -19,7 +19,9 @@ import {
   hasSearch,
   orderBySql,
   pageOf,
+  pageRead,
   countRows,
+  inListOrder,
   type ListQuery,
 } from '../platform/paging.ts';
 import { iso, isoOrNull } from '../platform/serialize.ts';
@@ -106,35 +108,37 @@ export async function findDevices(
   const page = pageOf(list);
   const now = ctx.clock.now();
   const { query, status } = deviceQuery(ctx, db, filter, now);
-  const order = orderBySql(list, sortColumns(status), 'name', [sql`d.id`]);
+  const total = knownTotal ?? (await countRows(query));
+  const read = pageRead(page, total);
+  const order = orderBySql(list, sortColumns(status), 'name', [sql`d.id`], read.reversed);
   // The page is chosen on ids alone, then only its rows are read in full. Sorting every matching
   // device's whole row (20,000 on the admin list) spilled to disk on deep pages (bench:console,
   // docs/benchmarks.md); by name, the page still follows a (…, lower(name), id) index and stops
-  // after its rows.
-  const pageIds = query.select('d.id').orderBy(order).limit(page.limit).offset(page.offset);
-  const [rows, total] = await Promise.all([
-    deviceQuery(ctx, db, {}, now)
-      .query.where('d.id', 'in', pageIds)
-      .select([
-        'd.id',
-        'd.name',
-        'd.type',
-        status.as('status'),
-        'd.last_seen_at',
-        'active.id as current_session_id',
-        'd.organization_id',
-        'o.name as organization_name',
-        'd.movement_type',
-        'd.battery_percent',
-        'd.app_version',
-        'd.created_at',
-      ])
-      .orderBy(order)
-      .execute(),
-    knownTotal ?? countRows(query),
-  ]);
+  // after its rows, and a page past the middle is read from the far end (pageRead).
+  const pageIds = query.select('d.id').orderBy(order).limit(read.limit).offset(read.offset);
+  const rows =
+    page.offset >= total
+      ? []
+      : await deviceQuery(ctx, db, {}, now)
+          .query.where('d.id', 'in', pageIds)
+          .select([
+            'd.id',
+            'd.name',
+            'd.type',
+            status.as('status'),
+            'd.last_seen_at',
+            'active.id as current_session_id',
+            'd.organization_id',
+            'o.name as organization_name',
+            'd.movement_type',
+            'd.battery_percent',
+            'd.app_version',
+            'd.created_at',
+          ])
+          .orderBy(order)
+          .execute();
   return {
-    devices: rows.map((row) => ({
+    devices: inListOrder(rows, read).map((row) => ({
       id: row.id,
       name: row.name,
       type: row.type,

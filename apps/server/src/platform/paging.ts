@@ -28,16 +28,47 @@ export function orderBySql<Field extends string>(
   columns: Record<Field, RawBuilder<unknown>>,
   defaultField: Field,
   tiebreak: RawBuilder<unknown>[],
+  /** The exact reverse of the list's order (a page read from the far end, see pageRead). */
+  reversed = false,
 ): RawBuilder<unknown> {
-  const direction = query.order === 'desc' ? sql`DESC` : sql`ASC`;
+  const descending = (query.order === 'desc') !== reversed;
+  const direction = descending ? sql`DESC` : sql`ASC`;
   // NULLs (never seen, no session yet) come last either way: they are the least informative.
-  const nulls = sql`NULLS LAST`;
+  const nulls = reversed ? sql`NULLS FIRST` : sql`NULLS LAST`;
   const keys = [columns[query.sort ?? defaultField], ...tiebreak];
   return sql.join(
     keys.map((key) => sql`${key} ${direction} ${nulls}`),
     sql`, `,
   );
 }
+
+/** How to read a page: from the list's start, or from its end in reverse. */
+export interface PageRead {
+  limit: number;
+  offset: number;
+  /** Read in the reverse order; the rows read then go back into the list's order. */
+  reversed: boolean;
+}
+
+/**
+ * Offset paging costs the rows it skips. A page past the middle of its list is read from the far
+ * end instead, in the reverse order: offset 90,000 of 100,000 skips 9,990 index entries, not
+ * 90,000, and no page skips more than half the list. `total` must count exactly the rows the page
+ * is chosen from.
+ */
+export function pageRead(page: Page, total: number): PageRead {
+  const fromEnd = total - page.offset - page.limit;
+  if (page.offset >= total || page.offset <= fromEnd) return { ...page, reversed: false };
+  return {
+    limit: Math.min(page.limit, total - page.offset),
+    offset: Math.max(0, fromEnd),
+    reversed: true,
+  };
+}
+
+/** The rows of a page read by `pageRead`, in the list's order. */
+export const inListOrder = <Row>(rows: Row[], read: PageRead): Row[] =>
+  read.reversed ? rows.reverse() : rows;
 
 /** `q` as a case-insensitive substring pattern, with LIKE's wildcards taken literally. */
 export function containsPattern(q: string): string {

@@ -16,7 +16,7 @@ import Papa from 'papaparse';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
-import { countRows, pageOf } from '../platform/paging.ts';
+import { countRows, inListOrder, pageOf, pageRead } from '../platform/paging.ts';
 import { toHistorySession } from './sessions.service.ts';
 
 /**
@@ -81,26 +81,27 @@ export async function listHistory(
 ): Promise<SessionList> {
   checkDays(query);
   const page = pageOf(query, SESSION_LIST_DEFAULT_LIMIT);
-  const direction = query.order === 'asc' ? sql`ASC` : sql`DESC`;
   const filtered = matching(ctx.db, caller, query);
+  const total = await historyTotal(ctx.db, caller, query, filtered);
+  const read = pageRead(page, total);
+  if (page.offset >= total) return { sessions: [], total, ...page };
+  const descending = (query.order !== 'asc') !== read.reversed;
+  const direction = descending ? sql`DESC` : sql`ASC`;
   // The page's ids from the index alone, then their rows: a deep offset skips index entries, not
   // table rows.
   const ids = filtered
     .select('s.id')
     .orderBy(sql`s.started_at ${direction}, s.id ${direction}`)
-    .limit(page.limit)
-    .offset(page.offset)
+    .limit(read.limit)
+    .offset(read.offset)
     .as('page');
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .selectFrom(ids)
-      .innerJoin('sessions', 'sessions.id', 'page.id')
-      .selectAll('sessions')
-      .orderBy(sql`sessions.started_at ${direction}, sessions.id ${direction}`)
-      .execute(),
-    historyTotal(ctx.db, caller, query, filtered),
-  ]);
-  return { sessions: rows.map(toHistorySession), total, ...page };
+  const rows = await ctx.db
+    .selectFrom(ids)
+    .innerJoin('sessions', 'sessions.id', 'page.id')
+    .selectAll('sessions')
+    .orderBy(sql`sessions.started_at ${direction}, sessions.id ${direction}`)
+    .execute();
+  return { sessions: inListOrder(rows, read).map(toHistorySession), total, ...page };
 }
 
 /** Rows fetched per round trip while exporting: memory stays flat whatever the history's size. */

@@ -12,7 +12,15 @@ import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db, Tx } from '../platform/db.ts';
 import { AppError, notFound } from '../platform/errors.ts';
 import { checkQuota } from '../platform/quota.ts';
-import { containsPattern, hasSearch, orderBySql, pageOf, countRows } from '../platform/paging.ts';
+import {
+  containsPattern,
+  countRows,
+  hasSearch,
+  inListOrder,
+  orderBySql,
+  pageOf,
+  pageRead,
+} from '../platform/paging.ts';
 import { iso, isoOrNull, textOrNull } from '../platform/serialize.ts';
 
 type VrUserSortField = (typeof VR_USER_SORT_FIELDS)[number];
@@ -74,18 +82,20 @@ export async function listVrUsers(
       eb.or([eb('v.name', 'ilike', pattern), eb('v.notes', 'ilike', pattern)]),
     );
   }
-  // The page walks the (organization_id, lower(name), id) index when sorted by name, and the
-  // count is a query of its own, so neither has to read the whole organisation's rows together.
-  const [rows, total] = await Promise.all([
-    base
-      .select(VR_USER_COLUMNS)
-      .orderBy(orderBySql(query, SORT_COLUMNS, 'name', [sql`v.id`]))
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    countRows(base),
-  ]);
-  return { vr_users: rows.map(toVrUser), total, ...page };
+  // The count first, so a page past the middle is read from the far end (pageRead); the page's
+  // ids come from the (organization_id, lower(name), id) index alone when sorted by name, and only
+  // its rows are read in full.
+  const total = await countRows(base);
+  if (page.offset >= total) return { vr_users: [], total, ...page };
+  const read = pageRead(page, total);
+  const order = orderBySql(query, SORT_COLUMNS, 'name', [sql`v.id`], read.reversed);
+  const rows = await ctx.db
+    .selectFrom('vr_users as v')
+    .select(VR_USER_COLUMNS)
+    .where('v.id', 'in', base.select('v.id').orderBy(order).limit(read.limit).offset(read.offset))
+    .orderBy(order)
+    .execute();
+  return { vr_users: inListOrder(rows, read).map(toVrUser), total, ...page };
 }
 
 export async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promise<VrUser> {
