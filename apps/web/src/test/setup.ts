@@ -1,12 +1,23 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll } from 'vitest';
-import i18n, { LAZY_NAMESPACES } from '../i18n';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import i18n, { LAZY_NAMESPACES, storedLanguage } from '../i18n';
 import { takeContractErrors } from './contract-check';
 
-// Screens' dictionaries normally load with their route; components under test get them all.
+// Test files share their worker's modules (isolate: false in vitest.config.ts): each starts as
+// if alone, in the language a first visit gets, with no toast left over and the real fetch.
+const realFetch = globalThis.fetch;
 beforeAll(async () => {
+  localStorage.clear();
+  await i18n.changeLanguage(storedLanguage());
+  document.documentElement.lang = i18n.language;
+  // Screens' dictionaries normally load with their route; components under test get them all.
   await i18n.loadNamespaces(LAZY_NAMESPACES);
+});
+afterAll(() => {
+  notifications.clean();
+  globalThis.fetch = realFetch;
 });
 
 afterEach(() => {
