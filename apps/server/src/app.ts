@@ -1,3 +1,4 @@
+import type { LiveEvent } from '@vrtc/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
@@ -19,6 +20,8 @@ import { Metrics } from './platform/metrics.ts';
 import { LOG_REDACT_PATHS, registerRequestLog, requestIdOf } from './platform/request-log.ts';
 import { DeviceCache } from './headset/device-cache.ts';
 import { liveEventRoutes } from './events/events.routes.ts';
+import { DeviceFigures } from './devices/device-figures.ts';
+import { OrganizationAnalyticsAnswers } from './organizations/organization-analytics.ts';
 import { LiveEvents } from './events/live-events.ts';
 import { DeviceEvents } from './headset/device-events.ts';
 import { apiNotFound, registerErrorHandling } from './platform/http-errors.ts';
@@ -132,13 +135,34 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   });
   app.addHook('onClose', () => live.close());
   app.decorate('live', live);
+  const deviceFigures = new DeviceFigures(options.db, clock, {
+    offlineAfterMs: config.offlineAfterMs,
+    maxAgeMs: config.deviceFiguresMaxAgeMs,
+  });
+  app.decorate('deviceFigures', deviceFigures);
+  const organizationAnalytics = new OrganizationAnalyticsAnswers(clock, config.analyticsMaxAgeMs);
+  app.decorate('organizationAnalytics', organizationAnalytics);
+  // Shared figures are dropped by the changes they count: this process's as they are published,
+  // other processes' as they are heard.
+  const heard = (event: LiveEvent) => {
+    deviceFigures.heard(event);
+    organizationAnalytics.heard(event);
+  };
+  live.subscribe(heard);
   const ctx: ServiceContext = {
     db: options.db,
     clock,
     config,
     log: app.log,
     deviceEvents,
-    live,
+    live: {
+      publish(event) {
+        heard(event);
+        live.publish(event);
+      },
+    },
+    deviceFigures,
+    organizationAnalytics,
   };
 
   // Operations: metrics (scraped on METRICS_PORT, main.ts), /healthz and /readyz, and one log

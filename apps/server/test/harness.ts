@@ -52,7 +52,15 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
   const database = await createTestDatabase();
   const clock = new ManualClock(new Date());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-test-'));
-  const config = testConfig({ dataDir, signingSecret: 'test-signing-secret', ...options.config });
+  const config = testConfig({
+    dataDir,
+    signingSecret: 'test-signing-secret',
+    // Tests write rows straight into the database and read at once, on a clock that stands
+    // still: shared figures are computed on every read (their sharing has its own tests).
+    deviceFiguresMaxAgeMs: 0,
+    analyticsMaxAgeMs: 0,
+    ...options.config,
+  });
   const app = await buildApp({
     db: database.db,
     config,
@@ -86,6 +94,8 @@ export function contextOf(t: TestApp): ServiceContext {
     log: t.app.log,
     deviceEvents: t.app.deviceEvents,
     live: t.app.live,
+    deviceFigures: t.app.deviceFigures,
+    organizationAnalytics: t.app.organizationAnalytics,
   };
 }
 

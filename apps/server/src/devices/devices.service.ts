@@ -180,15 +180,14 @@ export async function listAllDevices(
     type: query.device_type,
     movementType: query.movement_type,
   };
-  const { query: counted, status } = deviceQuery(ctx, ctx.db, filter);
-  const summary = await counted
-    .select([
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`(count(*) FILTER (WHERE ${status} = 'waiting'))::int`.as('waiting'),
-      sql<number>`(count(*) FILTER (WHERE ${status} = 'in_session'))::int`.as('in_session'),
-      sql<number>`(count(*) FILTER (WHERE ${status} = 'offline'))::int`.as('offline'),
-    ])
-    .executeTakeFirstOrThrow();
+  // The stat cards count the fleet's shared figures (device-figures.ts), not the rows again.
+  const counts = await ctx.deviceFigures.counts(filter);
+  const summary = {
+    total: counts.total,
+    waiting: counts.waiting,
+    in_session: counts.in_session,
+    offline: counts.offline,
+  };
   // Without a search, the summary holds the list's total already: the devices are counted once.
   const knownTotal = hasSearch(query.q) ? undefined : summary[query.status ?? 'total'];
   const page = await findDevices(
@@ -227,6 +226,7 @@ export async function setMovementType(
     .executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw notFound('Device');
   await ctx.deviceEvents.changed(ctx.db, id);
+  publishDevice(ctx, 'updated', [{ id, organization_id: caller.organizationId }]);
   return getDevice(ctx, caller.organizationId, id);
 }
 
@@ -263,14 +263,36 @@ export async function deleteDevice(
   organizationId: string | undefined,
   id: string,
 ): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  const deleted = await ctx.db.transaction().execute(async (trx) => {
     const { found, inSession } = await lockDevices(trx, [id], organizationId);
     if (!found.has(id)) throw notFound('Device');
     if (inSession.has(id)) throw new AppError('device_in_session', DEVICE_IN_SESSION_MESSAGE);
-    await trx.deleteFrom('devices').where('id', '=', id).execute();
+    const rows = await trx
+      .deleteFrom('devices')
+      .where('id', '=', id)
+      .returning(['id', 'organization_id'])
+      .execute();
     // Its token stops working at once here, and in other processes from commit on.
     await ctx.deviceEvents.changed(trx, id);
+    return rows;
   });
+  publishDevice(ctx, 'deleted', deleted);
+}
+
+/** Tells the live streams (and the fleet's counts) of committed device changes. */
+function publishDevice(
+  ctx: ServiceContext,
+  change: 'updated' | 'deleted',
+  devices: Array<{ id: string; organization_id: string }>,
+) {
+  for (const device of devices) {
+    ctx.live.publish({
+      type: 'device',
+      change,
+      device_id: device.id,
+      organization_id: device.organization_id,
+    });
+  }
 }
 
 /** Deletes every listed device that exists and is not in a session; the rest are reported. */
@@ -279,7 +301,7 @@ export async function bulkDeleteDevices(
   deviceIds: string[],
 ): Promise<BulkDeleteDevicesResponse> {
   const ids = [...new Set(deviceIds)];
-  return ctx.db.transaction().execute(async (trx) => {
+  const result = await ctx.db.transaction().execute(async (trx) => {
     const { found, inSession } = await lockDevices(trx, ids, undefined);
     const deleted: string[] = [];
     const skipped: BulkDeleteDevicesResponse['skipped'] = [];
@@ -288,10 +310,17 @@ export async function bulkDeleteDevices(
       else if (inSession.has(id)) skipped.push({ id, reason: 'device_in_session' });
       else deleted.push(id);
     }
-    if (deleted.length > 0) {
-      await trx.deleteFrom('devices').where('id', 'in', deleted).execute();
-      await ctx.deviceEvents.changedMany(trx, deleted);
-    }
-    return { deleted, skipped };
+    const rows =
+      deleted.length > 0
+        ? await trx
+            .deleteFrom('devices')
+            .where('id', 'in', deleted)
+            .returning(['id', 'organization_id'])
+            .execute()
+        : [];
+    if (deleted.length > 0) await ctx.deviceEvents.changedMany(trx, deleted);
+    return { response: { deleted, skipped }, rows };
   });
+  publishDevice(ctx, 'deleted', result.rows);
+  return result.response;
 }

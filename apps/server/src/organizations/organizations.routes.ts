@@ -22,6 +22,6 @@ export function organizationsRoutes(app: AppInstance, ctx: ServiceContext) {
     return { ok: true as const };
   });
   registerRoute(app, routes.organizationAnalytics, (request) =>
-    organizations.organizationAnalytics(ctx, request.params.id, request.query),
+    ctx.organizationAnalytics.get(ctx, request.params.id, request.query),
   );
 }

@@ -1,11 +1,5 @@
 import {
-  DAY_MS,
-  ORGANIZATION_ANALYTICS_DEFAULT_DAYS,
-  ORGANIZATION_ANALYTICS_TOP_DEVICES,
-  ORGANIZATION_ANALYTICS_TOP_VR_USERS,
   type Organization,
-  type OrganizationAnalytics,
-  type OrganizationAnalyticsQuery,
   type OrganizationCreateBody,
   type ORGANIZATION_SORT_FIELDS,
   type OrganizationList,
@@ -15,7 +9,6 @@ import {
   type OrganizationUpdateBody,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import { deviceOnlineSql } from '../devices/device-status.ts';
 import type { Caller, ServiceContext } from '../platform/context.ts';
 import { AppError, notFound } from '../platform/errors.ts';
 import {
@@ -28,14 +21,6 @@ import {
   totalOf,
 } from '../platform/paging.ts';
 import { iso } from '../platform/serialize.ts';
-import {
-  countSql,
-  groupKeySql,
-  sessionFilterSql,
-  successRateSql,
-  type SessionFilter,
-} from '../stats/stats-sql.ts';
-import { scenarioStats } from '../stats/stats.service.ts';
 
 interface OrganizationRow {
   id: string;
@@ -66,8 +51,7 @@ const FIGURE_SORTS = new Set<OrganizationSortField>([
  * per organisation and table (accounts, VR users and devices by organisation; sessions from the
  * daily rollup), so the cost follows the organisations asked for, never the whole database.
  */
-function figureColumns(ctx: ServiceContext) {
-  const online = deviceOnlineSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
+function figureColumns() {
   // All time: the monthly rollup, a dozen rows a year per organisation.
   const rollup = (figure: RawBuilder<unknown>) =>
     sql`(SELECT ${figure} FROM session_monthly r WHERE r.organization_id = o.id)`;
@@ -86,24 +70,32 @@ function figureColumns(ctx: ServiceContext) {
     sql<number>`(SELECT count(*)::int FROM devices d WHERE d.organization_id = o.id)`.as(
       'total_devices',
     ),
-    sql<number>`(SELECT count(*)::int FROM devices d WHERE d.organization_id = o.id AND ${online})`.as(
-      'online_devices',
-    ),
   ];
 }
 
-type OrganizationStatsRow = OrganizationRow & OrganizationStats;
+type OrganizationStatsRow = OrganizationRow & Omit<OrganizationStats, 'online_devices'>;
 
-const withStats = (row: OrganizationStatsRow): Organization =>
-  toOrganization(row, {
-    total_users: row.total_users,
-    total_vr_users: row.total_vr_users,
-    total_sessions: row.total_sessions,
-    active_sessions: row.active_sessions,
-    success_rate: row.success_rate,
-    total_devices: row.total_devices,
-    online_devices: row.online_devices,
-  });
+/**
+ * The rows with their figures; online headsets come from the fleet's shared counts
+ * (device-figures.ts): counted in SQL they read every headset of each organisation listed.
+ */
+async function withStats(
+  ctx: ServiceContext,
+  rows: OrganizationStatsRow[],
+): Promise<Organization[]> {
+  const devices = await ctx.deviceFigures.countsBy('organization_id');
+  return rows.map((row) =>
+    toOrganization(row, {
+      total_users: row.total_users,
+      total_vr_users: row.total_vr_users,
+      total_sessions: row.total_sessions,
+      active_sessions: row.active_sessions,
+      success_rate: row.success_rate,
+      total_devices: row.total_devices,
+      online_devices: devices.get(row.id)?.online ?? 0,
+    }),
+  );
+}
 
 const SORT_COLUMNS: Record<OrganizationSortField, RawBuilder<unknown>> = {
   name: sql`lower(o.name)`,
@@ -118,18 +110,19 @@ const SORT_COLUMNS: Record<OrganizationSortField, RawBuilder<unknown>> = {
 
 /** Figures over every organisation: the stat cards above the table. */
 async function organizationSummary(ctx: ServiceContext): Promise<OrganizationSummary> {
-  const online = deviceOnlineSql('d', ctx.clock.now(), ctx.config.offlineAfterMs);
-  return ctx.db
-    .selectNoFrom([
-      sql<number>`(SELECT count(*)::int FROM organizations)`.as('total'),
-      sql<number>`(SELECT count(*)::int FROM organizations WHERE active)`.as('active'),
-      sql<number>`(SELECT coalesce(sum(sessions), 0)::int FROM session_daily_all)`.as(
-        'total_sessions',
-      ),
-      sql<number>`(SELECT count(*)::int FROM devices)`.as('total_devices'),
-      sql<number>`(SELECT count(*)::int FROM devices d WHERE ${online})`.as('online_devices'),
-    ])
-    .executeTakeFirstOrThrow();
+  const [row, devices] = await Promise.all([
+    ctx.db
+      .selectNoFrom([
+        sql<number>`(SELECT count(*)::int FROM organizations)`.as('total'),
+        sql<number>`(SELECT count(*)::int FROM organizations WHERE active)`.as('active'),
+        sql<number>`(SELECT coalesce(sum(sessions), 0)::int FROM session_daily_all)`.as(
+          'total_sessions',
+        ),
+      ])
+      .executeTakeFirstOrThrow(),
+    ctx.deviceFigures.counts(),
+  ]);
+  return { ...row, total_devices: devices.total, online_devices: devices.online };
 }
 
 /**
@@ -163,7 +156,7 @@ export async function listOrganizations(
     return { organizations: rows.map((row) => toOrganization(row)), total, ...page };
   }
 
-  const columns = ['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns(ctx)] as const;
+  const columns = ['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns()] as const;
   const pageRows = sortByFigure
     ? await matching.select(columns).orderBy(order).limit(page.limit).offset(page.offset).execute()
     : await ctx.db
@@ -173,18 +166,23 @@ export async function listOrganizations(
         .select(columns)
         .orderBy(order)
         .execute();
-  const [total, summary] = await Promise.all([countRows(matching), organizationSummary(ctx)]);
-  return { organizations: pageRows.map(withStats), total, ...page, summary };
+  const [organizations, total, summary] = await Promise.all([
+    withStats(ctx, pageRows),
+    countRows(matching),
+    organizationSummary(ctx),
+  ]);
+  return { organizations, total, ...page, summary };
 }
 
 export async function getOrganization(ctx: ServiceContext, id: string): Promise<Organization> {
   const row = await ctx.db
     .selectFrom('organizations as o')
-    .select(['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns(ctx)])
+    .select(['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns()])
     .where('o.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound('Organization');
-  return withStats(row);
+  const [organization] = await withStats(ctx, [row]);
+  return organization!;
 }
 
 export async function createOrganization(ctx: ServiceContext, body: OrganizationCreateBody) {
@@ -287,90 +285,4 @@ export async function deleteOrganization(ctx: ServiceContext, id: string) {
     }
     await trx.deleteFrom('organizations').where('id', '=', id).execute();
   });
-}
-
-/** Figures over the organisation's sessions started in the last `days` days. */
-export async function organizationAnalytics(
-  ctx: ServiceContext,
-  id: string,
-  query: OrganizationAnalyticsQuery,
-): Promise<OrganizationAnalytics> {
-  const days = query.days ?? ORGANIZATION_ANALYTICS_DEFAULT_DAYS;
-  const exists = await ctx.db
-    .selectFrom('organizations')
-    .select('id')
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!exists) throw notFound('Organization');
-  const now = ctx.clock.now();
-  const filter: SessionFilter = {
-    organizationId: id,
-    startedFrom: new Date(now.getTime() - days * DAY_MS),
-    startedBefore: new Date(now.getTime() + 1),
-  };
-  // Sessions are grouped first and only the groups meet the VR user and device tables: the
-  // organisation's sessions of the window are read once per figure, the other tables by id.
-  const inWindow = () => ctx.db.selectFrom('sessions as s').where(sessionFilterSql('s', filter));
-  const vrUserGroups = inWindow()
-    .select([
-      's.vr_user_id',
-      sql<string>`max(s.vr_user_name)`.as('recorded_name'),
-      countSql().as('session_count'),
-      successRateSql('s').as('success_rate'),
-    ])
-    .groupBy(groupKeySql('s.vr_user_id', 's.vr_user_name'))
-    .as('g');
-  const deviceGroups = inWindow()
-    .select([
-      's.device_id',
-      sql<string>`max(s.device_name)`.as('recorded_name'),
-      sql<string>`max(s.device_type)`.as('recorded_type'),
-      countSql().as('session_count'),
-    ])
-    .groupBy([
-      ...groupKeySql('s.device_id', 's.device_name'),
-      ...groupKeySql('s.device_id', 's.device_type'),
-    ])
-    .as('g');
-  const [vrUsers, devices, scenarios] = await Promise.all([
-    ctx.db
-      .selectFrom(vrUserGroups)
-      .leftJoin('vr_users as v', 'v.id', 'g.vr_user_id')
-      .select([
-        'g.vr_user_id',
-        sql<string>`coalesce(v.name, g.recorded_name)`.as('name'),
-        'g.session_count',
-        'g.success_rate',
-      ])
-      .orderBy('g.session_count', 'desc')
-      .orderBy('name')
-      .limit(ORGANIZATION_ANALYTICS_TOP_VR_USERS)
-      .execute(),
-    ctx.db
-      .selectFrom(deviceGroups)
-      .leftJoin('devices as d', 'd.id', 'g.device_id')
-      .select([
-        'g.device_id',
-        sql<string>`coalesce(d.name, g.recorded_name)`.as('device_name'),
-        sql<string>`coalesce(d.type, g.recorded_type)`.as('device_type'),
-        'g.session_count',
-      ])
-      .orderBy('g.session_count', 'desc')
-      .orderBy('device_name')
-      .limit(ORGANIZATION_ANALYTICS_TOP_DEVICES)
-      .execute(),
-    scenarioStats(ctx.db, filter),
-  ]);
-  return {
-    days,
-    top_vr_users: vrUsers,
-    device_usage: devices,
-    scenario_stats: scenarios.map((s) => ({
-      scenario_name: s.scenario_name,
-      scenario_name_en: s.scenario_name_en,
-      session_count: s.total_sessions,
-      success_rate: s.success_rate,
-      average_completion: s.average_completion,
-    })),
-  };
 }

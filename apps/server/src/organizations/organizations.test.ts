@@ -359,6 +359,46 @@ describe('GET /v1/admin/organizations/:id/analytics', () => {
     ]);
   });
 
+  it('keeps the top 10 exact when session counts tie at the cut, by current name', async () => {
+    const organization = await makeOrganization(t.db);
+    const zed = await makeVrUser(t.db, organization.id, { name: 'Zed' });
+    for (let i = 0; i < 2; i++) {
+      await makeSession(t.db, {
+        organizationId: organization.id,
+        vrUserId: zed.id,
+        vrUserName: 'Zed',
+        startedAt: ago(DAY_MS),
+      });
+    }
+    // Forty with one session each, made in reverse order; one renamed since its session.
+    for (let n = 39; n >= 0; n--) {
+      const name = `User ${String(n + 1).padStart(2, '0')}`;
+      const person = await makeVrUser(t.db, organization.id, { name });
+      await makeSession(t.db, {
+        organizationId: organization.id,
+        vrUserId: person.id,
+        vrUserName: name,
+        startedAt: ago(DAY_MS),
+      });
+      if (n === 0) {
+        await t.db
+          .updateTable('vr_users')
+          .set({ name: 'Yannick' })
+          .where('id', '=', person.id)
+          .execute();
+      }
+    }
+    const response = await request('GET', `/v1/admin/organizations/${organization.id}/analytics`);
+    expect(response.statusCode).toBe(200);
+    const top = (
+      response.json() as { top_vr_users: Array<{ name: string; session_count: number }> }
+    ).top_vr_users;
+    expect(top.map((user) => [user.name, user.session_count])).toEqual([
+      ['Zed', 2],
+      ...Array.from({ length: 9 }, (_, i) => [`User ${String(i + 2).padStart(2, '0')}`, 1]),
+    ]);
+  });
+
   it('lists at most 10 VR users, most sessions first', async () => {
     const organization = await makeOrganization(t.db);
     for (let i = 0; i < 12; i++) {

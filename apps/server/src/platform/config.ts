@@ -17,6 +17,17 @@ export interface Config {
   disconnectAfterMs: number;
   sessionTimeoutMs: number;
   lastSeenFlushMs: number;
+  /**
+   * How long the fleet's counts (device stat cards, online headsets, headsets by type) are shared
+   * between requests before they are counted again; any device or session change drops them
+   * sooner (devices/device-figures.ts).
+   */
+  deviceFiguresMaxAgeMs: number;
+  /**
+   * How long an organisation's analytics are shared between requests; its sessions starting or
+   * ending, and its headsets changing, drop them sooner (organizations/organization-analytics.ts).
+   */
+  analyticsMaxAgeMs: number;
   logLevel: string;
   webDistDir: string;
   /**
@@ -87,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     disconnectAfterMs: intFrom(env, 'DISCONNECT_AFTER_MS', 60000),
     sessionTimeoutMs: intFrom(env, 'SESSION_TIMEOUT_MS', 2 * 3600 * 1000),
     lastSeenFlushMs: intFrom(env, 'LAST_SEEN_FLUSH_MS', 1000),
+    deviceFiguresMaxAgeMs: intFrom(env, 'DEVICE_FIGURES_MAX_AGE_MS', 1000),
+    analyticsMaxAgeMs: intFrom(env, 'ANALYTICS_MAX_AGE_MS', 10_000),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: trustProxyFrom(env),
     metricsPort: optionalIntFrom(env, 'METRICS_PORT'),

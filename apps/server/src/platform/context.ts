@@ -1,5 +1,7 @@
 import type { LiveEvent } from '@vrtc/contract';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { DeviceFigures } from '../devices/device-figures.ts';
+import type { OrganizationAnalyticsAnswers } from '../organizations/organization-analytics.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db, Tx } from './db.ts';
@@ -16,6 +18,10 @@ export interface ServiceContext {
   deviceEvents: DeviceChanges;
   /** Tell it what changed once it is committed, for the console's live streams (events/). */
   live: LivePublisher;
+  /** The fleet's counts by organisation, type and status, shared for a second. */
+  deviceFigures: DeviceFigures;
+  /** Each organisation's analytics, shared until its sessions or headsets change. */
+  organizationAnalytics: OrganizationAnalyticsAnswers;
 }
 
 /** Publishes an event to every open live stream of every process (events/live-events.ts). */

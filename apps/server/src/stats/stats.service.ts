@@ -24,17 +24,7 @@ import Papa from 'papaparse';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
-import {
-  averageCompletionSql,
-  countSql,
-  countWhereSql,
-  groupKeySql,
-  groupedNameSql,
-  groupedOptionalNameSql,
-  sessionFilterSql,
-  successRateSql,
-  type SessionFilter,
-} from './stats-sql.ts';
+import { groupKeySql, groupedNameSql, groupedOptionalNameSql } from './stats-sql.ts';
 
 /** Dates outside these bounds are refused: nobody needs them, and they keep timestamps sane. */
 const MIN_DATE = '1970-01-01';
@@ -50,26 +40,6 @@ function periods(now: Date) {
     week: [weekStart, addDays(weekStart, 7)],
     month: [monthStart, new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 1))],
   } as const;
-}
-
-/** Figures by scenario over sessions, most-run first (any window; organisation analytics). */
-export async function scenarioStats(db: Db, filter: SessionFilter): Promise<ScenarioStat[]> {
-  return db
-    .selectFrom('sessions as s')
-    .leftJoin('scenarios as sc', 'sc.id', 's.scenario_id')
-    .select([
-      groupedNameSql('sc.name', 's.scenario_name').as('scenario_name'),
-      groupedOptionalNameSql('sc.id', 'sc.name_en', 's.scenario_name_en').as('scenario_name_en'),
-      countSql().as('total_sessions'),
-      countWhereSql(sql`s.status = 'completed'`).as('completed_sessions'),
-      successRateSql('s').as('success_rate'),
-      averageCompletionSql('s').as('average_completion'),
-    ])
-    .where(sessionFilterSql('s', filter))
-    .groupBy(groupKeySql('s.scenario_id', 's.scenario_name'))
-    .orderBy('total_sessions', 'desc')
-    .orderBy('scenario_name')
-    .execute();
 }
 
 /**
@@ -215,23 +185,18 @@ async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
   return series;
 }
 
-async function deviceTypes(db: Db, days: Days): Promise<DeviceTypeStat[]> {
-  const [sessions, devices] = await Promise.all([
-    db
+async function deviceTypes(ctx: ServiceContext, days: Days): Promise<DeviceTypeStat[]> {
+  const [sessions, devicesByType] = await Promise.all([
+    ctx.db
       .selectFrom('session_daily_device_type as r')
       .select(['r.device_type', sql<number>`sum(r.sessions)::int`.as('count')])
       .where(dayCondition('r.day', days))
       .groupBy('r.device_type')
       .having(sql`sum(r.sessions)`, '>', 0)
       .execute(),
-    db
-      .selectFrom('devices')
-      .select(['type', countSql().as('count')])
-      .groupBy('type')
-      .execute(),
+    ctx.deviceFigures.countsBy('type'),
   ]);
   const sessionsByType = new Map(sessions.map((row) => [row.device_type, row.count]));
-  const devicesByType = new Map<string, number>(devices.map((row) => [row.type, row.count]));
   const types = [...new Set([...DEVICE_TYPES, ...sessionsByType.keys(), ...devicesByType.keys()])];
   const order = (type: string) => {
     const index = (DEVICE_TYPES as readonly string[]).indexOf(type);
@@ -241,7 +206,7 @@ async function deviceTypes(db: Db, days: Days): Promise<DeviceTypeStat[]> {
     .map((type) => ({
       device_type: type,
       sessions: sessionsByType.get(type) ?? 0,
-      devices: devicesByType.get(type) ?? 0,
+      devices: devicesByType.get(type)?.total ?? 0,
     }))
     .sort(
       (a, b) =>
@@ -309,7 +274,7 @@ async function statsForRange(ctx: ServiceContext, range: DayRange): Promise<Stat
   const [base, daily, types, organizations] = await Promise.all([
     figures(ctx.db, ctx.clock.now(), days),
     dailySeries(ctx.db, range),
-    deviceTypes(ctx.db, days),
+    deviceTypes(ctx, days),
     topOrganizations(ctx.db, range),
   ]);
   return {
