@@ -17,6 +17,7 @@ import type { Caller, ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { AppError } from '../platform/errors.ts';
 import { countRows, inListOrder, pageOf, pageRead } from '../platform/paging.ts';
+import { iso, isoOrNull } from '../platform/serialize.ts';
 import { toHistorySession } from './sessions.service.ts';
 
 /**
@@ -104,6 +105,27 @@ export async function listHistory(
   return { sessions: inListOrder(rows, read).map(toHistorySession), total, ...page };
 }
 
+/** What the History CSV is made of (HistoryCsvSession), and the keyset's id. */
+const EXPORT_COLUMNS = [
+  's.id',
+  's.vr_user_name',
+  's.device_name',
+  's.scenario_name',
+  's.module_name',
+  's.level_name',
+  's.scenario_name_en',
+  's.module_name_en',
+  's.level_name_en',
+  's.status',
+  's.completed_tasks',
+  's.max_tasks',
+  's.duration_seconds',
+  's.started_by_email',
+  's.started_at',
+  's.ended_at',
+  's.success',
+] as const;
+
 /** Rows fetched per round trip while exporting: memory stays flat whatever the history's size. */
 const EXPORT_BATCH = 1000;
 
@@ -146,15 +168,25 @@ export async function exportHistory(
           .where('s.started_at', '<=', at)
           .where((eb) => eb.or([eb('s.started_at', '<', at), eb('s.id', '<', id)]));
       }
+      // Only the file's columns: not a whole row's options parsed from JSON, ids and the rest.
       const rows = await batch
-        .selectAll('s')
+        .select(EXPORT_COLUMNS)
         .orderBy('s.started_at', 'desc')
         .orderBy('s.id', 'desc')
         .limit(EXPORT_BATCH)
         .execute();
       if (rows.length === 0) return;
       const cells = rows.map((row) =>
-        historyCsvRow(toHistorySession(row), ++number, filter.lang ?? 'ru'),
+        historyCsvRow(
+          {
+            ...row,
+            total_tasks: row.max_tasks,
+            started_at: iso(row.started_at),
+            ended_at: isoOrNull(row.ended_at),
+          },
+          ++number,
+          filter.lang ?? 'ru',
+        ),
       );
       yield `${Papa.unparse(cells, { newline: '\r\n', quotes: false, escapeFormulae: false })}\r\n`;
       const last = rows.at(-1)!;
