@@ -11,6 +11,10 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // Every file makes its own app on its own database (test/harness.ts), so files can share a
+    // worker's modules: importing Fastify, Kysely and PGlite again per file took a third of the
+    // suite's time (130 s against 80 s for the same files on two cores).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
