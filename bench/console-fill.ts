@@ -433,10 +433,13 @@ export async function fillDatabase(
       JOIN bench_lvl l ON l.n = ol.lvl_n
       JOIN bench_acct a ON a.org_n = r.org_n AND a.j = r.acct_j`;
 
+    // Oldest first, as years of history accumulate: batch b holds every organisation's b-th slice
+    // of its sessions in time (one organisation's n-th session is its n-th oldest), so the
+    // sessions table and the rollups lie in time order, as in a console that has run for 400
+    // days. (Batches by organisation instead left each organisation's 400 days in one block and
+    // every rollup row rewritten by every batch: a day's figures then sat on every page.)
     const batches = Math.ceil(endedSessions / sizes.sessionBatch);
     for (let b = 0; b < batches; b++) {
-      const lo = b * sizes.sessionBatch;
-      const hi = Math.min(endedSessions, lo + sizes.sessionBatch);
       await step(`sessions, ended, batch ${b + 1}/${batches} (one INSERT … SELECT)`, () =>
         exec(sql`
         INSERT INTO sessions (${sessionColumns})
@@ -453,10 +456,15 @@ export async function fillDatabase(
             o.vr_lo + floor(power(random(), 1.5) * o.vr_cnt)::int AS vr_n,
             1 + floor(random() * o.lvl_cnt)::int AS lvl_k,
             1 + floor(random() * o.acct_cnt)::int AS acct_j,
-            random() AS r_status, random() AS r_tasks, random() AS r_dur, random() AS r_mix,
-            random() AS r_day, random() AS r_hour, random() AS r_opt, random() AS r_succ
+            random() AS r_status, random() AS r_tasks, random() AS r_dur,
+            -- Days ago / 400, older for earlier sessions: the inverse of the distribution the
+            -- sessions follow (half spread evenly over the 400 days, half weighted to recent
+            -- ones, 1 - sqrt(uniform)), F(x) = 1.5x - 0.5x², at the session's place in time.
+            1.5 - sqrt(2.25 - 2 * (1 - (g - o.sess_lo + random()) / o.sess_cnt)) AS days_ago,
+            random() AS r_hour, random() AS r_opt, random() AS r_succ
           FROM bench_org o,
-            generate_series(greatest(o.sess_lo, ${lo}::int), least(o.sess_lo + o.sess_cnt, ${hi}::int) - 1) g
+            generate_series(o.sess_lo + o.sess_cnt * ${b}::int / ${batches}::int,
+              o.sess_lo + o.sess_cnt * ${b + 1}::int / ${batches}::int - 1) g
         ) r
         CROSS JOIN LATERAL (
           SELECT y.status, y.duration,
@@ -470,7 +478,7 @@ export async function fillDatabase(
                 WHEN 'disconnected' THEN 60 + r.r_dur * 1200
                 ELSE 7200 + r.r_dur * 60 END)::int AS duration,
               date_trunc('day', ${nowTs})
-                - floor(400 * CASE WHEN r.r_mix < 0.5 THEN r.r_day ELSE 1 - sqrt(r.r_day) END) * interval '1 day'
+                - floor(400 * r.days_ago) * interval '1 day'
                 + (6 * 3600 + r.r_hour * 12 * 3600) * interval '1 second' AS day_start
             FROM (SELECT CASE WHEN r.r_status < 0.70 THEN 'completed'
                 WHEN r.r_status < 0.82 THEN 'cancelled'
