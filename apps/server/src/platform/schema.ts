@@ -234,6 +234,7 @@ export interface Database {
   session_daily_all: SessionDailyAllTable;
   session_monthly: SessionMonthlyTable;
   session_daily_scenario: SessionDailyScenarioTable;
+  session_monthly_scenario: Omit<SessionDailyScenarioTable, 'day'> & { month: string };
   session_daily_device_type: SessionDailyDeviceTypeTable;
 }
 

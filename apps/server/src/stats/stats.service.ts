@@ -64,11 +64,53 @@ const ENDED = sql`(sum(r.sessions) - sum(r.active))`;
 const percentOfEnded = (numerator: RawBuilder<unknown>) =>
   sql<number>`coalesce(round(100.0 * ${numerator} / nullif(${ENDED}, 0), 1), 0)::float8`;
 
-/** Scenario figures from the daily scenario rollup, most-run first. */
+/** 'YYYY-MM-DD' of the first day of the month of `day`, and of the month after. */
+const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
+const monthAfter = (day: string) =>
+  isoDate(new Date(Date.UTC(+day.slice(0, 4), +day.slice(5, 7), 1)));
+
+/**
+ * The rollup rows that cover `days`: whole months from the monthly scenario rollup (migration
+ * 0007) and only the days at the ends from the daily one, so a year reads about 12 months and two
+ * partial months per scenario, and all time reads months alone.
+ */
+function scenarioRollupRows(days: Days): RawBuilder<unknown> {
+  const fullFrom =
+    days.from && days.from !== monthOf(days.from) ? monthAfter(days.from) : days.from;
+  const fullTo = days.to ? monthOf(days.to) : undefined;
+  const figures = sql`scenario_id, scenario_name, scenario_name_en, sessions, completed, ended, successes, completion_sum`;
+  if (fullFrom && fullTo && fullFrom >= fullTo) {
+    return sql`SELECT ${figures} FROM session_daily_scenario WHERE ${dayCondition('day', days)}`;
+  }
+  const edges: RawBuilder<unknown>[] = [];
+  if (days.from && fullFrom !== days.from)
+    edges.push(dayCondition('day', { from: days.from, to: fullFrom }));
+  if (days.to && fullTo !== days.to) edges.push(dayCondition('day', { from: fullTo, to: days.to }));
+  const months = sql`SELECT ${figures} FROM session_monthly_scenario WHERE ${dayCondition('month', {
+    from: fullFrom,
+    to: fullTo,
+  })}`;
+  return edges.length === 0
+    ? months
+    : sql`${months} UNION ALL SELECT ${figures} FROM session_daily_scenario WHERE ${sql.join(edges, sql` OR `)}`;
+}
+
+/** Scenario figures from the scenario rollups, most-run first. */
 function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
   const ended = sql`sum(r.ended)`;
   return db
-    .selectFrom('session_daily_scenario as r')
+    .selectFrom(
+      sql<{
+        scenario_id: string | null;
+        scenario_name: string;
+        scenario_name_en: string | null;
+        sessions: number;
+        completed: number;
+        ended: number;
+        successes: number;
+        completion_sum: string;
+      }>`(${scenarioRollupRows(days)})`.as('r'),
+    )
     .leftJoin('scenarios as sc', 'sc.id', 'r.scenario_id')
     .select([
       groupedNameSql('sc.name', 'r.scenario_name').as('scenario_name'),
@@ -82,7 +124,6 @@ function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
         'average_completion',
       ),
     ])
-    .where(dayCondition('r.day', days))
     .groupBy(groupKeySql('r.scenario_id', 'r.scenario_name'))
     .having(sql`sum(r.sessions)`, '>', 0)
     .orderBy('total_sessions', 'desc')
