@@ -1,6 +1,7 @@
 import type { LiveEvent } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
+import type { DeviceCountFilter, DeviceCounts, FleetCounts } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { SharedAnswers } from '../platform/shared-answers.ts';
 import { deviceOnlineSql, deviceStatusSql } from './device-status.ts';
@@ -13,24 +14,10 @@ declare module 'fastify' {
 }
 
 /** Headsets of one organisation, type and movement type, counted by status. */
-export interface DeviceFigureGroup {
+export interface DeviceFigureGroup extends DeviceCounts {
   organization_id: string;
   type: string;
   movement_type: string;
-  total: number;
-  /** Heard from within OFFLINE_AFTER_MS, in a session or not. */
-  online: number;
-  waiting: number;
-  in_session: number;
-  offline: number;
-}
-
-export type DeviceCounts = Omit<DeviceFigureGroup, 'organization_id' | 'type' | 'movement_type'>;
-
-export interface DeviceFigureFilter {
-  organizationId?: string;
-  type?: string;
-  movementType?: string;
 }
 
 const NONE: DeviceCounts = { total: 0, online: 0, waiting: 0, in_session: 0, offline: 0 };
@@ -47,7 +34,7 @@ const NONE: DeviceCounts = { total: 0, online: 0, waiting: 0, in_session: 0, off
  * changed, a session started or ended: live events, heard from every process) drops them at once,
  * so the next read counts again.
  */
-export class DeviceFigures {
+export class DeviceFigures implements FleetCounts {
   private readonly counted: SharedAnswers<DeviceFigureGroup[]>;
 
   constructor(
@@ -64,7 +51,7 @@ export class DeviceFigures {
   }
 
   /** The counts of the devices matching `filter` (every filter optional). */
-  async counts(filter: DeviceFigureFilter = {}): Promise<DeviceCounts> {
+  async counts(filter: DeviceCountFilter = {}): Promise<DeviceCounts> {
     const sum = { ...NONE };
     for (const group of await this.groups()) {
       if (filter.organizationId !== undefined && group.organization_id !== filter.organizationId)

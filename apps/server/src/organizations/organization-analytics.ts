@@ -12,7 +12,7 @@ import {
 } from '@vrtc/contract';
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
-import type { ServiceContext } from '../platform/context.ts';
+import type { ServiceContext, SharedAnalytics } from '../platform/context.ts';
 import { SharedAnswers } from '../platform/shared-answers.ts';
 import { notFound } from '../platform/errors.ts';
 import {
@@ -40,7 +40,7 @@ declare module 'fastify' {
   }
 }
 
-export class OrganizationAnalyticsAnswers {
+export class OrganizationAnalyticsAnswers implements SharedAnalytics {
   private readonly answers: SharedAnswers<OrganizationAnalytics>;
 
   constructor(clock: Clock, maxAgeMs: number) {

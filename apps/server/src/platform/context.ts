@@ -1,7 +1,5 @@
-import type { LiveEvent } from '@vrtc/contract';
+import type { LiveEvent, OrganizationAnalytics, OrganizationAnalyticsQuery } from '@vrtc/contract';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { DeviceFigures } from '../devices/device-figures.ts';
-import type { OrganizationAnalyticsAnswers } from '../organizations/organization-analytics.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db, Tx } from './db.ts';
@@ -19,9 +17,43 @@ export interface ServiceContext {
   /** Tell it what changed once it is committed, for the console's live streams (events/). */
   live: LivePublisher;
   /** The fleet's counts by organisation, type and status, shared for a second. */
-  deviceFigures: DeviceFigures;
+  deviceFigures: FleetCounts;
   /** Each organisation's analytics, shared until its sessions or headsets change. */
-  organizationAnalytics: OrganizationAnalyticsAnswers;
+  organizationAnalytics: SharedAnalytics;
+}
+
+/** Headsets counted by status (`online`: heard from within OFFLINE_AFTER_MS, in session or not). */
+export interface DeviceCounts {
+  total: number;
+  online: number;
+  waiting: number;
+  in_session: number;
+  offline: number;
+}
+
+/** Which headsets to count; every field optional. */
+export interface DeviceCountFilter {
+  organizationId?: string;
+  type?: string;
+  movementType?: string;
+}
+
+/**
+ * The fleet's counts, shared between requests (decision 020). Declared here, implemented by the
+ * devices domain (devices/device-figures.ts), so statistics and organisations can read them.
+ */
+export interface FleetCounts {
+  counts(filter?: DeviceCountFilter): Promise<DeviceCounts>;
+  countsBy(key: 'organization_id' | 'type'): Promise<Map<string, DeviceCounts>>;
+}
+
+/** An organisation's analytics, shared (organizations/organization-analytics.ts). */
+export interface SharedAnalytics {
+  get(
+    ctx: ServiceContext,
+    id: string,
+    query: OrganizationAnalyticsQuery,
+  ): Promise<OrganizationAnalytics>;
 }
 
 /** Publishes an event to every open live stream of every process (events/live-events.ts). */
