@@ -119,51 +119,60 @@ async function expectRollupsToMatchSessions(organizationIds: string[]) {
     [...all.scenario_stats].sort((a, b) => a.scenario_name.localeCompare(b.scenario_name)),
   ).toEqual(direct.scenarios);
 
-  const start = new Date(now.getTime() - 90 * DAY_MS);
-  const range = await get<StatsRange>(
-    `/v1/admin/stats/range?start_date=${isoDay(start)}&end_date=${isoDay(now)}`,
-  );
-  const from = new Date(`${isoDay(start)}T00:00:00Z`);
-  const to = new Date(`${isoDay(now)}T00:00:00Z`).getTime() + DAY_MS;
-  const directRange = await directFigures(from, new Date(to));
-  expect(range).toMatchObject(directRange.totals);
-  expect(
-    [...range.scenario_stats].sort((a, b) => a.scenario_name.localeCompare(b.scenario_name)),
-  ).toEqual(directRange.scenarios);
-  const days = await t.db
-    .selectFrom('sessions')
-    .select([
-      sql<string>`to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as('date'),
-      countSql().as('sessions'),
-    ])
-    .where('started_at', '>=', from)
-    .where('started_at', '<', new Date(to))
-    .groupBy(sql`1`)
-    .execute();
-  expect(range.daily.filter((day) => day.sessions > 0).map((d) => [d.date, d.sessions])).toEqual(
-    days.sort((a, b) => a.date.localeCompare(b.date)).map((d) => [d.date, d.sessions]),
-  );
+  // A range ending today (its last month read whole from the monthly rollups) and one ending
+  // three days ago (sessions follow it in its last month: that month's days come from the
+  // daily rollups).
+  for (const [startDaysAgo, endDaysAgo] of [
+    [90, 0],
+    [60, 3],
+  ] as const) {
+    const start = new Date(now.getTime() - startDaysAgo * DAY_MS);
+    const end = new Date(now.getTime() - endDaysAgo * DAY_MS);
+    const range = await get<StatsRange>(
+      `/v1/admin/stats/range?start_date=${isoDay(start)}&end_date=${isoDay(end)}`,
+    );
+    const from = new Date(`${isoDay(start)}T00:00:00Z`);
+    const to = new Date(`${isoDay(end)}T00:00:00Z`).getTime() + DAY_MS;
+    const directRange = await directFigures(from, new Date(to));
+    expect(range).toMatchObject(directRange.totals);
+    expect(
+      [...range.scenario_stats].sort((a, b) => a.scenario_name.localeCompare(b.scenario_name)),
+    ).toEqual(directRange.scenarios);
+    const days = await t.db
+      .selectFrom('sessions')
+      .select([
+        sql<string>`to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as('date'),
+        countSql().as('sessions'),
+      ])
+      .where('started_at', '>=', from)
+      .where('started_at', '<', new Date(to))
+      .groupBy(sql`1`)
+      .execute();
+    expect(range.daily.filter((day) => day.sessions > 0).map((d) => [d.date, d.sessions])).toEqual(
+      days.sort((a, b) => a.date.localeCompare(b.date)).map((d) => [d.date, d.sessions]),
+    );
 
-  // The top organisations of the range: whole months from the monthly rollup, the ends from the
-  // daily one, must equal the direct grouping.
-  const top = await t.db
-    .selectFrom('sessions as s')
-    .innerJoin('organizations as o', 'o.id', 's.organization_id')
-    .select([
-      's.organization_id',
-      'o.name as organization_name',
-      countSql().as('total_sessions'),
-      successRateSql('s').as('success_rate'),
-    ])
-    .where('s.started_at', '>=', from)
-    .where('s.started_at', '<', new Date(to))
-    .groupBy(['s.organization_id', 'o.name'])
-    .orderBy('total_sessions', 'desc')
-    .orderBy('o.name')
-    .orderBy('s.organization_id')
-    .limit(5)
-    .execute();
-  expect(range.top_organizations).toEqual(top);
+    // The top organisations of the range: whole months from the monthly rollup, the ends from the
+    // daily one, must equal the direct grouping.
+    const top = await t.db
+      .selectFrom('sessions as s')
+      .innerJoin('organizations as o', 'o.id', 's.organization_id')
+      .select([
+        's.organization_id',
+        'o.name as organization_name',
+        countSql().as('total_sessions'),
+        successRateSql('s').as('success_rate'),
+      ])
+      .where('s.started_at', '>=', from)
+      .where('s.started_at', '<', new Date(to))
+      .groupBy(['s.organization_id', 'o.name'])
+      .orderBy('total_sessions', 'desc')
+      .orderBy('o.name')
+      .orderBy('s.organization_id')
+      .limit(5)
+      .execute();
+    expect(range.top_organizations).toEqual(top);
+  }
 
   const listed = await get<OrganizationList>(
     '/v1/admin/organizations?include_stats=true&limit=500',

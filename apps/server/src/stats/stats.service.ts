@@ -70,29 +70,41 @@ const monthAfter = (day: string) =>
   isoDate(new Date(Date.UTC(+day.slice(0, 4), +day.slice(5, 7), 1)));
 
 /**
- * The rollup rows that cover `days`: whole months from the monthly scenario rollup (migration
- * 0007) and only the days at the ends from the daily one, so a year reads about 12 months and two
- * partial months per scenario, and all time reads months alone.
+ * The rows of a rollup kept by day and by month that cover `days`: whole months from the monthly
+ * table and only the days at the ends from the daily one, so a year reads about 12 months per key,
+ * and all time reads months alone. The month under way at the end is read whole as well when no
+ * session started after the range within it (always so for a range that ends today): its monthly
+ * row then holds exactly the range's days of it.
  */
-function scenarioRollupRows(days: Days): RawBuilder<unknown> {
+function rollupRows(
+  tables: { monthly: string; daily: string },
+  columns: RawBuilder<unknown>,
+  days: Days,
+): RawBuilder<unknown> {
+  const monthly = sql.table(tables.monthly);
+  const daily = sql.table(tables.daily);
   const fullFrom =
     days.from && days.from !== monthOf(days.from) ? monthAfter(days.from) : days.from;
   const fullTo = days.to ? monthOf(days.to) : undefined;
-  const figures = sql`scenario_id, scenario_name, scenario_name_en, sessions, completed, ended, successes, completion_sum`;
   if (fullFrom && fullTo && fullFrom >= fullTo) {
-    return sql`SELECT ${figures} FROM session_daily_scenario WHERE ${dayCondition('day', days)}`;
+    return sql`SELECT ${columns} FROM ${daily} WHERE ${dayCondition('day', days)}`;
   }
-  const edges: RawBuilder<unknown>[] = [];
-  if (days.from && fullFrom !== days.from)
-    edges.push(dayCondition('day', { from: days.from, to: fullFrom }));
-  if (days.to && fullTo !== days.to) edges.push(dayCondition('day', { from: fullTo, to: days.to }));
-  const months = sql`SELECT ${figures} FROM session_monthly_scenario WHERE ${dayCondition('month', {
-    from: fullFrom,
-    to: fullTo,
-  })}`;
-  return edges.length === 0
-    ? months
-    : sql`${months} UNION ALL SELECT ${figures} FROM session_daily_scenario WHERE ${sql.join(edges, sql` OR `)}`;
+  const months = sql`SELECT ${columns} FROM ${monthly} WHERE ${dayCondition('month', { from: fullFrom, to: fullTo })}`;
+  const parts = [months];
+  if (days.from && fullFrom !== days.from) {
+    parts.push(
+      sql`SELECT ${columns} FROM ${daily} WHERE ${dayCondition('day', { from: days.from, to: fullFrom })}`,
+    );
+  }
+  if (days.to && fullTo && fullTo !== days.to) {
+    const laterInMonth = sql`EXISTS (SELECT 1 FROM session_daily_all
+      WHERE ${dayCondition('day', { from: days.to, to: monthAfter(fullTo) })} AND sessions <> 0)`;
+    parts.push(
+      sql`SELECT ${columns} FROM ${monthly} WHERE month = ${fullTo}::date AND NOT ${laterInMonth}`,
+      sql`SELECT ${columns} FROM ${daily} WHERE ${dayCondition('day', { from: fullTo, to: days.to })} AND ${laterInMonth}`,
+    );
+  }
+  return sql.join(parts, sql` UNION ALL `);
 }
 
 /** Scenario figures from the scenario rollups, most-run first. */
@@ -109,7 +121,11 @@ function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
         ended: number;
         successes: number;
         completion_sum: string;
-      }>`(${scenarioRollupRows(days)})`.as('r'),
+      }>`(${rollupRows(
+        { monthly: 'session_monthly_scenario', daily: 'session_daily_scenario' },
+        sql`scenario_id, scenario_name, scenario_name_en, sessions, completed, ended, successes, completion_sum`,
+        days,
+      )})`.as('r'),
     )
     .leftJoin('scenarios as sc', 'sc.id', 'r.scenario_id')
     .select([
@@ -258,33 +274,16 @@ async function deviceTypes(ctx: ServiceContext, days: Days): Promise<DeviceTypeS
     );
 }
 
-const firstOfMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-const nextMonth = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-
 /**
- * The organisations with the most sessions started in the range: whole months from the monthly
- * rollup and only the days at the range's ends from the daily one, so a year reads about 12
- * months and two partial months per organisation, not 365 days.
+ * The organisations with the most sessions started in the range, from the monthly and daily
+ * rollups (rollupRows): a year reads about 12 months and a few days per organisation.
  */
 function topOrganizations(db: Db, range: DayRange): Promise<TopOrganization[]> {
-  const fullFrom =
-    range.from.getTime() === firstOfMonth(range.from).getTime()
-      ? range.from
-      : nextMonth(range.from);
-  const fullTo = firstOfMonth(range.to);
-  const hasFullMonths = fullFrom < fullTo;
-  const figures = sql`organization_id, sessions, active, successes`;
-  const rows = hasFullMonths
-    ? sql`
-        SELECT ${figures} FROM session_monthly
-        WHERE month >= ${isoDate(fullFrom)}::date AND month < ${isoDate(fullTo)}::date
-        UNION ALL
-        SELECT ${figures} FROM session_daily
-        WHERE (day >= ${isoDate(range.from)}::date AND day < ${isoDate(fullFrom)}::date)
-           OR (day >= ${isoDate(fullTo)}::date AND day < ${isoDate(range.to)}::date)`
-    : sql`
-        SELECT ${figures} FROM session_daily
-        WHERE day >= ${isoDate(range.from)}::date AND day < ${isoDate(range.to)}::date`;
+  const rows = rollupRows(
+    { monthly: 'session_monthly', daily: 'session_daily' },
+    sql`organization_id, sessions, active, successes`,
+    daysOf(range),
+  );
   return db
     .selectFrom(
       sql<{
