@@ -1,9 +1,10 @@
 import type { LiveEvent } from '@vrtc/contract';
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { DeviceCountFilter, DeviceCounts, FleetCounts } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import { SharedAnswers } from '../platform/shared-answers.ts';
+import { countSql, countWhereSql } from '../stats/stats-sql.ts';
 import { deviceOnlineSql, deviceStatusSql } from './device-status.ts';
 
 declare module 'fastify' {
@@ -21,6 +22,12 @@ export interface DeviceFigureGroup extends DeviceCounts {
 }
 
 const NONE: DeviceCounts = { total: 0, online: 0, waiting: 0, in_session: 0, offline: 0 };
+
+/** `sum` with `group`'s counts added (in place). */
+function addCounts(sum: DeviceCounts, group: DeviceCounts): DeviceCounts {
+  for (const figure of Object.keys(NONE) as Array<keyof DeviceCounts>) sum[figure] += group[figure];
+  return sum;
+}
 
 /**
  * The fleet's figures (the admin device list's stat cards, each organisation's online headsets,
@@ -52,27 +59,20 @@ export class DeviceFigures implements FleetCounts {
 
   /** The counts of the devices matching `filter` (every filter optional). */
   async counts(filter: DeviceCountFilter = {}): Promise<DeviceCounts> {
-    const sum = { ...NONE };
-    for (const group of await this.groups()) {
-      if (filter.organizationId !== undefined && group.organization_id !== filter.organizationId)
-        continue;
-      if (filter.type !== undefined && group.type !== filter.type) continue;
-      if (filter.movementType !== undefined && group.movement_type !== filter.movementType)
-        continue;
-      for (const key of Object.keys(sum) as Array<keyof DeviceCounts>) sum[key] += group[key];
-    }
-    return sum;
+    const matching = (await this.groups()).filter(
+      (group) =>
+        (filter.organizationId === undefined || group.organization_id === filter.organizationId) &&
+        (filter.type === undefined || group.type === filter.type) &&
+        (filter.movementType === undefined || group.movement_type === filter.movementType),
+    );
+    return matching.reduce(addCounts, { ...NONE });
   }
 
   /** Counts by a group's key, e.g. by organisation or by type. */
   async countsBy(key: 'organization_id' | 'type'): Promise<Map<string, DeviceCounts>> {
     const by = new Map<string, DeviceCounts>();
     for (const group of await this.groups()) {
-      const sum = by.get(group[key]) ?? { ...NONE };
-      for (const figure of Object.keys(NONE) as Array<keyof DeviceCounts>) {
-        sum[figure] += group[figure];
-      }
-      by.set(group[key], sum);
+      by.set(group[key], addCounts(by.get(group[key]) ?? { ...NONE }, group));
     }
     return by;
   }
@@ -89,8 +89,6 @@ export class DeviceFigures implements FleetCounts {
   private count(now: Date): Promise<DeviceFigureGroup[]> {
     const status = deviceStatusSql('d', 'active', now, this.options.offlineAfterMs);
     const online = deviceOnlineSql('d', now, this.options.offlineAfterMs);
-    const countIf = (condition: RawBuilder<unknown>) =>
-      sql<number>`(count(*) FILTER (WHERE ${condition}))::int`;
     return this.db
       .selectFrom('devices as d')
       .leftJoin('sessions as active', (join) =>
@@ -100,11 +98,11 @@ export class DeviceFigures implements FleetCounts {
         'd.organization_id',
         'd.type',
         'd.movement_type',
-        sql<number>`count(*)::int`.as('total'),
-        countIf(online).as('online'),
-        countIf(sql`${status} = 'waiting'`).as('waiting'),
-        countIf(sql`${status} = 'in_session'`).as('in_session'),
-        countIf(sql`${status} = 'offline'`).as('offline'),
+        countSql().as('total'),
+        countWhereSql(online).as('online'),
+        countWhereSql(sql`${status} = 'waiting'`).as('waiting'),
+        countWhereSql(sql`${status} = 'in_session'`).as('in_session'),
+        countWhereSql(sql`${status} = 'offline'`).as('offline'),
       ])
       .groupBy(['d.organization_id', 'd.type', 'd.movement_type'])
       .execute();

@@ -118,10 +118,7 @@ async function computeAnalytics(
                 successRateSql('s').as('success_rate'),
               ])
               .groupBy(groupKeySql('s.vr_user_id', 's.vr_user_name'))
-              .orderBy('session_count', 'desc')
-              .modifyEnd(
-                sql`FETCH FIRST ${sql.lit(ORGANIZATION_ANALYTICS_TOP_VR_USERS)} ROWS WITH TIES`,
-              )
+              .modifyEnd(leadingGroups(ORGANIZATION_ANALYTICS_TOP_VR_USERS))
               .as('g'),
           )
           .leftJoin('vr_users as v', 'v.id', 'g.vr_user_id')
@@ -150,10 +147,7 @@ async function computeAnalytics(
                 ...groupKeySql('s.device_id', 's.device_name'),
                 ...groupKeySql('s.device_id', 's.device_type'),
               ])
-              .orderBy('session_count', 'desc')
-              .modifyEnd(
-                sql`FETCH FIRST ${sql.lit(ORGANIZATION_ANALYTICS_TOP_DEVICES)} ROWS WITH TIES`,
-              )
+              .modifyEnd(leadingGroups(ORGANIZATION_ANALYTICS_TOP_DEVICES))
               .as('g'),
           )
           .leftJoin('devices as d', 'd.id', 'g.device_id')
@@ -189,6 +183,13 @@ async function computeAnalytics(
   if (!row) throw notFound('Organization');
   return { days, ...row };
 }
+
+/**
+ * The `limit` groups with the most sessions, and every group tied with the last of them: the
+ * final order (by current name) picks among the tied ones once names are joined.
+ */
+const leadingGroups = (limit: number): RawBuilder<unknown> =>
+  sql`ORDER BY session_count DESC FETCH FIRST ${sql.lit(limit)} ROWS WITH TIES`;
 
 /** A subquery's rows as one JSON array, in the subquery's order. */
 function jsonArray<Row>(subquery: Expression<unknown>): RawBuilder<Row[]> {

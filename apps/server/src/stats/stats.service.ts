@@ -23,6 +23,7 @@ import { sql, type RawBuilder } from 'kysely';
 import Papa from 'papaparse';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
+import type { SessionDailyScenarioTable } from '../platform/schema.ts';
 import { AppError } from '../platform/errors.ts';
 import { groupKeySql, groupedNameSql, groupedOptionalNameSql } from './stats-sql.ts';
 
@@ -112,16 +113,7 @@ function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
   const ended = sql`sum(r.ended)`;
   return db
     .selectFrom(
-      sql<{
-        scenario_id: string | null;
-        scenario_name: string;
-        scenario_name_en: string | null;
-        sessions: number;
-        completed: number;
-        ended: number;
-        successes: number;
-        completion_sum: string;
-      }>`(${rollupRows(
+      sql<Omit<SessionDailyScenarioTable, 'day'>>`(${rollupRows(
         { monthly: 'session_monthly_scenario', daily: 'session_daily_scenario' },
         sql`scenario_id, scenario_name, scenario_name_en, sessions, completed, ended, successes, completion_sum`,
         days,
