@@ -3,6 +3,7 @@ import Papa from 'papaparse';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  grantAccess,
   makeAccount,
   makeDevice,
   makeOrganization,
@@ -378,6 +379,21 @@ describe('lists', () => {
     expect(page.scenario_access).toEqual([
       expect.objectContaining({ scenario_name: `${prefix} 01`, organizations: [] }),
     ]);
+
+    // One scenario's grants, paged by organisation name.
+    const { scenario } = await makeScenarioTree(t.db);
+    await twelve(async (name) => {
+      const organization = await makeOrganization(t.db, { name });
+      await grantAccess(t.db, scenario.id, organization.id, null);
+    }, prefix);
+    await expectPagedList({
+      base: `/v1/admin/scenarios/${scenario.id}/access`,
+      key: 'organizations',
+      headers: admin.headers,
+      prefix,
+      nameOf: (row) => String(row.organization_name),
+      sortField: 'organization_name',
+    });
   });
 });
 

@@ -26,12 +26,20 @@ export const GrantAccessResponse = Type.Object({
 });
 export type GrantAccessResponse = Static<typeof GrantAccessResponse>;
 
-export const RevokeAccessBody = Type.Object(
-  {
-    organization_ids: Type.Array(Uuid, { minItems: 1, maxItems: ACCESS_MAX_ORGANIZATIONS }),
-  },
-  { additionalProperties: false },
-);
+/**
+ * The organisations whose grants go, or every organisation that has access now (the console's
+ * revoke-all: a scenario's grants are paged, so the console does not hold all their ids). Expired
+ * grants stay listed either way until revoked by id or granted again.
+ */
+export const RevokeAccessBody = Type.Union([
+  Type.Object(
+    {
+      organization_ids: Type.Array(Uuid, { minItems: 1, maxItems: ACCESS_MAX_ORGANIZATIONS }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ all_with_access: Type.Literal(true) }, { additionalProperties: false }),
+]);
 export type RevokeAccessBody = Static<typeof RevokeAccessBody>;
 
 export const RevokeAccessResponse = Type.Object({ revoked: Type.Integer() });
@@ -52,16 +60,29 @@ export const ScenarioAccessOrganization = Type.Object({
 });
 export type ScenarioAccessOrganization = Static<typeof ScenarioAccessOrganization>;
 
+/** How many of a scenario's grants its matrix entry carries: the first page of its table. */
+export const ACCESS_ENTRY_ORGANIZATIONS = 10;
+
 export const ScenarioAccessEntry = Type.Object({
   scenario_id: Uuid,
   scenario_name: Type.String(),
+  /** Every organisation, granted or not. */
   total_organizations: Type.Integer(),
+  /** Organisations whose grant is live. */
   organizations_with_access: Type.Integer(),
-  organizations: Type.Array(ScenarioAccessOrganization),
+  /** Organisations holding a grant, live or expired: all pages of the scenario's grants. */
+  organizations_with_grant: Type.Integer(),
+  /**
+   * The first ACCESS_ENTRY_ORGANIZATIONS grants by organisation name; the rest, other orders and
+   * a search come from GET /v1/admin/scenarios/{id}/access.
+   */
+  organizations: Type.Array(ScenarioAccessOrganization, {
+    maxItems: ACCESS_ENTRY_ORGANIZATIONS,
+  }),
 });
 export type ScenarioAccessEntry = Static<typeof ScenarioAccessEntry>;
 
-/** Paged by scenario (`q` matches the scenario's name), each with every organisation. */
+/** Paged by scenario (`q` matches the scenario's name), each with its first grants. */
 export const ScenarioAccessQuery = Type.Object(listQueryFields(['scenario_name'] as const), {
   additionalProperties: false,
 });
@@ -72,3 +93,16 @@ export const ScenarioAccessMatrix = Type.Object({
   ...listPageFields,
 });
 export type ScenarioAccessMatrix = Static<typeof ScenarioAccessMatrix>;
+
+/** One scenario's grants, paged (`q` matches the organisation's name). */
+export const ScenarioGrantsQuery = Type.Object(
+  listQueryFields(['organization_name', 'granted_at', 'expires_at'] as const),
+  { additionalProperties: false },
+);
+export type ScenarioGrantsQuery = Static<typeof ScenarioGrantsQuery>;
+
+export const ScenarioGrantsPage = Type.Object({
+  organizations: Type.Array(ScenarioAccessOrganization),
+  ...listPageFields,
+});
+export type ScenarioGrantsPage = Static<typeof ScenarioGrantsPage>;

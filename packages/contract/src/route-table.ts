@@ -67,6 +67,7 @@ export const routeTable = {
   updateLevelOption: { method: 'PUT', path: '/v1/admin/level-options/:id' },
   deleteLevelOption: { method: 'DELETE', path: '/v1/admin/level-options/:id' },
   scenarioAccess: { method: 'GET', path: '/v1/admin/scenarios/access' },
+  scenarioGrants: { method: 'GET', path: '/v1/admin/scenarios/:id/access' },
   grantAccess: { method: 'POST', path: '/v1/admin/scenarios/:id/grant' },
   revokeAccess: { method: 'POST', path: '/v1/admin/scenarios/:id/revoke' },
   listBuilds: { method: 'GET', path: '/v1/admin/vr-app/builds' },

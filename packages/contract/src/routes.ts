@@ -5,6 +5,8 @@ import {
   RevokeAccessResponse,
   ScenarioAccessMatrix,
   ScenarioAccessQuery,
+  ScenarioGrantsPage,
+  ScenarioGrantsQuery,
 } from './access.ts';
 import {
   Account,
@@ -754,13 +756,25 @@ export const routes = {
     access: 'admin',
     tags: ['scenario-access'],
     description:
-      'A page of scenarios (`q` matches the name), each listing the organisations with a ' +
-      'grant (by name) and counting all organisations. has_access is true when the grant has ' +
-      'no expiry or expires later than now; an expired grant is listed with has_access false ' +
-      'and its dates.',
+      'A page of scenarios (`q` matches the name), each with the first 10 organisations ' +
+      'holding a grant (by name), how many hold one, how many have access and how many ' +
+      'organisations there are. has_access is true when the grant has no expiry or expires ' +
+      'later than now; an expired grant is listed with has_access false and its dates.',
     querystring: ScenarioAccessQuery,
     success: { status: 200, body: ScenarioAccessMatrix },
     errors: [],
+  }),
+  scenarioGrants: defineRoute({
+    ...routeTable.scenarioGrants,
+    access: 'admin',
+    tags: ['scenario-access'],
+    description:
+      "A page of one scenario's grants, live and expired (`q` matches the organisation's " +
+      'name); 404 for an unknown scenario.',
+    params: IdParams,
+    querystring: ScenarioGrantsQuery,
+    success: { status: 200, body: ScenarioGrantsPage },
+    errors: ['not_found'],
   }),
   grantAccess: defineRoute({
     ...routeTable.grantAccess,
@@ -780,8 +794,8 @@ export const routes = {
     access: 'admin',
     tags: ['scenario-access'],
     description:
-      'Removes the grants of the listed organisations (those without one are ignored); ' +
-      'revoke-all sends every organisation that has access.',
+      'Removes the grants of the listed organisations (those without one are ignored), or ' +
+      'with {"all_with_access": true} the grant of every organisation that has access now.',
     params: IdParams,
     body: RevokeAccessBody,
     success: { status: 200, body: RevokeAccessResponse },

@@ -7,6 +7,9 @@ import * as access from './access.service.ts';
 /** Admin management of which organisations may run which scenario, and until when. */
 export function accessRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.scenarioAccess, (request) => access.accessMatrix(ctx, request.query));
+  registerRoute(app, routes.scenarioGrants, (request) =>
+    access.scenarioGrants(ctx, request.params.id, request.query),
+  );
   registerRoute(app, routes.grantAccess, (request) =>
     access.grantAccess(ctx, callerOf(request), request.params.id, request.body),
   );

@@ -1,10 +1,15 @@
-import type {
-  GrantAccessBody,
-  GrantAccessResponse,
-  RevokeAccessBody,
-  ScenarioAccessEntry,
-  ScenarioAccessMatrix,
-  ScenarioAccessQuery,
+import {
+  ACCESS_ENTRY_ORGANIZATIONS,
+  type GrantAccessBody,
+  type GrantAccessResponse,
+  type RevokeAccessBody,
+  type RevokeAccessResponse,
+  type ScenarioAccessEntry,
+  type ScenarioAccessMatrix,
+  type ScenarioAccessOrganization,
+  type ScenarioAccessQuery,
+  type ScenarioGrantsPage,
+  type ScenarioGrantsQuery,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { Caller, ServiceContext } from '../platform/context.ts';
@@ -90,36 +95,90 @@ export async function grantAccess(
   return { granted: organizationIds.length, expires_at: iso(expiresAt) };
 }
 
-/** Removes the grants of the named organisations; ids without a grant are ignored. */
+/**
+ * Removes the grants of the named organisations (ids without a grant are ignored), or every live
+ * grant of the scenario (revoke-all); expired grants stay listed unless named.
+ */
 export async function revokeAccess(
   ctx: ServiceContext,
   scenarioId: string,
   body: RevokeAccessBody,
-): Promise<{ revoked: number }> {
-  const organizationIds = [...new Set(body.organization_ids)];
+): Promise<RevokeAccessResponse> {
+  const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
     await lockScenario(trx, scenarioId);
-    const result = await trx
-      .deleteFrom('scenario_access')
-      .where('scenario_id', '=', scenarioId)
-      .where('organization_id', 'in', organizationIds)
-      .executeTakeFirst();
+    let revoking = trx.deleteFrom('scenario_access').where('scenario_id', '=', scenarioId);
+    revoking =
+      'organization_ids' in body
+        ? revoking.where('organization_id', 'in', [...new Set(body.organization_ids)])
+        : revoking.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
+    const result = await revoking.executeTakeFirst();
     return { revoked: Number(result.numDeletedRows) };
   });
 }
 
+/** Grants with their organisations (the matrix's and the grants page's rows). */
+const grantsFrom = (db: ServiceContext['db']) =>
+  db
+    .selectFrom('scenario_access as a')
+    .innerJoin('organizations as o', 'o.id', 'a.organization_id');
+
+const grantColumns = [
+  'a.scenario_id',
+  'a.organization_id',
+  'o.name as organization_name',
+  'a.granted_at',
+  'a.granted_by',
+  'a.expires_at',
+] as const;
+
+type GrantRow = {
+  organization_id: string;
+  organization_name: string;
+  granted_at: Date | null;
+  granted_by: string | null;
+  expires_at: Date | null;
+};
+
+const liveAt = (now: number) => (grant: GrantRow) =>
+  grant.expires_at === null || grant.expires_at.getTime() > now;
+
+function accessOrganization(grant: GrantRow, now: number): ScenarioAccessOrganization {
+  return {
+    organization_id: grant.organization_id,
+    organization_name: grant.organization_name,
+    has_access: liveAt(now)(grant),
+    granted_at: isoOrNull(grant.granted_at),
+    granted_by: grant.granted_by,
+    expires_at: isoOrNull(grant.expires_at),
+  };
+}
+
+/** The order of a scenario's grants; by organisation name unless the query sorts otherwise. */
+const grantOrder = (query: ScenarioGrantsQuery) =>
+  orderBySql(
+    query,
+    {
+      organization_name: sql`lower(o.name)`,
+      granted_at: sql`a.granted_at`,
+      expires_at: sql`a.expires_at`,
+    },
+    'organization_name',
+    [sql`o.id`],
+  );
+
 /**
- * A page of scenarios (by name; `q` matches it), each with the organisations that hold a grant
- * for it (live or expired: the dates stay visible), by organisation name, and how many
- * organisations there are in all. The organisations without a grant are not listed: with
- * hundreds of organisations they would be most of the answer (the grant dialog searches the
- * organisations instead).
+ * A page of scenarios (by name; `q` matches it), each with the first page of the organisations
+ * that hold a grant for it (live or expired: the dates stay visible) by organisation name, how
+ * many hold one, how many have access, and how many organisations there are in all. The rest of
+ * a scenario's grants are paged by `scenarioGrants`: a page of scenarios carrying every grant
+ * would grow with the organisations (10 scenarios × 100 organisations is 160 KB).
  */
 export async function accessMatrix(
   ctx: ServiceContext,
   query: ScenarioAccessQuery,
 ): Promise<ScenarioAccessMatrix> {
-  const now = ctx.clock.now().getTime();
+  const now = ctx.clock.now();
   const page = pageOf(query);
   let matching = ctx.db.selectFrom('scenarios as s');
   if (hasSearch(query.q)) matching = matching.where('s.name', 'ilike', containsPattern(query.q));
@@ -135,46 +194,71 @@ export async function accessMatrix(
     .offset(page.offset)
     .execute();
   const scenarioIds = scenarios.map((scenario) => scenario.id);
+  const perScenario = sql`PARTITION BY a.scenario_id`;
   const [total, organizationCount, grants] = await Promise.all([
     totalOf(scenarios, page, matching),
     countRows(ctx.db.selectFrom('organizations')),
     scenarioIds.length === 0
       ? []
       : ctx.db
-          .selectFrom('scenario_access as a')
-          .innerJoin('organizations as o', 'o.id', 'a.organization_id')
-          .select([
-            'a.scenario_id',
-            'a.organization_id',
-            'o.name as organization_name',
-            'a.granted_at',
-            'a.granted_by',
-            'a.expires_at',
-          ])
-          .where('a.scenario_id', 'in', scenarioIds)
-          .orderBy(sql`lower(o.name)`)
-          .orderBy('o.id')
+          .selectFrom(
+            grantsFrom(ctx.db)
+              .select(grantColumns)
+              .select([
+                sql<number>`row_number() OVER (${perScenario} ORDER BY ${grantOrder({})})`.as(
+                  'position',
+                ),
+                sql<number>`count(*) OVER (${perScenario})::int`.as('granted'),
+                sql<number>`(count(*) FILTER (WHERE a.expires_at IS NULL OR a.expires_at > ${now})
+                  OVER (${perScenario}))::int`.as('live'),
+              ])
+              .where('a.scenario_id', 'in', scenarioIds)
+              .as('g'),
+          )
+          .selectAll()
+          .where('g.position', '<=', ACCESS_ENTRY_ORGANIZATIONS)
+          .orderBy('g.position')
           .execute(),
   ]);
 
   const entries = scenarios.map((scenario): ScenarioAccessEntry => {
-    const rows = grants
-      .filter((grant) => grant.scenario_id === scenario.id)
-      .map((grant) => ({
-        organization_id: grant.organization_id,
-        organization_name: grant.organization_name,
-        has_access: grant.expires_at === null || grant.expires_at.getTime() > now,
-        granted_at: isoOrNull(grant.granted_at),
-        granted_by: grant.granted_by,
-        expires_at: isoOrNull(grant.expires_at),
-      }));
+    const rows = grants.filter((grant) => grant.scenario_id === scenario.id);
     return {
       scenario_id: scenario.id,
       scenario_name: scenario.name,
       total_organizations: organizationCount,
-      organizations_with_access: rows.filter((row) => row.has_access).length,
-      organizations: rows,
+      organizations_with_access: rows[0]?.live ?? 0,
+      organizations_with_grant: rows[0]?.granted ?? 0,
+      organizations: rows.map((grant) => accessOrganization(grant, now.getTime())),
     };
   });
   return { scenario_access: entries, total, ...page };
+}
+
+/** A page of one scenario's grants, live and expired (`q` matches the organisation's name). */
+export async function scenarioGrants(
+  ctx: ServiceContext,
+  scenarioId: string,
+  query: ScenarioGrantsQuery,
+): Promise<ScenarioGrantsPage> {
+  const now = ctx.clock.now().getTime();
+  const page = pageOf(query);
+  let matching = grantsFrom(ctx.db).where('a.scenario_id', '=', scenarioId);
+  if (hasSearch(query.q)) matching = matching.where('o.name', 'ilike', containsPattern(query.q));
+  const [scenario, grants] = await Promise.all([
+    ctx.db.selectFrom('scenarios').select('id').where('id', '=', scenarioId).executeTakeFirst(),
+    matching
+      .select(grantColumns)
+      .select(totalColumn())
+      .orderBy(grantOrder(query))
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+  ]);
+  if (!scenario) throw notFound('Scenario');
+  return {
+    organizations: grants.map((grant) => accessOrganization(grant, now)),
+    total: await totalOf(grants, page, matching),
+    ...page,
+  };
 }

@@ -187,6 +187,8 @@ describe('grant and revoke', () => {
         { organization_ids: many },
         'body.organization_ids must NOT have more than 1000 items',
       ],
+      [revokeUrl, { organization_ids: [organization.id], all_with_access: true }, 'body'],
+      [revokeUrl, { all_with_access: false }, 'body'],
     ];
     for (const [url, payload, message] of cases) {
       const response = await post(url, payload);
@@ -216,6 +218,28 @@ describe('grant and revoke', () => {
     });
     expect(revoked.json()).toEqual({ revoked: 25 });
     expect(await grants(scenario.id)).toEqual([]);
+  });
+
+  it('revokes every live grant at once, leaving the expired ones listed', async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const { scenario: other } = await makeScenarioTree(t.db);
+    const live = await makeOrganization(t.db);
+    const forever = await makeOrganization(t.db);
+    const lapsed = await makeOrganization(t.db);
+    const now = t.clock.now().getTime();
+    await grantAccess(t.db, scenario.id, live.id, new Date(now + DAY));
+    await grantAccess(t.db, scenario.id, forever.id, null);
+    await grantAccess(t.db, scenario.id, lapsed.id, new Date(now - DAY));
+    await grantAccess(t.db, other.id, live.id, new Date(now + DAY));
+
+    const revoked = await post(`/v1/admin/scenarios/${scenario.id}/revoke`, {
+      all_with_access: true,
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toEqual({ revoked: 2 });
+    expect((await grants(scenario.id)).map((row) => row.organization_id)).toEqual([lapsed.id]);
+    // Another scenario's grants are untouched.
+    expect(await grants(other.id)).toHaveLength(1);
   });
 });
 
@@ -276,11 +300,73 @@ describe('access matrix', () => {
     ).toBe(false);
   });
 
+  it("carries a scenario's first 10 grants by name and counts the rest, which come page by page", async () => {
+    const { scenario } = await makeScenarioTree(t.db);
+    const now = t.clock.now().getTime();
+    // 12 organisations with a grant, the one named 'Grant 07' expired; one without a grant.
+    const granted = [];
+    for (let i = 12; i >= 1; i--) {
+      const organization = await makeOrganization(t.db, {
+        name: `Grant ${String(i).padStart(2, '0')}`,
+      });
+      const expiry = i === 7 ? now - DAY : now + i * DAY;
+      await grantAccess(t.db, scenario.id, organization.id, new Date(expiry));
+      granted.push(organization);
+    }
+    await makeOrganization(t.db, { name: 'Grant 00 without one' });
+    const names = (organizations: Array<{ organization_name: string }>) =>
+      organizations.map((o) => o.organization_name);
+    const numbered = (...numbers: number[]) =>
+      numbers.map((n) => `Grant ${String(n).padStart(2, '0')}`);
+
+    const entry = await matrixEntry(scenario.id);
+    expect(entry).toMatchObject({ organizations_with_grant: 12, organizations_with_access: 11 });
+    expect(names(entry.organizations)).toEqual(numbered(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
+
+    const page = async (query: string) => {
+      const response = await t.app.inject({
+        url: `/v1/admin/scenarios/${scenario.id}/access?${query}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode, query).toBe(200);
+      return response.json();
+    };
+    const second = await page('limit=10&offset=10');
+    expect(second).toMatchObject({ total: 12, limit: 10, offset: 10 });
+    expect(names(second.organizations)).toEqual(numbered(11, 12));
+    // The first page equals the entry's organisations, row for row.
+    expect((await page('limit=10')).organizations).toEqual(entry.organizations);
+    // Sorted by expiry, latest first; searched by organisation name.
+    expect(names((await page('sort=expires_at&order=desc&limit=3')).organizations)).toEqual(
+      numbered(12, 11, 10),
+    );
+    const searched = await page('q=grant%201');
+    expect(searched.total).toBe(3);
+    expect(names(searched.organizations)).toEqual(numbered(10, 11, 12));
+    const expired = (await page('q=07')).organizations[0];
+    expect(expired).toMatchObject({ has_access: false, organization_name: 'Grant 07' });
+
+    const unknown = await t.app.inject({
+      url: `/v1/admin/scenarios/${UNKNOWN}/access`,
+      headers: admin.headers,
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: 'not_found', message: 'Scenario not found' });
+    const badSort = await t.app.inject({
+      url: `/v1/admin/scenarios/${scenario.id}/access?sort=granted_by`,
+      headers: admin.headers,
+    });
+    expect(badSort.statusCode).toBe(400);
+    expect(badSort.json().message).toContain('querystring.sort must be one of');
+  });
+
   it('refuses every access route to a client token (403)', async () => {
     const { scenario } = await makeScenarioTree(t.db);
     const organization = await makeOrganization(t.db);
     const routes: Array<['GET' | 'POST', string, object?]> = [
       ['GET', '/v1/admin/scenarios/access'],
+      ['GET', `/v1/admin/scenarios/${scenario.id}/access`],
+      ['POST', `/v1/admin/scenarios/${scenario.id}/revoke`, { all_with_access: true }],
       [
         'POST',
         `/v1/admin/scenarios/${scenario.id}/grant`,

@@ -95,6 +95,22 @@ export const oneOf =
   (value: string): value is T =>
     (values as readonly string[]).includes(value);
 
+/** limit, offset, sort, order and q for a list's endpoint. */
+function listQuery<Sort extends string>(
+  pageSize: number,
+  pageIndex: number,
+  sort: Sort | undefined,
+  order: SortOrder,
+  q: string,
+): ListQuery<Sort> {
+  return {
+    limit: pageSize,
+    offset: pageIndex * pageSize,
+    ...(sort ? { sort, order } : {}),
+    ...(q ? { q } : {}),
+  };
+}
+
 export function useListState<Sort extends string, F extends FilterSpec = Record<never, never>>(
   options: ListStateOptions<Sort, F>,
 ): ListState<Sort, F> {
@@ -202,13 +218,8 @@ export function useListState<Sort extends string, F extends FilterSpec = Record<
     [write],
   );
 
-  const query = useMemo<ListQuery<Sort>>(
-    () => ({
-      limit: pageSize,
-      offset: pageIndex * pageSize,
-      ...(sort ? { sort, order } : {}),
-      ...(q ? { q } : {}),
-    }),
+  const query = useMemo(
+    () => listQuery(pageSize, pageIndex, sort, order, q),
     [pageSize, pageIndex, sort, order, q],
   );
 
@@ -245,4 +256,73 @@ export function useKeepPageInRange(
     if (total === undefined || rowCount > 0 || pageIndex === 0) return;
     setPage(Math.max(0, Math.ceil(total / pageSize) - 1));
   }, [rowCount, total, pageIndex, pageSize, setPage]);
+}
+
+export interface LocalListState<Sort extends string> extends TableState {
+  sort: Sort | undefined;
+  setSort(sort: Sort | undefined, order: SortOrder): void;
+  q: string;
+  search: string;
+  setSearch(text: string): void;
+  /** True while the list shows its default view: first page, default order, no search. */
+  atStart: boolean;
+  query: ListQuery<Sort>;
+}
+
+/**
+ * The same state as useListState, held by the component instead of the URL: for a table inside a
+ * screen that shows several at once (one per expanded scenario, say), which a link need not keep.
+ */
+export function useLocalListState<Sort extends string>(
+  options: Omit<ListStateOptions<Sort, never>, 'filters'>,
+): LocalListState<Sort> {
+  const { pageSize, sortFields, defaultSort } = options;
+  const [pageIndex, setPage] = useState(0);
+  const [sorting, setSorting] = useState<{ sort?: Sort; order: SortOrder }>({
+    sort: defaultSort?.sort,
+    order: defaultSort?.order ?? 'asc',
+  });
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  useEffect(() => {
+    const text = search.trim();
+    if (text === q) return;
+    const timer = setTimeout(() => {
+      setQ(text);
+      setPage(0);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, q]);
+  const setSort = useCallback(
+    (sort: Sort | undefined, order: SortOrder) => {
+      setSorting(
+        sort ? { sort, order } : { sort: defaultSort?.sort, order: defaultSort?.order ?? 'asc' },
+      );
+      setPage(0);
+    },
+    [defaultSort?.sort, defaultSort?.order],
+  );
+  const { sort, order } = sorting;
+  const query = useMemo(
+    () => listQuery(pageSize, pageIndex, sort, order, q),
+    [pageSize, pageIndex, sort, order, q],
+  );
+  return {
+    pageIndex,
+    pageSize,
+    setPage,
+    sortFields,
+    sort,
+    order,
+    setSort,
+    q,
+    search,
+    setSearch,
+    atStart:
+      pageIndex === 0 &&
+      !q &&
+      sort === defaultSort?.sort &&
+      order === (defaultSort?.order ?? 'asc'),
+    query,
+  };
 }

@@ -4,13 +4,12 @@ import { useForm } from '@mantine/form';
 import { IconCalendar } from '@tabler/icons-react';
 import type { ScenarioAccessEntry } from '@vrtc/contract';
 import { useEffect, useMemo } from 'react';
-import { organizationOptions } from '../../api/organizations';
 import { ServerMultiSelect } from '../../components/ServerMultiSelect';
 import { accessExpiryState } from '../../lib/expiry';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useGrantAccess } from './api';
+import { grantOptions, useGrantAccess, type GrantOption } from './api';
 import { defaultExpiryDay, expiryTimestamp, minExpiryDay } from './expiry-date';
 import { formatExpiryDay } from '../../lib/expiry';
 
@@ -40,15 +39,10 @@ export function GrantAccessModal({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [entry?.scenario_id]);
 
-  // The organisations holding a grant (live or expired) come with the entry; the rest are found
-  // on the server as the admin types. Each choice says whether it has access already: granting
-  // again replaces its expiry.
-  const grants = useMemo(
-    () => new Map((entry?.organizations ?? []).map((o) => [o.organization_id, o])),
-    [entry],
-  );
-  const grantNote = (organizationId: string) => {
-    const grant = grants.get(organizationId);
+  // The organisations are found on the server as the admin types, each with its grant of the
+  // scenario: a choice says whether it has access already (granting again replaces its expiry).
+  const options = useMemo(() => grantOptions(entry?.scenario_id ?? ''), [entry?.scenario_id]);
+  const grantNote = ({ grant }: GrantOption) => {
     if (!grant?.expires_at) return grant?.has_access ? t('state.never') : undefined;
     const date = formatExpiryDay(grant.expires_at, i18n.language);
     return accessExpiryState(grant.expires_at) === 'expired'
@@ -96,10 +90,10 @@ export function GrantAccessModal({
             // Focus alone does not open the list over the date field; typing or a click does.
             openOnFocus={false}
             nothingFoundMessage={t('nothingFound')}
-            options={organizationOptions}
+            options={options}
             comboboxProps={{ withinPortal: true }}
             renderOption={({ option }) => {
-              const note = grantNote(option.value);
+              const note = grantNote(option as GrantOption);
               return (
                 <Group gap="xs" justify="space-between" wrap="nowrap" w="100%">
                   <Text size="sm">{option.label}</Text>

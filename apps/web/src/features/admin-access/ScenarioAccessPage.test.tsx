@@ -23,6 +23,7 @@ const matrix = {
       scenario_name: 'Fire safety',
       total_organizations: 4,
       organizations_with_access: 2,
+      organizations_with_grant: 3,
       organizations: [
         {
           organization_id: org(1, 'a'),
@@ -67,6 +68,16 @@ const organizationsRoute = ({ url }: FakeRequest) =>
   listAnswer('organizations', organizations, url, { search: ['name'], defaultSort: 'name' });
 
 type Entry = (typeof matrix.scenario_access)[number];
+type Grant = Entry['organizations'][number];
+
+/** GET /v1/admin/scenarios/{id}/access as the server answers it: a page of its grants. */
+const grantsRoute =
+  (grants: Grant[] = matrix.scenario_access[0]!.organizations) =>
+  ({ url }: FakeRequest) =>
+    listAnswer('organizations', grants, url, {
+      search: ['organization_name'],
+      defaultSort: 'organization_name',
+    });
 
 /** GET /v1/admin/scenarios/access as the server answers it: a page of scenarios, by name. */
 const accessRoute =
@@ -92,6 +103,7 @@ describe('scenario access screen', () => {
       const calls = mockFetch({
         'GET /v1/admin/scenarios/access': accessRoute(),
         'GET /v1/admin/organizations': organizationsRoute,
+        [`GET /v1/admin/scenarios/${scenarioId}/access`]: grantsRoute(),
         [`POST /v1/admin/scenarios/${scenarioId}/grant`]: {
           granted: 1,
           expires_at: expiryTimestamp(defaultExpiryDay()),
@@ -133,7 +145,7 @@ describe('scenario access screen', () => {
       ).toBeInTheDocument();
 
       // The choices are the server's organisations matching what is typed; those with a grant
-      // say so.
+      // of the scenario (asked of the server alike) say so.
       const organizationsBox = within(dialog).getByRole('combobox', { name: /^Organizations/ });
       await user.click(organizationsBox);
       const listbox = await waitFor(() =>
@@ -146,7 +158,12 @@ describe('scenario access screen', () => {
       expect(await option(/^New Hospital$/)).toBeInTheDocument();
       await user.type(organizationsBox, 'hosp');
       await waitFor(() =>
-        expect(calls.at(-1)!.url).toBe('/v1/admin/organizations?q=hosp&limit=20&sort=name'),
+        expect(calls.map((call) => call.url)).toEqual(
+          expect.arrayContaining([
+            '/v1/admin/organizations?q=hosp&limit=20&sort=name',
+            `/v1/admin/scenarios/${scenarioId}/access?q=hosp&limit=20`,
+          ]),
+        ),
       );
       await waitFor(() =>
         expect(within(listbox).getAllByRole('option', { hidden: true })).toHaveLength(1),
@@ -184,8 +201,9 @@ describe('scenario access screen', () => {
       ).toBeInTheDocument();
       await user.click(within(confirm).getByRole('button', { name: 'Revoke all' }));
       expect(await screen.findByText('Access revoked')).toBeInTheDocument();
+      // The server revokes every live grant: the console may hold only a page of them.
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
-        organization_ids: [org(1, 'a'), org(2, 'b')],
+        all_with_access: true,
       });
     },
     UI_TIMEOUT,
@@ -226,6 +244,69 @@ describe('scenario access screen', () => {
       expect(
         Object.fromEntries(new URL(calls.at(-1)!.url, 'http://localhost').searchParams),
       ).toEqual({ limit: '10', offset: '0', sort: 'scenario_name', order: 'asc', q: '03' });
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    "shows a scenario's first grants from its entry and asks the server for the other pages, orders and searches",
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const entry = matrix.scenario_access[0]!;
+      const grants = Array.from({ length: 12 }, (_, index) => ({
+        ...entry.organizations[0]!,
+        organization_id: org(20 + index, 'grant'),
+        organization_name: `Grantee ${String(index + 1).padStart(2, '0')}`,
+        expires_at: inDays(100 + index),
+      }));
+      const calls = mockFetch({
+        'GET /v1/admin/scenarios/access': accessRoute([
+          {
+            ...entry,
+            organizations_with_access: 12,
+            organizations_with_grant: 12,
+            organizations: grants.slice(0, 10),
+          },
+        ]),
+        [`GET /v1/admin/scenarios/${scenarioId}/access`]: grantsRoute(grants),
+      });
+      const grantsAsked = () =>
+        calls
+          .filter((call) => call.url.startsWith(`/v1/admin/scenarios/${scenarioId}/access`))
+          .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
+      renderWithProviders(<ScenarioAccessPage />);
+      await user.click(
+        await screen.findByRole('button', { name: /Fire safety/ }, { timeout: 5000 }),
+      );
+      const grantees = () => screen.getAllByText(/^Grantee \d+$/).map((cell) => cell.textContent);
+      expect(grantees()).toHaveLength(10);
+      expect(screen.getByText('12 rows')).toBeInTheDocument();
+      expect(grantsAsked()).toEqual([]);
+
+      await user.click(await screen.findByRole('button', { name: 'Next' }, { timeout: 5000 }));
+      await waitFor(() => expect(grantees()).toEqual(['Grantee 11', 'Grantee 12']));
+      expect(grantsAsked().at(-1)).toEqual({
+        limit: '10',
+        offset: '10',
+        sort: 'organization_name',
+        order: 'asc',
+      });
+
+      // Latest expiry first: the server sorts, from the first page.
+      await user.click(screen.getByRole('button', { name: /Expires/ }));
+      await waitFor(() => expect(grantees()[0]).toBe('Grantee 12'));
+      expect(grantsAsked().at(-1)).toMatchObject({
+        offset: '0',
+        sort: 'expires_at',
+        order: 'desc',
+      });
+
+      await user.type(
+        screen.getByRole('textbox', { name: 'Search organizations: Fire safety' }),
+        'grantee 1',
+      );
+      await waitFor(() => expect(grantees()).toHaveLength(3));
+      expect(grantsAsked().at(-1)).toMatchObject({ q: 'grantee 1', offset: '0' });
     },
     UI_TIMEOUT,
   );

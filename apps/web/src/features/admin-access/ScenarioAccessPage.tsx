@@ -16,10 +16,12 @@ import {
 import { DatesProvider } from '@mantine/dates';
 import { IconKey, IconKeyOff, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
-import type {
-  ScenarioAccessEntry,
-  ScenarioAccessOrganization,
-  ScenarioAccessQuery,
+import {
+  ACCESS_ENTRY_ORGANIZATIONS,
+  type ScenarioAccessEntry,
+  type ScenarioAccessOrganization,
+  type ScenarioAccessQuery,
+  type ScenarioGrantsQuery,
 } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -34,18 +36,20 @@ import {
   formatExpiryDay,
 } from '../../lib/expiry';
 import { formatDateTime } from '../../lib/format';
-import { useKeepPageInRange, useListState, type TableState } from '../../lib/list-state';
+import { useKeepPageInRange, useListState, useLocalListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useRevokeAccess, useScenarioAccess } from './api';
+import { useRevokeAccess, useScenarioAccess, useScenarioGrants } from './api';
 import { GrantAccessModal } from './GrantAccessModal';
 
 const ACCESS_SORT_FIELDS = ['scenario_name'] as const satisfies readonly NonNullable<
   ScenarioAccessQuery['sort']
 >[];
 
-/** Organisations listed under a scenario: those holding a grant, expired ones included. */
-const hasGrant = (organization: ScenarioAccessOrganization) =>
-  organization.has_access || organization.granted_at !== null || organization.expires_at !== null;
+const GRANT_SORT_FIELDS = [
+  'organization_name',
+  'granted_at',
+  'expires_at',
+] as const satisfies readonly NonNullable<ScenarioGrantsQuery['sort']>[];
 
 function ExpiryBadge({ expiresAt }: { expiresAt: string | null }) {
   const { t } = useTranslation('adminAccess');
@@ -82,25 +86,32 @@ export function ScenarioAccessPage() {
   // The dialog follows the latest data of its scenario.
   const grantEntry = entries.find((entry) => entry.scenario_id === grantFor);
 
-  async function revokeFrom(
-    entry: ScenarioAccessEntry,
-    organizations: ScenarioAccessOrganization[],
-    all: boolean,
-  ) {
+  async function revokeFrom(entry: ScenarioAccessEntry, organization: ScenarioAccessOrganization) {
     await revoke(
+      { scenarioId: entry.scenario_id, body: { organization_ids: [organization.organization_id] } },
       {
-        scenarioId: entry.scenario_id,
-        body: { organization_ids: organizations.map((o) => o.organization_id) },
+        title: t('revokeTitle'),
+        message: t('revokeConfirm', {
+          organization: organization.organization_name,
+          scenario: entry.scenario_name,
+        }),
+        confirmLabel: t('revoke'),
+        danger: true,
       },
+    );
+  }
+
+  /** Every organisation that has access now; expired grants stay listed. */
+  async function revokeAll(entry: ScenarioAccessEntry) {
+    await revoke(
+      { scenarioId: entry.scenario_id, body: { all_with_access: true } },
       {
-        title: all ? t('revokeAllTitle') : t('revokeTitle'),
-        message: all
-          ? t('revokeAllConfirm', { count: organizations.length, scenario: entry.scenario_name })
-          : t('revokeConfirm', {
-              organization: organizations[0]?.organization_name,
-              scenario: entry.scenario_name,
-            }),
-        confirmLabel: all ? t('revokeAll') : t('revoke'),
+        title: t('revokeAllTitle'),
+        message: t('revokeAllConfirm', {
+          count: entry.organizations_with_access,
+          scenario: entry.scenario_name,
+        }),
+        confirmLabel: t('revokeAll'),
         danger: true,
       },
     );
@@ -149,7 +160,7 @@ export function ScenarioAccessPage() {
             <ActionIcon
               variant="subtle"
               color="red"
-              onClick={() => revokeFrom(entry, [o], false)}
+              onClick={() => revokeFrom(entry, o)}
               aria-label={`${t('revoke')}: ${o.organization_name}`}
             >
               <IconTrash size={18} />
@@ -199,8 +210,6 @@ export function ScenarioAccessPage() {
               style={access.isPlaceholderData ? { opacity: 0.6 } : undefined}
             >
               {entries.map((entry) => {
-                const granted = entry.organizations.filter(hasGrant);
-                const withAccess = entry.organizations.filter((o) => o.has_access);
                 const share = entry.total_organizations
                   ? (entry.organizations_with_access / entry.total_organizations) * 100
                   : 0;
@@ -247,13 +256,13 @@ export function ScenarioAccessPage() {
                           variant="light"
                           color="red"
                           leftSection={<IconKeyOff size={14} />}
-                          disabled={withAccess.length === 0}
-                          onClick={() => revokeFrom(entry, withAccess, true)}
+                          disabled={entry.organizations_with_access === 0}
+                          onClick={() => revokeAll(entry)}
                         >
                           {t('revokeAll')}
                         </Button>
                       </Group>
-                      <GrantsTable granted={granted} columns={columns(entry)} />
+                      <GrantsTable entry={entry} columns={columns(entry)} />
                     </Accordion.Panel>
                   </Accordion.Item>
                 );
@@ -276,39 +285,59 @@ export function ScenarioAccessPage() {
 }
 
 /**
- * The organisations holding a grant of one scenario, by name as the server lists them, 10 a page.
- * They come with the scenario's entry (there is no list of them to ask the server for a page of).
+ * The organisations holding a grant of one scenario, live or expired, 10 a page, sorted and
+ * searched by the server. The first page by name comes with the scenario's entry.
  */
 function GrantsTable({
-  granted,
+  entry,
   columns,
 }: {
-  granted: ScenarioAccessOrganization[];
+  entry: ScenarioAccessEntry;
   columns: ColumnDef<ScenarioAccessOrganization, unknown>[];
 }) {
   const { t } = useTranslation('adminAccess');
-  const [pageIndex, setPageIndex] = useState(0);
-  const state: TableState = {
-    pageIndex,
-    pageSize: PAGE_SIZE,
-    setPage: setPageIndex,
-    sortFields: [],
-    sort: undefined,
-    order: 'asc',
-    setSort: () => {},
-  };
+  const list = useLocalListState({
+    pageSize: ACCESS_ENTRY_ORGANIZATIONS,
+    sortFields: GRANT_SORT_FIELDS,
+    defaultSort: { sort: 'organization_name', order: 'asc' },
+  });
+  const grants = useScenarioGrants(entry, list.query, !list.atStart);
+  const page = list.atStart
+    ? { organizations: entry.organizations, total: entry.organizations_with_grant }
+    : grants.data;
+  const rows = page?.organizations ?? [];
+  useKeepPageInRange(list, rows.length, grants.isPlaceholderData ? undefined : page?.total);
   return (
-    <DataTable
-      rows={granted.slice(pageIndex * PAGE_SIZE, (pageIndex + 1) * PAGE_SIZE)}
-      total={granted.length}
-      state={state}
-      columns={columns}
-      getRowId={(o) => o.organization_id}
-      empty={
-        <Text size="sm" c="dimmed" ta="center" py="md">
-          {t('noAccess')}
-        </Text>
-      }
-    />
+    <QueryState
+      isPending={false}
+      error={list.atStart ? null : grants.error}
+      errorText={t('loadFailed')}
+      onRetry={() => grants.refetch()}
+    >
+      {entry.organizations_with_grant > ACCESS_ENTRY_ORGANIZATIONS || list.q ? (
+        <TextInput
+          aria-label={t('searchOrganizations', { scenario: entry.scenario_name })}
+          placeholder={t('searchOrganizationsPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          value={list.search}
+          onChange={(event) => list.setSearch(event.currentTarget.value)}
+          w={{ base: '100%', sm: 280 }}
+          mb="sm"
+        />
+      ) : null}
+      <DataTable
+        rows={rows}
+        total={page?.total ?? 0}
+        state={list}
+        loading={!list.atStart && grants.isPlaceholderData}
+        columns={columns}
+        getRowId={(o) => o.organization_id}
+        empty={
+          <Text size="sm" c="dimmed" ta="center" py="md">
+            {list.q ? t('noOrganizationMatches') : t('noAccess')}
+          </Text>
+        }
+      />
+    </QueryState>
   );
 }
