@@ -139,6 +139,8 @@ const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 interface ReadContext {
   orgId: string;
+  /** The scenario granted to the most organisations. */
+  scenarioId: string;
   offset(atFullScale: number): number;
   range(days: number): string;
   q: string;
@@ -278,9 +280,15 @@ const READS: ReadSpec[] = [
     name: 'scenario access matrix',
     method: 'GET',
     token: 'admin',
-    // The console's page: 10 scenarios, each with every organisation's grant.
+    // The console's page: 10 scenarios, each with its first 10 grants and their counts.
     url: () => '/v1/admin/scenarios/access?limit=10',
     unpaged: () => '/v1/admin/scenarios/access',
+  },
+  {
+    name: "scenario access · a scenario's 2nd page",
+    method: 'GET',
+    token: 'admin',
+    url: (c) => `/v1/admin/scenarios/${c.scenarioId}/access?limit=10&offset=10`,
   },
 ];
 const RANGE_7 = 'stats range · 7 days';
@@ -928,8 +936,12 @@ async function runDatabase(
     run.exports.push(await measureExport(clients.load, server, tokens.client, 'second'));
 
     const today = new Date();
+    const mostGranted = await sql<{ scenario_id: string }>`
+      SELECT scenario_id FROM scenario_access GROUP BY scenario_id ORDER BY count(*) DESC LIMIT 1
+    `.execute(handle.db);
     const context: ReadContext = {
       orgId: fill.biggest.id,
+      scenarioId: mostGranted.rows[0]!.scenario_id,
       offset: (n) => Math.round(n * run.scale),
       range: (days) =>
         `start_date=${isoDay(new Date(today.getTime() - (days - 1) * 86_400_000))}&end_date=${isoDay(today)}`,

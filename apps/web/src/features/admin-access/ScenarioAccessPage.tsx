@@ -321,7 +321,7 @@ function GrantsTable({
           leftSection={<IconSearch size={16} />}
           value={list.search}
           onChange={(event) => list.setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 280 }}
+          w={{ base: '100%', sm: 320 }}
           mb="sm"
         />
       ) : null}
