@@ -1,9 +1,14 @@
 import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import i18n, { LAZY_NAMESPACES, storedLanguage } from '../i18n';
 import { takeContractErrors } from './contract-check';
+
+// findBy… and waitFor give a screen 5 s, not 1 s, to show what it should: a debounced search
+// (300 ms) and a render after it took over a second on a loaded two-core machine. A screen that
+// never shows it still fails, only later.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Test files share their worker's modules (isolate: false in vitest.config.ts): each starts as
 // if alone, in the language a first visit gets, with no toast left over and the real fetch.
