@@ -40,6 +40,7 @@ export default async function setup(project: TestProject) {
 
   await ensureBuilt(['server']);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-'));
+  placeAppBuilds(dataDir);
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     cwd: root,
     env: {
@@ -67,6 +68,21 @@ export default async function setup(project: TestProject) {
     await new Promise((resolve) => server.once('exit', resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+/**
+ * The VR app's builds are the server's, one per platform for every organisation, so they are no
+ * test file's to upload: placed before the server starts, as an operator copies one by hand, they
+ * are there for every file that shows the download page. The one test that uploads a build
+ * (defects.e2e.test.ts) replaces the Oculus build; the links stay.
+ */
+function placeAppBuilds(dataDir: string) {
+  const builds = path.join(dataDir, 'builds');
+  fs.mkdirSync(builds);
+  for (const platform of ['oculus', 'pico']) {
+    // Begins as an APK does, with a ZIP archive's signature.
+    fs.writeFileSync(path.join(builds, `${platform}.apk`), `PK\x03\x04 e2e ${platform} build`);
+  }
 }
 
 function waitForListening(server: ChildProcess): Promise<string> {

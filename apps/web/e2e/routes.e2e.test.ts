@@ -10,7 +10,6 @@ import {
   Headsets,
   inLanguageOf,
   startSession,
-  uploadBuild,
   waitForDeviceStatus,
   waitForSessionStatus,
   type SeededTree,
@@ -48,6 +47,7 @@ let activeSessionId: string;
 
 beforeAll(async () => {
   admin = await adminToken();
+  // The app builds the download page links to are the server's (global-setup.ts places them).
   [browser, tenant, tree] = await Promise.all([
     launchBrowser(),
     createTenant(admin, 'Routes Org'),
@@ -69,8 +69,6 @@ beforeAll(async () => {
         { name: 'Продвинутый', nameEn: 'Advanced', maxTasks: 5 },
       ],
     }),
-    uploadBuild(admin, 'oculus'),
-    uploadBuild(admin, 'pico'),
   ]);
   const expiring = await createScenarioTree(admin, {
     scenario: uniqueName('Работа на высоте'),

@@ -179,20 +179,6 @@ export async function grantAccess(
   });
 }
 
-/** A small stand-in APK for a platform, so the download page has links to show. */
-export async function uploadBuild(admin: string, platform: 'oculus' | 'pico') {
-  const response = await fetch(`${baseUrl()}/v1/admin/vr-app/builds/${platform}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${admin}`,
-      'content-type': 'application/vnd.android.package-archive',
-    },
-    // An APK is a ZIP archive: the server checks its first four bytes.
-    body: new Uint8Array(Buffer.from(`PK\x03\x04 e2e ${platform} build`)),
-  });
-  if (!response.ok) throw new Error(`build upload → ${response.status}: ${await response.text()}`);
-}
-
 export async function enrollmentCode(token: string): Promise<string> {
   return (await apiCall<{ code: string }>('POST', '/v1/devices/enrollment-code', token)).code;
 }
