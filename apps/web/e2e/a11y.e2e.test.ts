@@ -20,6 +20,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  searchList,
   signIn,
   uniqueName,
   type Language,
@@ -171,9 +172,7 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
       page.getByRole('dialog', { name: t('adminOrganizations:addTitle') }),
       `${language} dialog organization-add`,
     );
-    await page
-      .getByRole('textbox', { name: t('adminOrganizations:search') })
-      .fill(tenant.organization.name);
+    await searchList(page, t('adminOrganizations:search'), tenant.organization.name);
     await page.getByRole('row').filter({ hasText: tenant.organization.name }).click();
     const analytics = page.getByRole('dialog');
     await analytics.getByText(t('adminOrganizations:analytics.scenarioPerformance')).waitFor();
@@ -190,6 +189,7 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
       page.getByRole('dialog', { name: t('adminUsers:addTitle') }),
       `${language} dialog user-add`,
     );
+    await searchList(page, t('adminUsers:search'), tenant.email);
     await page
       .getByRole('row')
       .filter({ hasText: tenant.email })
@@ -212,7 +212,7 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
     await checkDialog(page, content, `${language} dialog content-scenario`);
 
     await go(page, language, '/admin/scenario-access', 'adminAccess:title');
-    await page.getByRole('textbox', { name: t('adminAccess:search') }).fill(tree.scenario.name);
+    await searchList(page, t('adminAccess:search'), tree.scenario.name);
     await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
     await page.getByRole('button', { name: t('adminAccess:grantAccess') }).click();
     const grant = page.getByRole('dialog', {

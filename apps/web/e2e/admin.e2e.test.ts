@@ -10,6 +10,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  searchList,
   signIn,
   uniqueName,
   type Language,
@@ -77,6 +78,8 @@ async function addContent(
     .getByText(en(`adminContent:created.${kind}`))
     .last()
     .waitFor();
+  // Found as in a long list: the scenarios are every test file's.
+  await searchList(page, en('common:search'), name);
   await row(page, name).waitFor();
 }
 
@@ -104,6 +107,8 @@ describe('admin screens', () => {
     await orgDialog.getByLabel(en('adminOrganizations:name')).fill(organizationName);
     await orgDialog.getByRole('button', { name: en('common:create') }).click();
     await page.getByText(en('adminOrganizations:createdToast')).waitFor();
+    // The organisations (and the accounts below) are every test file's: the new one is searched.
+    await searchList(page, en('adminOrganizations:search'), organizationName);
     await row(page, organizationName).waitFor();
     expect(
       await row(page, organizationName)
@@ -128,6 +133,7 @@ describe('admin screens', () => {
     await page.getByRole('option', { name: organizationName }).click();
     await userDialog.getByRole('button', { name: en('common:create') }).click();
     await page.getByText(en('adminUsers:createdToast')).waitFor();
+    await searchList(page, en('adminUsers:search'), clientEmail);
     const account = row(page, clientEmail);
     await account.waitFor();
     expect(await account.getByText(organizationName).count()).toBe(1);
@@ -168,6 +174,7 @@ describe('admin screens', () => {
 
   it('grants the organisation access until the default date, one year ahead', async () => {
     await open('/admin/scenario-access', en('adminAccess:title'));
+    await searchList(page, en('adminAccess:search'), content.scenario);
     await page.getByRole('button', { name: new RegExp(content.scenario) }).click();
     const panel = page.getByRole('region', { name: new RegExp(content.scenario) });
     await panel.getByText(en('adminAccess:noAccess')).waitFor();

@@ -16,6 +16,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  searchList,
   signIn,
   uniqueName,
   VIEWPORTS,
@@ -289,8 +290,12 @@ describe('a deleted scenario', () => {
       `${baseUrl()}/admin/content?tab=options&scenario=${tree.scenario.id}&module=${tree.module.id}&level=${tree.levels[0]!.id}`,
     );
     await page.getByRole('row').filter({ hasText: 'Параметр' }).waitFor();
-    await page.getByRole('tab', { name: tr('ru', 'adminContent:tabs.scenarios') }).click();
-    await page.getByRole('textbox', { name: tr('ru', 'common:search') }).fill(tree.scenario.name);
+    const scenariosTab = (selected?: boolean) =>
+      page.getByRole('tab', { name: tr('ru', 'adminContent:tabs.scenarios'), selected });
+    await scenariosTab().click();
+    // Searched on the scenarios' own tab (the options' search box goes with the tab it was on).
+    await scenariosTab(true).waitFor();
+    await searchList(page, tr('ru', 'common:search'), tree.scenario.name);
     const row = page.getByRole('row').filter({ hasText: tree.scenario.name });
     await row.waitFor();
 

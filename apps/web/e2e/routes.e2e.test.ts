@@ -21,6 +21,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  searchList,
   signIn,
   uniqueName,
   VIEWPORTS,
@@ -203,12 +204,15 @@ const CLIENT_ROUTES: Route[] = [
   },
 ];
 
+// The admin's lists hold what every test file creates: each screen is searched for this file's
+// own rows (and its screenshot shows them), which need not be on a first page.
 const ADMIN_ROUTES: Route[] = [
   {
     path: '/admin/organizations',
     nav: 'layout:nav.organizations',
     title: 'adminOrganizations:title',
-    ready: async (page) => {
+    ready: async (page, language) => {
+      await searchList(page, tr(language, 'adminOrganizations:search'), tenant.organization.name);
       await row(page, tenant.organization.name).waitFor();
     },
   },
@@ -216,7 +220,8 @@ const ADMIN_ROUTES: Route[] = [
     path: '/admin/users',
     nav: 'layout:nav.users',
     title: 'adminUsers:title',
-    ready: async (page) => {
+    ready: async (page, language) => {
+      await searchList(page, tr(language, 'adminUsers:search'), tenant.email);
       await row(page, tenant.email).waitFor();
     },
   },
@@ -224,7 +229,8 @@ const ADMIN_ROUTES: Route[] = [
     path: '/admin/devices',
     nav: 'layout:nav.allDevices',
     title: 'adminDevices:title',
-    ready: async (page) => {
+    ready: async (page, language) => {
+      await searchList(page, tr(language, 'adminDevices:search'), devices.pico);
       await row(page, devices.pico).waitFor();
     },
   },
@@ -232,7 +238,8 @@ const ADMIN_ROUTES: Route[] = [
     path: '/admin/content',
     nav: 'layout:nav.content',
     title: 'adminContent:title',
-    ready: async (page) => {
+    ready: async (page, language) => {
+      await searchList(page, tr(language, 'common:search'), tree.scenario.name);
       await row(page, tree.scenario.name).waitFor();
       await row(page, tree.scenario.nameEn!).waitFor();
     },
@@ -241,7 +248,8 @@ const ADMIN_ROUTES: Route[] = [
     path: '/admin/scenario-access',
     nav: 'layout:nav.scenarioAccess',
     title: 'adminAccess:title',
-    ready: async (page) => {
+    ready: async (page, language) => {
+      await searchList(page, tr(language, 'adminAccess:search'), tree.scenario.name);
       await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
       await row(page, tenant.organization.name).waitFor();
     },
