@@ -66,14 +66,20 @@ export async function signIn(page: Page, email: string, password: string) {
 }
 
 /**
- * Narrows a list the server searches (the search box labelled `label`) to `text`, and waits until
- * the console has asked for it: the URL's `q`, written once the box's pause is over. The admin's
- * lists hold what every test file creates, and files run side by side: a file finds its own rows
- * among the matches, never by where they fall on a first page that other files fill too.
+ * Narrows a list the server searches (the search box labelled `label`) to `text`, and waits for
+ * the server's answer to show. The admin's lists hold what every test file creates, and files run
+ * side by side: a file finds its own rows among the matches, never by where they fall on a first
+ * page that other files fill too.
  */
 export async function searchList(page: Page, label: string, text: string) {
+  const answered = page.waitForResponse((response) => {
+    const url = new URL(response.url());
+    return response.request().method() === 'GET' && url.searchParams.get('q') === text.trim();
+  });
   await page.getByRole('textbox', { name: label, exact: true }).fill(text);
-  await page.waitForURL((url) => url.searchParams.get('q') === text.trim());
+  await answered;
+  // Until then the table showed the rows it had before, faded (axe would measure them so).
+  await page.waitForFunction(() => !document.querySelector('table[aria-busy="true"]'));
 }
 
 const screenshotDir = path.resolve(import.meta.dirname, 'screenshots');
