@@ -21,6 +21,7 @@ import {
   newPage,
   screenshot,
   searchList,
+  settled,
   signIn,
   uniqueName,
   type Language,
@@ -141,6 +142,10 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
     await checkDialog(page, addHeadset, `${language} dialog add-headset`);
     const card = page.getByTestId('device-card').filter({ hasText: headsetName });
     await card.getByRole('button', { name: t('devices:settings') }).click();
+    // The settings open over a moment, the movement type coming in above the delete button and
+    // pushing it down: a click on the button as it moves can end on the toggle instead.
+    await card.getByRole('radiogroup', { name: t('devices:movementType') }).waitFor();
+    await settled(page);
     await card.getByRole('button', { name: t('devices:delete') }).click();
     await checkDialog(
       page,
