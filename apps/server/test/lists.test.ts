@@ -575,4 +575,25 @@ describe('session history', () => {
     expect(rows.at(-1)![0]).toBe('1250');
     expect(text.endsWith('\r\n')).toBe(true);
   });
+
+  it('exports every session when many start within one millisecond', async () => {
+    // Plain-SQL imports stamp sessions to the microsecond; a JavaScript Date holds milliseconds.
+    // The export reads in batches of 1,000, so these 1,003 sessions cross a batch boundary inside
+    // one millisecond.
+    const tenant = await makeTenant(t);
+    await sql`
+      INSERT INTO sessions (organization_id, device_name, device_type, vr_user_name,
+        scenario_name, module_name, level_name, level_number, max_tasks, status, completed_tasks,
+        started_at, ended_at)
+      SELECT ${tenant.organization.id}::uuid, 'Quest', 'quest', 'Trainee ' || g, 'Fire',
+        'Evacuation', 'Level 1', 1, 4, 'completed', 4,
+        timestamptz '2026-04-01T08:00:00Z' + g * interval '1 microsecond',
+        timestamptz '2026-04-01T08:05:00Z'
+      FROM generate_series(1, 1003) AS g`.execute(t.db);
+    const response = await t.app.inject({ url: '/v1/sessions/export', headers: tenant.headers });
+    const rows = Papa.parse<string[]>(response.body.slice(1), { skipEmptyLines: true }).data;
+    const trainees = new Set(rows.slice(1).map((row) => row[1]));
+    expect(trainees.size).toBe(1003);
+    expect(rows.at(-1)![0]).toBe('1003');
+  });
 });

@@ -23,6 +23,34 @@ export function neutralizeCsvRows<T>(rows: readonly (readonly T[])[]): (T | stri
   return rows.map((row) => row.map(neutralizeCsvCell));
 }
 
+/** What a CSV cell may hold: null and undefined are written as empty cells. */
+export type CsvCell = string | number | boolean | null | undefined;
+
+/** Cells a spreadsheet would misread unless quoted: a comma, quote or line break inside, or a
+ * space at either end. */
+const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+
+/**
+ * One CSV record as RFC 4180 writes it, without its line break: cells joined by commas, quoted
+ * (inner quotes doubled) only where they must be. Cells are written as given: neutralise text
+ * against formulas first.
+ */
+export function csvRecord(cells: readonly CsvCell[]): string {
+  return cells.map(csvField).join(',');
+}
+
+function csvField(cell: CsvCell): string {
+  const text = cell === null || cell === undefined ? '' : String(cell);
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Records as CSV text, each ending with CRLF (the line break spreadsheets expect). */
+export function csvText(records: readonly (readonly CsvCell[])[]): string {
+  let text = '';
+  for (const record of records) text += `${csvRecord(record)}\r\n`;
+  return text;
+}
+
 /** Progress percent = completed tasks over max tasks (max treated as 1 if missing), whole. */
 export function progressPercent(
   completed: number | null | undefined,
@@ -120,7 +148,8 @@ export function historyCsvRow(
     session.ended_at ?? '',
     session.success === null ? '' : session.success ? 'Yes' : 'No',
   ];
-  return row.map(neutralizeCsvCell);
+  for (let i = 0; i < row.length; i++) row[i] = neutralizeCsvCell(row[i]!);
+  return row;
 }
 
 /** A name any file system accepts: no path separators, reserved or control characters. */

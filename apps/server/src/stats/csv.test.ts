@@ -1,4 +1,5 @@
-import { CSV_BOM, neutralizeCsvCell, neutralizeCsvRows } from '@vrtc/contract';
+import { CSV_BOM, csvRecord, csvText, neutralizeCsvCell, neutralizeCsvRows } from '@vrtc/contract';
+import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 
 describe('neutralizeCsvCell (shared with the console)', () => {
@@ -29,5 +30,31 @@ describe('neutralizeCsvCell (shared with the console)', () => {
       ['ok', "'@y"],
     ]);
     expect(CSV_BOM).toBe('\uFEFF');
+  });
+});
+
+describe('csvRecord and csvText (RFC 4180)', () => {
+  it('quotes only the cells that need it, doubling inner quotes', () => {
+    expect(
+      csvRecord(['plain', 'a,b', 'say "hi"', 'two\nlines', 'cr\rhere', ' padded', 'end ']),
+    ).toBe('plain,"a,b","say ""hi""","two\nlines","cr\rhere"," padded","end "');
+  });
+
+  it('writes numbers and booleans as text and empty cells for null and undefined', () => {
+    expect(csvRecord([1, -2.5, 0, true, false, null, undefined, ''])).toBe(
+      '1,-2.5,0,true,false,,,',
+    );
+  });
+
+  it('ends every record with CRLF, an empty record as an empty line, and reads back as written', () => {
+    const records = [['Name', 'Sessions'], [], ['Склад "Север", 2', 12], ['multi\r\nline', null]];
+    const text = csvText(records);
+    expect(text).toBe('Name,Sessions\r\n\r\n"Склад ""Север"", 2",12\r\n"multi\r\nline",\r\n');
+    expect(Papa.parse<string[]>(text, { newline: '\r\n' }).data.slice(0, 4)).toEqual([
+      ['Name', 'Sessions'],
+      [''],
+      ['Склад "Север", 2', '12'],
+      ['multi\r\nline', ''],
+    ]);
   });
 });

@@ -9,7 +9,9 @@ import {
   STATS_RANGE_MAX_DAYS,
   STATS_TOP_ORGANIZATIONS,
   CSV_BOM,
+  csvText,
   neutralizeCsvRows,
+  type CsvCell,
   type DailyStat,
   type DeviceTypeStat,
   type GlobalStats,
@@ -20,7 +22,6 @@ import {
   type TopOrganization,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import Papa from 'papaparse';
 import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import type { SessionDailyScenarioTable } from '../platform/schema.ts';
@@ -343,7 +344,7 @@ export async function exportStats(ctx: ServiceContext, query: StatsExportQuery):
     query.start_date ?? isoDate(addDays(parseIsoDate(endDate), -(STATS_EXPORT_DEFAULT_DAYS - 1)));
   const stats = await statsForRange(ctx, dayRange(startDate, endDate));
 
-  const rows: unknown[][] = [
+  const rows: CsvCell[][] = [
     ['Global statistics'],
     ['Metric', 'Value'],
     ['Start date', stats.start_date],
@@ -376,9 +377,8 @@ export async function exportStats(ctx: ServiceContext, query: StatsExportQuery):
     ['Device type', 'Sessions', 'Devices'],
     ...stats.device_types.map((d) => [d.device_type, d.sessions, d.devices]),
   ];
-  const csv = Papa.unparse(neutralizeCsvRows(rows), { newline: '\r\n' });
   return {
     filename: `global-stats_${stats.start_date}_${stats.end_date}.csv`,
-    body: CSV_BOM + csv + '\r\n',
+    body: CSV_BOM + csvText(neutralizeCsvRows(rows)),
   };
 }
