@@ -218,6 +218,40 @@ describe('GET /v1/admin/stats', () => {
       },
     ]);
   });
+
+  it('keeps a deleted scenario under its recorded names, a live one under its current ones', async () => {
+    const organization = await makeOrganization(t.db);
+    const live = await makeScenarioTree(t.db, { scenarioName: 'Ladder work' });
+    const gone = await makeScenarioTree(t.db, { scenarioName: 'Crane signals' });
+    for (const tree of [live, gone]) {
+      const session = await makeSession(t.db, {
+        organizationId: organization.id,
+        scenarioId: tree.scenario.id,
+        scenarioName: tree.scenario.name,
+        startedAt: new Date('2025-01-11T10:00:00Z'),
+      });
+      await t.db
+        .updateTable('sessions')
+        .set({ scenario_name_en: `${tree.scenario.name} (recorded)` })
+        .where('id', '=', session.id)
+        .execute();
+    }
+    // The live scenario's admin removed its English name; the other scenario was deleted.
+    await t.db
+      .updateTable('scenarios')
+      .set({ name: 'Ladder safety', name_en: null })
+      .where('id', '=', live.scenario.id)
+      .execute();
+    await t.db.deleteFrom('scenarios').where('id', '=', gone.scenario.id).execute();
+    const stats = (await get()).json().scenario_stats as Array<Record<string, unknown>>;
+    const names = stats
+      .filter((s) => ['Ladder safety', 'Crane signals'].includes(s.scenario_name as string))
+      .map((s) => [s.scenario_name, s.scenario_name_en, s.total_sessions]);
+    expect(names.sort()).toEqual([
+      ['Crane signals', 'Crane signals (recorded)', 1],
+      ['Ladder safety', null, 1],
+    ]);
+  });
 });
 
 describe('GET /v1/admin/stats/range', () => {
