@@ -95,6 +95,35 @@ export const oneOf =
   (value: string): value is T =>
     (values as readonly string[]).includes(value);
 
+/**
+ * A search box's text, typing ahead of the search the list was asked for (`q`): `commit` gets the
+ * trimmed text 300 ms after the last keystroke. A `q` changed by other means (back, a link, a
+ * reset) shows in the box.
+ */
+function useDebouncedSearch(
+  q: string,
+  commit: (text: string) => void,
+): [search: string, setSearch: (text: string) => void] {
+  const [search, setSearch] = useState(q);
+  const committed = useRef(q);
+  useEffect(() => {
+    if (q !== committed.current) {
+      committed.current = q;
+      setSearch(q);
+    }
+  }, [q]);
+  useEffect(() => {
+    const text = search.trim();
+    if (text === committed.current) return;
+    const timer = setTimeout(() => {
+      committed.current = text;
+      commit(text);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, commit]);
+  return [search, setSearch];
+}
+
 /** limit, offset, sort, order and q for a list's endpoint. */
 function listQuery<Sort extends string>(
   pageSize: number,
@@ -167,24 +196,11 @@ export function useListState<Sort extends string, F extends FilterSpec = Record<
   }, [filterKey]);
 
   // The search box types ahead of the URL; the URL follows 300 ms after the last keystroke.
-  const [search, setSearch] = useState(q);
-  const committed = useRef(q);
-  useEffect(() => {
-    // The URL's search changed by other means (back, a link, a reset): the box shows it.
-    if (q !== committed.current) {
-      committed.current = q;
-      setSearch(q);
-    }
-  }, [q]);
-  useEffect(() => {
-    const text = search.trim();
-    if (text === committed.current) return;
-    const timer = setTimeout(() => {
-      committed.current = text;
-      write({ [SEARCH]: text, [PAGE]: null }, { replace: true });
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [search, write]);
+  const commitSearch = useCallback(
+    (text: string) => write({ [SEARCH]: text, [PAGE]: null }, { replace: true }),
+    [write],
+  );
+  const [search, setSearch] = useDebouncedSearch(q, commitSearch);
 
   const setPage = useCallback(
     (index: number) => write({ [PAGE]: index > 0 ? String(index + 1) : null }),
@@ -282,17 +298,12 @@ export function useLocalListState<Sort extends string>(
     sort: defaultSort?.sort,
     order: defaultSort?.order ?? 'asc',
   });
-  const [search, setSearch] = useState('');
   const [q, setQ] = useState('');
-  useEffect(() => {
-    const text = search.trim();
-    if (text === q) return;
-    const timer = setTimeout(() => {
-      setQ(text);
-      setPage(0);
-    }, SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [search, q]);
+  const commitSearch = useCallback((text: string) => {
+    setQ(text);
+    setPage(0);
+  }, []);
+  const [search, setSearch] = useDebouncedSearch(q, commitSearch);
   const setSort = useCallback(
     (sort: Sort | undefined, order: SortOrder) => {
       setSorting(
