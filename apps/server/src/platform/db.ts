@@ -333,9 +333,36 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
+/**
+ * pg's client, asked through its callback form under a promise of our own. Rows that pg resolves
+ * its own promise with survive V8's young-generation collections, for a reason we have not pinned
+ * down, and wait in the old generation for a full collection. A 100,000-row History export left
+ * 65 MB of such garbage (+57 MB of RSS per download in bench:console); through the callback it
+ * leaves 10 MB and the RSS stays flat (`--trace-gc-nvp`, promoted bytes). Errors get the caller's
+ * async stack, as pg's own promise gives them.
+ */
+class CallbackClient extends pg.Client {
+  // @ts-expect-error pg types query() as overloads; this serves the one Kysely calls.
+  override query(config: unknown, values?: unknown, callback?: unknown) {
+    if (typeof config !== 'string' || typeof values === 'function' || callback !== undefined) {
+      // @ts-expect-error passed through as given
+      return super.query(config, values, callback);
+    }
+    return new Promise((resolve, reject) => {
+      super.query(config, values as unknown[], (error: Error | null, result: unknown) =>
+        error ? reject(error) : resolve(result),
+      );
+    }).catch((error: Error) => {
+      Error.captureStackTrace(error);
+      throw error;
+    });
+  }
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
+      Client: CallbackClient as typeof pg.Client,
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 10,
       options: '-c TimeZone=UTC',
