@@ -159,6 +159,12 @@ describe('lists', () => {
     });
     const byNotes = await get(`/v1/vr-users?q=${prefix}-day`, tenant.headers);
     expect((byNotes.vr_users as Array<{ name: string }>).map((v) => v.name)).toEqual(['Someone']);
+    // Shorter than a trigram: the search indexes cannot serve it, the scan still does.
+    await makeVrUser(t.db, tenant.organization.id, { name: `${prefix} Qx` });
+    const twoLetters = await get('/v1/vr-users?q=qX', tenant.headers);
+    expect((twoLetters.vr_users as Array<{ name: string }>).map((v) => v.name)).toEqual([
+      `${prefix} Qx`,
+    ]);
   });
 
   it('devices: paged within the organisation and by status', async () => {

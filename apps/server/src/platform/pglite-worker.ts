@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 export interface WorkerSource {
   dataDir?: string;
@@ -44,10 +46,13 @@ function outcome(result: { rows?: unknown[]; affectedRows?: number } | undefined
   return { rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 };
 }
 
+/** The extensions the migrations create (the VR users' search indexes, 0008). */
+const extensions = { pg_trgm, btree_gin };
+
 async function open(): Promise<PGlite> {
-  const options: PGliteOptions | undefined = snapshotPath
-    ? { loadDataDir: new Blob([fs.readFileSync(snapshotPath)]) }
-    : undefined;
+  const options: PGliteOptions = snapshotPath
+    ? { extensions, loadDataDir: new Blob([fs.readFileSync(snapshotPath)]) }
+    : { extensions };
   return PGlite.create(dataDir, options);
 }
 
