@@ -66,6 +66,24 @@ export function groupedOptionalNameSql(
     THEN max(${sql.ref(currentName)}) ELSE max(${sql.ref(recordedName)}) END`;
 }
 
+/**
+ * groupedNameSql's rule for a group already summed, with its live row joined afterwards (no row
+ * when the group's id is null): the live row's current name, else the name recorded with it.
+ */
+export function currentNameSql(liveName: string, recordedName: string): RawBuilder<string> {
+  return sql<string>`coalesce(${sql.ref(liveName)}, ${sql.ref(recordedName)})`;
+}
+
+/** groupedOptionalNameSql's rule for one group already summed, as currentNameSql. */
+export function currentOptionalNameSql(
+  liveId: string,
+  currentName: string,
+  recordedName: string,
+): RawBuilder<string | null> {
+  return sql<string | null>`CASE WHEN ${sql.ref(liveId)} IS NOT NULL
+    THEN ${sql.ref(currentName)} ELSE ${sql.ref(recordedName)} END`;
+}
+
 /** The grouping key `(id, recorded name when the id is null)`, see groupedNameSql. */
 export function groupKeySql(id: string, recorded: string): RawBuilder<unknown>[] {
   return [sql`${sql.ref(id)}`, sql`CASE WHEN ${sql.ref(id)} IS NULL THEN ${sql.ref(recorded)} END`];

@@ -26,7 +26,7 @@ import type { ServiceContext } from '../platform/context.ts';
 import type { Db } from '../platform/db.ts';
 import type { SessionDailyScenarioTable } from '../platform/schema.ts';
 import { AppError } from '../platform/errors.ts';
-import { groupKeySql } from './stats-sql.ts';
+import { currentNameSql, currentOptionalNameSql, groupKeySql } from './stats-sql.ts';
 
 /** Dates outside these bounds are refused: nobody needs them, and they keep timestamps sane. */
 const MIN_DATE = '1970-01-01';
@@ -141,17 +141,13 @@ function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
     .having(sql`sum(r.sessions)`, '>', 0);
   // A scenario id is set only while its scenario exists (deleting one nulls it): then its current
   // names win, the English one even when its admin removed it.
-  const name = sql<string>`coalesce(sc.name, t.recorded_name)`;
+  const name = currentNameSql('sc.name', 't.recorded_name');
   return db
     .selectFrom(totals.as('t'))
     .leftJoin('scenarios as sc', 'sc.id', 't.scenario_id')
     .select([
       name.as('scenario_name'),
-      sql<
-        string | null
-      >`CASE WHEN sc.id IS NOT NULL THEN sc.name_en ELSE t.recorded_name_en END`.as(
-        'scenario_name_en',
-      ),
+      currentOptionalNameSql('sc.id', 'sc.name_en', 't.recorded_name_en').as('scenario_name_en'),
       't.total_sessions',
       't.completed_sessions',
       't.success_rate',

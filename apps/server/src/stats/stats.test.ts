@@ -329,6 +329,13 @@ describe('GET /v1/admin/stats/range', () => {
       ],
     });
 
+    // Every day of the range with sessions: the rollup's rows, in order.
+    const twoDays = (await range('start_date=2026-03-15&end_date=2026-03-16')).json();
+    expect(twoDays.daily).toEqual([
+      { date: '2026-03-15', sessions: 1, completed: 1 },
+      { date: '2026-03-16', sessions: 1, completed: 0 },
+    ]);
+
     const oneDay = (await range('start_date=2026-03-17&end_date=2026-03-17')).json();
     expect(oneDay.daily).toEqual([{ date: '2026-03-17', sessions: 0, completed: 0 }]);
     expect(oneDay).toMatchObject({
