@@ -142,8 +142,8 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
     await checkDialog(page, addHeadset, `${language} dialog add-headset`);
     const card = page.getByTestId('device-card').filter({ hasText: headsetName });
     await card.getByRole('button', { name: t('devices:settings') }).click();
-    // The settings open over a moment, the movement type coming in above the delete button and
-    // pushing it down: a click on the button as it moves can end on the toggle instead.
+    // The settings panel mounts its controls as it starts to open and grows over a moment: the
+    // delete button is clicked once the panel has opened and the page has settled.
     await card.getByRole('radiogroup', { name: t('devices:movementType') }).waitFor();
     await settled(page);
     await card.getByRole('button', { name: t('devices:delete') }).click();
