@@ -15,13 +15,73 @@ const dirsOf = (dir) =>
     .map((entry) => entry.name);
 
 /**
- * The import boundaries (docs/decisions: one-way imports), enforced rather than agreed:
+ * The import boundaries (docs/ARCHITECTURE.md, "Dependency rules"), enforced rather than agreed:
  * - a web feature imports no other feature, nor the app shell (app/); shared web code
  *   (components, lib, api, i18n, auth) imports no feature;
- * - the server's platform/ imports no domain: domains depend on the platform, never the reverse.
+ * - the server's platform/ imports no domain, and its layers look down only:
+ *   config < database < service < http < ops;
+ * - a server domain imports only the domains SERVER_DOMAIN_USES lists for it, and any sink.
  */
 const webFeatures = dirsOf('apps/web/src/features');
 const serverDomains = dirsOf('apps/server/src').filter((dir) => dir !== 'platform');
+
+/**
+ * Which server domain may import which (besides platform/ and the sinks). The direction runs from
+ * the edges (the headset protocol, the organisation figures) down to identity (auth); a domain
+ * absent from this table fails the lint run, so a new one is placed on purpose.
+ */
+export const SERVER_DOMAIN_USES = {
+  headset: ['auth', 'devices', 'sessions'],
+  organizations: ['auth', 'devices', 'stats'],
+  stats: ['auth', 'devices'],
+  sessions: ['auth', 'devices', 'content', 'vr-users'],
+  devices: ['auth'],
+  access: ['auth', 'content'],
+  content: ['auth'],
+  'vr-users': ['auth'],
+  accounts: ['auth'],
+  downloads: ['auth'],
+  auth: [],
+};
+/**
+ * Sinks: every domain may tell them what happened; they import no domain but auth (who did it).
+ * events: the console's live streams.
+ */
+export const SERVER_SINKS = ['events'];
+/** platform/'s layers, lowest first: each imports only those before it. */
+export const PLATFORM_LAYERS = ['config', 'database', 'service', 'http', 'ops'];
+
+for (const domain of serverDomains) {
+  if (!(domain in SERVER_DOMAIN_USES) && !SERVER_SINKS.includes(domain)) {
+    throw new Error(
+      `apps/server/src/${domain}/ is a new server domain: add it to SERVER_DOMAIN_USES (or SERVER_SINKS) in eslint.config.js and to docs/ARCHITECTURE.md`,
+    );
+  }
+}
+
+const serverDomainZones = serverDomains.flatMap((domain) => {
+  const allowed = SERVER_SINKS.includes(domain)
+    ? ['auth']
+    : [...SERVER_DOMAIN_USES[domain], ...SERVER_SINKS];
+  return serverDomains
+    .filter((other) => other !== domain && !allowed.includes(other))
+    .map((other) => ({
+      target: `./apps/server/src/${domain}`,
+      from: `./apps/server/src/${other}`,
+      message: SERVER_SINKS.includes(domain)
+        ? `A sink (${domain}/) imports no domain but auth.`
+        : `${domain}/ may use ${allowed.join(', ')}; not ${other}/ (docs/ARCHITECTURE.md, "Dependency rules"). Move what both need down, or tell a sink.`,
+    }));
+});
+
+const platformLayerZones = PLATFORM_LAYERS.flatMap((layer, index) =>
+  PLATFORM_LAYERS.slice(index + 1).map((higher) => ({
+    target: `./apps/server/src/platform/${layer}`,
+    from: `./apps/server/src/platform/${higher}`,
+    message: `platform/${layer} does not import platform/${higher}: the layers look down only (${PLATFORM_LAYERS.join(' < ')}).`,
+  })),
+);
+
 const boundaryZones = [
   ...webFeatures.map((feature) => ({
     target: `./apps/web/src/features/${feature}`,
@@ -42,8 +102,11 @@ const boundaryZones = [
   ...serverDomains.map((domain) => ({
     target: './apps/server/src/platform',
     from: `./apps/server/src/${domain}`,
-    message: 'platform/ does not import a domain: declare the interface it needs in platform/.',
+    message:
+      'platform/ does not import a domain: the domain declares what it needs and app.ts hands it in.',
   })),
+  ...serverDomainZones,
+  ...platformLayerZones,
 ];
 
 export default tseslint.config(

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
-import { openDatabase } from '../apps/server/src/platform/db.ts';
+import { openDatabase } from '../apps/server/src/platform/database/db.ts';
 import { Cluster, findNginx } from '../apps/server/test/cluster/cluster.ts';
 import { LoadGenerator } from './load-generator.ts';
 import type { LoadResult } from './load-runner.ts';

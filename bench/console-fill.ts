@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Db } from '../apps/server/src/platform/db.ts';
+import type { Db } from '../apps/server/src/platform/database/db.ts';
 
 /**
  * Fills a freshly migrated database the way a bulk import would: plain SQL, INSERT … SELECT over

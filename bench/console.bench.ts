@@ -10,10 +10,10 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashPassword } from '../apps/server/src/auth/passwords.ts';
-import type { AppInstance } from '../apps/server/src/platform/app-types.ts';
-import { testConfig } from '../apps/server/src/platform/config.ts';
-import { openDatabase, type DatabaseHandle } from '../apps/server/src/platform/db.ts';
-import { migrate } from '../apps/server/src/platform/migrate.ts';
+import type { AppInstance } from '../apps/server/src/platform/http/app-types.ts';
+import { testConfig } from '../apps/server/src/platform/config/config.ts';
+import { openDatabase, type DatabaseHandle } from '../apps/server/src/platform/database/db.ts';
+import { migrate } from '../apps/server/src/platform/database/migrate.ts';
 import type {
   ClientJob,
   DownloadOutcome,

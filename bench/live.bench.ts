@@ -7,8 +7,8 @@ import path from 'node:path';
 import { LIVE_STREAMS_PER_ACCOUNT, routePath, routes } from '@vrtc/contract';
 import { hashPassword } from '../apps/server/src/auth/passwords.ts';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
-import { openDatabase, type Db } from '../apps/server/src/platform/db.ts';
-import { migrate } from '../apps/server/src/platform/migrate.ts';
+import { openDatabase, type Db } from '../apps/server/src/platform/database/db.ts';
+import { migrate } from '../apps/server/src/platform/database/migrate.ts';
 import {
   startServerProcess,
   stopServerProcess,

@@ -17,9 +17,9 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
 import type { LastSeenBuffer } from '../apps/server/src/headset/last-seen.ts';
-import { testConfig } from '../apps/server/src/platform/config.ts';
-import { openDatabase, type Db } from '../apps/server/src/platform/db.ts';
-import { migrate } from '../apps/server/src/platform/migrate.ts';
+import { testConfig } from '../apps/server/src/platform/config/config.ts';
+import { openDatabase, type Db } from '../apps/server/src/platform/database/db.ts';
+import { migrate } from '../apps/server/src/platform/database/migrate.ts';
 
 /** A server under load: where to send requests, and how to stop it. */
 export interface Target {

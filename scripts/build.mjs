@@ -10,7 +10,7 @@
 // - contract: packages/contract/src → packages/contract/dist (tsc -b, with declarations: the
 //   server's build reads the contract's types from there).
 // - server: apps/server/src → apps/server/dist (tsc -b, `.ts` imports rewritten to `.js`), the
-//   migrations copied beside the compiled migrate.js (dist/platform/migrations). Built from a clean
+//   migrations copied beside the compiled migrate.js (dist/platform/database/migrations). Built from a clean
 //   dist/ each time, so nothing removed from src/ survives there.
 // - web: `npm run build -w apps/web` → apps/web/dist.
 //
@@ -67,12 +67,16 @@ export const TARGETS = {
       const dist = at('apps/server/dist');
       fs.rmSync(dist, { recursive: true, force: true });
       await run(process.execPath, [tsc, '-b', at('apps/server/tsconfig.build.json')]);
-      // migrate.ts reads the SQL files beside itself: src/platform/migrations from the sources,
-      // dist/platform/migrations once compiled.
-      fs.cpSync(at('apps/server/src/platform/migrations'), path.join(dist, 'platform/migrations'), {
-        recursive: true,
-        filter: (source) => source.endsWith('.sql') || fs.statSync(source).isDirectory(),
-      });
+      // migrate.ts reads the SQL files beside itself: src/platform/database/migrations from the sources,
+      // dist/platform/database/migrations once compiled.
+      fs.cpSync(
+        at('apps/server/src/platform/database/migrations'),
+        path.join(dist, 'platform/database/migrations'),
+        {
+          recursive: true,
+          filter: (source) => source.endsWith('.sql') || fs.statSync(source).isDirectory(),
+        },
+      );
     },
   },
   web: {

@@ -34,8 +34,28 @@ describe('lint boundaries', () => {
     },
     {
       breach: "the server's platform importing a domain",
-      file: 'apps/server/src/platform/probe.ts',
-      code: "import * as devices from '../devices/devices.service.ts';\nexport const probe = devices;\n",
+      file: 'apps/server/src/platform/service/probe.ts',
+      code: "import * as devices from '../../devices/devices.service.ts';\nexport const probe = devices;\n",
+    },
+    {
+      breach: 'a lower platform layer importing a higher one (database → http)',
+      file: 'apps/server/src/platform/database/probe.ts',
+      code: "import { registerRoute } from '../http/routes.ts';\nexport const probe = registerRoute;\n",
+    },
+    {
+      breach: 'a server domain importing one it may not use (devices → sessions)',
+      file: 'apps/server/src/devices/probe.ts',
+      code: "import * as sessions from '../sessions/sessions.service.ts';\nexport const probe = sessions;\n",
+    },
+    {
+      breach: 'a server domain importing upwards (auth → accounts)',
+      file: 'apps/server/src/auth/probe.ts',
+      code: "import * as accounts from '../accounts/accounts.service.ts';\nexport const probe = accounts;\n",
+    },
+    {
+      breach: 'a sink importing a domain (events → sessions)',
+      file: 'apps/server/src/events/probe.ts',
+      code: "import * as sessions from '../sessions/sessions.service.ts';\nexport const probe = sessions;\n",
     },
   ])('refuses $breach', async ({ file, code }) => {
     expect(await ruleIds(code, file)).toContain('import-x/no-restricted-paths');
@@ -45,6 +65,12 @@ describe('lint boundaries', () => {
     const code =
       "import { DataTable } from '../../components/DataTable';\nimport { DevicesPage } from './DevicesPage';\nexport const probe = [DataTable, DevicesPage];\n";
     expect(await ruleIds(code, 'apps/web/src/features/devices/probe.ts')).toEqual([]);
+  });
+
+  it('lets a domain import the domains it may use, a sink and the platform', async () => {
+    const code =
+      "import { endActiveSession } from '../sessions/session-end.ts';\nimport type { LivePublisher } from '../events/live-events.ts';\nimport { AppError } from '../platform/service/errors.ts';\nexport const probe: [unknown, LivePublisher | undefined, unknown] = [endActiveSession, undefined, AppError];\n";
+    expect(await ruleIds(code, 'apps/server/src/headset/probe.ts')).toEqual([]);
   });
 
   it('refuses an import cycle', async () => {

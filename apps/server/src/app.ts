@@ -1,31 +1,33 @@
 import type { LiveEvent } from '@vrtc/contract';
-import fs from 'node:fs';
-import path from 'node:path';
 import helmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { authRoutes } from './auth/auth.routes.ts';
 import { requireUser } from './auth/auth.guard.ts';
-import type { AppInstance } from './platform/app-types.ts';
-import { systemClock, type Clock } from './platform/clock.ts';
-import type { Config } from './platform/config.ts';
-import type { ServiceContext } from './platform/context.ts';
-import type { Db, PoolStats } from './platform/db.ts';
-import { Health, healthRoutes } from './platform/health.ts';
-import { JobMonitor } from './platform/job-monitor.ts';
-import { Metrics } from './platform/metrics.ts';
-import { LOG_REDACT_PATHS, registerRequestLog, requestIdOf } from './platform/request-log.ts';
+import type { AppInstance } from './platform/http/app-types.ts';
+import { systemClock, type Clock } from './platform/service/clock.ts';
+import type { Config } from './platform/config/config.ts';
+import type { ServiceContext } from './platform/service/context.ts';
+import type { Db, PoolStats } from './platform/database/db.ts';
+import { Health, healthRoutes } from './platform/ops/health.ts';
+import { JobMonitor } from './platform/ops/job-monitor.ts';
+import { Metrics } from './platform/ops/metrics.ts';
+import { LOG_REDACT_PATHS, registerRequestLog, requestIdOf } from './platform/ops/request-log.ts';
 import { DeviceCache } from './headset/device-cache.ts';
 import { liveEventRoutes } from './events/events.routes.ts';
-import { DeviceFigures } from './devices/device-figures.ts';
-import { OrganizationAnalyticsAnswers } from './organizations/organization-analytics.ts';
-import { LiveEvents } from './events/live-events.ts';
+import { DeviceFigures, type WithFleetCounts } from './devices/device-figures.ts';
+import {
+  OrganizationAnalyticsAnswers,
+  type WithAnalytics,
+} from './organizations/organization-analytics.ts';
+import { LiveEvents, type WithLive } from './events/live-events.ts';
+import type { WithDeviceChanges } from './devices/device-changes.ts';
 import { DeviceEvents } from './headset/device-events.ts';
-import { apiNotFound, registerErrorHandling } from './platform/http-errors.ts';
-import { validatorCompiler } from './platform/validation.ts';
+import { registerErrorHandling } from './platform/http/http-errors.ts';
+import { serveConsole } from './platform/http/console-files.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
 import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
 import { organizationsRoutes } from './organizations/organizations.routes.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
@@ -69,12 +71,21 @@ export interface AppOptions {
   poolStats?: () => PoolStats;
 }
 
+/**
+ * The one object every route module is handed: the infrastructure (ServiceContext) and what the
+ * domains need beside it, each declared by the domain that uses it (ARCHITECTURE.md).
+ */
+export type AppContext = ServiceContext &
+  WithLive &
+  WithDeviceChanges &
+  WithFleetCounts &
+  WithAnalytics;
+type RouteModule = (app: AppInstance, ctx: AppContext) => void;
+
 /** Console routes that authenticate by other means (signed URLs) or not at all. */
-const publicRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [
-  downloadFileRoutes,
-];
+const publicRouteModules: RouteModule[] = [downloadFileRoutes];
 /** Routes for any signed-in account, acting on the caller's own organisation. */
-const clientRouteModules = [
+const clientRouteModules: RouteModule[] = [
   vrUsersRoutes,
   enrollmentCodeRoutes,
   devicesRoutes,
@@ -83,7 +94,7 @@ const clientRouteModules = [
   downloadsClientRoutes,
 ];
 /** Routes under /v1/admin, for the admin role only. */
-const adminRouteModules: Array<(app: AppInstance, ctx: ServiceContext) => void> = [
+const adminRouteModules: RouteModule[] = [
   adminDevicesRoutes,
   contentRoutes,
   accessRoutes,
@@ -149,7 +160,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     organizationAnalytics.heard(event);
   };
   live.subscribe(heard);
-  const ctx: ServiceContext = {
+  const ctx: AppContext = {
     db: options.db,
     clock,
     config,
@@ -257,46 +268,4 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
 
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
-}
-
-/** Vite names every file under assets/ by its content hash (a new build is a new name); the
- * precompressed copies carry .br or .gz after it. */
-const HASHED_ASSET = /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(\.br|\.gz)?$/;
-
-/**
- * Caching of the console's files: a hashed asset never changes, so browsers keep it for a year
- * without asking again; everything else (index.html above all, which names the current assets)
- * is revalidated on every load, so a new build shows at once.
- */
-function cacheHeaders(reply: { header(name: string, value: string): unknown }, file: string) {
-  reply.header(
-    'cache-control',
-    HASHED_ASSET.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
-  );
-}
-
-/** The built console at `/`; any non-API path falls back to index.html for client-side routes. */
-async function serveConsole(app: AppInstance, distDir: string) {
-  const indexHtml = path.join(distDir, 'index.html');
-  const hasConsole = fs.existsSync(indexHtml);
-  if (hasConsole) {
-    // wildcard: files are looked up on each request, so a rebuilt console is served without a
-    // restart; a missing file falls through to the not-found handler below. preCompressed: the
-    // build's .br and .gz copies (apps/web/scripts/precompress.mjs) go to clients that accept them.
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: true,
-      index: 'index.html',
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: cacheHeaders,
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/v1/') || request.url.startsWith('/docs');
-    if (!isApi && hasConsole && request.method === 'GET') {
-      return reply.type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send(apiNotFound(request.method, request.url));
-  });
 }

@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './accounts/first-admin.ts';
-import type { AppInstance } from './platform/app-types.ts';
-import { startBackupSocket, type BackupSocket } from './platform/backup.ts';
-import { loadConfig, type Config } from './platform/config.ts';
-import { prepareDataDir } from './platform/data-dir.ts';
-import { openDatabase, type DatabaseHandle, type Db } from './platform/db.ts';
-import { startMetricsServer, type MetricsServer } from './platform/metrics.ts';
-import { migrate } from './platform/migrate.ts';
+import type { AppInstance } from './platform/http/app-types.ts';
+import { startBackupSocket, type BackupSocket } from './platform/ops/backup.ts';
+import { loadConfig, type Config } from './platform/config/config.ts';
+import { prepareDataDir } from './platform/config/data-dir.ts';
+import { openDatabase, type DatabaseHandle, type Db } from './platform/database/db.ts';
+import { startMetricsServer, type MetricsServer } from './platform/ops/metrics.ts';
+import { migrate } from './platform/database/migrate.ts';
 
 export interface StartServerOptions {
   /**

@@ -40,7 +40,9 @@ describe('the compiled server', { timeout: 120_000 }, () => {
     expect(isStale('contract')).toBe(false);
     expect(isStale('server')).toBe(false);
     expect(fs.existsSync(SERVER_ENTRY)).toBe(true);
-    expect(fs.existsSync(path.join(serverDir, 'dist/platform/pglite-worker.js'))).toBe(true);
+    expect(fs.existsSync(path.join(serverDir, 'dist/platform/database/pglite-worker.js'))).toBe(
+      true,
+    );
     // The contract resolves to its build outside the `vrtc-source` condition.
     const contract = JSON.parse(
       fs.readFileSync(path.join(REPOSITORY_ROOT, 'packages/contract/package.json'), 'utf8'),
@@ -61,8 +63,8 @@ describe('the compiled server', { timeout: 120_000 }, () => {
   });
 
   it('carries the migrations beside the compiled migrate.js, the same files as the sources', () => {
-    const source = path.join(serverDir, 'src/platform/migrations');
-    const built = path.join(serverDir, 'dist/platform/migrations');
+    const source = path.join(serverDir, 'src/platform/database/migrations');
+    const built = path.join(serverDir, 'dist/platform/database/migrations');
     expect(filesUnder(built)).toEqual(filesUnder(source));
     for (const file of filesUnder(source)) {
       expect(fs.readFileSync(path.join(built, file), 'utf8')).toBe(

@@ -1,7 +1,7 @@
 import { DEVICE_TYPES, MOVEMENT_TYPES, ROLES, SESSION_STATUSES } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../src/platform/db.ts';
+import type { DatabaseHandle } from '../src/platform/database/db.ts';
 import { createTestDatabase } from './harness.ts';
 
 /**

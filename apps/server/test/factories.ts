@@ -1,8 +1,13 @@
 import crypto from 'node:crypto';
 import { issueToken } from '../src/auth/auth.service.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
-import type { Db } from '../src/platform/db.ts';
-import type { DeviceType, MovementType, Role, SessionStatus } from '../src/platform/schema.ts';
+import type { Db } from '../src/platform/database/db.ts';
+import type {
+  DeviceType,
+  MovementType,
+  Role,
+  SessionStatus,
+} from '../src/platform/database/schema.ts';
 import { bearer, type TestApp } from './harness.ts';
 
 /** Persisted rows with sensible defaults; every field can be overridden. */

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { AppInstance } from '../src/platform/app-types.ts';
-import { ManualClock } from '../src/platform/clock.ts';
-import { testConfig } from '../src/platform/config.ts';
-import { openDatabase, type DatabaseHandle } from '../src/platform/db.ts';
-import { migrate } from '../src/platform/migrate.ts';
+import type { AppInstance } from '../src/platform/http/app-types.ts';
+import { ManualClock } from '../src/platform/service/clock.ts';
+import { testConfig } from '../src/platform/config/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/platform/database/db.ts';
+import { migrate } from '../src/platform/database/migrate.ts';
 import { makeTenant } from './factories.ts';
 import { createTestDatabase, type TestApp } from './harness.ts';
 

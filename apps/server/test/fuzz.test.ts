@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceContext } from '../src/platform/context.ts';
+import type { AppContext } from '../src/app.ts';
 import { runSweep } from '../src/headset/sweeper.ts';
 import {
   makeEnrolledDevice,
@@ -132,7 +132,7 @@ function sampleOf(schema: JsonSchema | undefined, ids: string[]): unknown {
 }
 
 let t: TestApp;
-let ctx: ServiceContext;
+let ctx: AppContext;
 beforeAll(async () => {
   t = await createTestApp();
   ctx = contextOf(t);

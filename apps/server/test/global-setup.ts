@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/platform/db.ts';
-import { migrate } from '../src/platform/migrate.ts';
+import { openDatabase } from '../src/platform/database/db.ts';
+import { migrate } from '../src/platform/database/migrate.ts';
 import { databaseUrlFor, type TestDatabaseTemplate } from './template.ts';
 
 declare module 'vitest' {

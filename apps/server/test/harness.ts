@@ -4,12 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import type { AppInstance } from '../src/platform/app-types.ts';
-import type { ServiceContext } from '../src/platform/context.ts';
-import { ManualClock } from '../src/platform/clock.ts';
-import { testConfig, type Config } from '../src/platform/config.ts';
-import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/db.ts';
+import { buildApp, type AppContext } from '../src/app.ts';
+import type { AppInstance } from '../src/platform/http/app-types.ts';
+import { ManualClock } from '../src/platform/service/clock.ts';
+import { testConfig, type Config } from '../src/platform/config/config.ts';
+import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/database/db.ts';
 import { databaseUrlFor } from './template.ts';
 
 /** A fresh, migrated database: a copy of the run's PGlite snapshot or PostgreSQL template. */
@@ -86,7 +85,7 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
 export const BACKGROUND = { timeout: 5000, interval: 20 };
 
 /** What the app's services receive, for tests that call a service or job directly. */
-export function contextOf(t: TestApp): ServiceContext {
+export function contextOf(t: TestApp): AppContext {
   return {
     db: t.db,
     clock: t.clock,

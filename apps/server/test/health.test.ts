@@ -4,11 +4,11 @@ import path from 'node:path';
 import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { AppInstance } from '../src/platform/app-types.ts';
-import { ManualClock } from '../src/platform/clock.ts';
-import { testConfig } from '../src/platform/config.ts';
-import type { DatabaseHandle } from '../src/platform/db.ts';
-import { JobMonitor } from '../src/platform/job-monitor.ts';
+import type { AppInstance } from '../src/platform/http/app-types.ts';
+import { ManualClock } from '../src/platform/service/clock.ts';
+import { testConfig } from '../src/platform/config/config.ts';
+import type { DatabaseHandle } from '../src/platform/database/db.ts';
+import { JobMonitor } from '../src/platform/ops/job-monitor.ts';
 import { createTestDatabase } from './harness.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process.ts';
 

@@ -4,7 +4,7 @@ import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { openDatabase } from '../src/platform/db.ts';
+import { openDatabase } from '../src/platform/database/db.ts';
 import { devicesGoneOffline } from '../src/headset/sweeper.ts';
 import { makeEnrolledDevice, makeStartableSetup, makeTenant, makeVrUser } from './factories.ts';
 import { BACKGROUND, contextOf, createTestApp, type TestApp } from './harness.ts';

@@ -3,11 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import type { AppInstance } from '../src/platform/app-types.ts';
-import { ManualClock } from '../src/platform/clock.ts';
-import { testConfig } from '../src/platform/config.ts';
-import type { DatabaseHandle } from '../src/platform/db.ts';
-import { startMetricsServer, type MetricsServer } from '../src/platform/metrics.ts';
+import type { AppInstance } from '../src/platform/http/app-types.ts';
+import { ManualClock } from '../src/platform/service/clock.ts';
+import { testConfig } from '../src/platform/config/config.ts';
+import type { DatabaseHandle } from '../src/platform/database/db.ts';
+import { startMetricsServer, type MetricsServer } from '../src/platform/ops/metrics.ts';
 import {
   makeEnrolledDevice,
   makeOrganization,

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { openDatabase } from '../src/platform/db.ts';
-import { migrate } from '../src/platform/migrate.ts';
+import { openDatabase } from '../src/platform/database/db.ts';
+import { migrate } from '../src/platform/database/migrate.ts';
 import { ensureServerBuilt, SERVER_ENTRY } from './server-process.ts';
 import { databaseUrlFor } from './template.ts';
 
@@ -291,7 +291,7 @@ describe.runIf(inject('dbTemplate').kind === 'postgres')('migrations on PostgreS
       const [appliedByA, appliedByB] = await Promise.all([migrate(a.db), migrate(b.db)]);
       expect([...appliedByA, ...appliedByB].sort()).toEqual(
         fs
-          .readdirSync(path.resolve(import.meta.dirname, '../src/platform/migrations'))
+          .readdirSync(path.resolve(import.meta.dirname, '../src/platform/database/migrations'))
           .filter((file) => file.endsWith('.sql'))
           .map((file) => file.replace(/\.sql$/, ''))
           .sort(),

@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   averageCompletionSql,
   averageDurationSql,
-  countSql,
-  countWhereSql,
   groupKeySql,
   groupedNameSql,
   groupedOptionalNameSql,
   successRateSql,
 } from '../src/stats/stats-sql.ts';
+import { countSql, countWhereSql } from '../src/platform/database/counts.ts';
 import {
   makeDevice,
   makeOrganization,

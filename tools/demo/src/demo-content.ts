@@ -1,4 +1,4 @@
-import type { DeviceType } from '@vrtc/server/platform/schema.ts';
+import type { DeviceType } from '@vrtc/server/platform/database/schema.ts';
 
 /**
  * What the demo database holds, as plain data: organisations, logins, a bilingual scenario

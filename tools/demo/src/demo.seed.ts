@@ -1,9 +1,9 @@
 import { DAY_MS, startOfUtcDay } from '@vrtc/contract';
 import { seededRandom } from '@vrtc/headset-sim';
 import { hashPassword } from '@vrtc/server/auth/passwords.ts';
-import type { Clock } from '@vrtc/server/platform/clock.ts';
-import type { Db, Tx } from '@vrtc/server/platform/db.ts';
-import type { NewSession, SessionStatus } from '@vrtc/server/platform/schema.ts';
+import type { Clock } from '@vrtc/server/platform/service/clock.ts';
+import type { Db, Tx } from '@vrtc/server/platform/database/db.ts';
+import type { NewSession, SessionStatus } from '@vrtc/server/platform/database/schema.ts';
 import { sql } from 'kysely';
 import {
   DEMO_ADMIN,

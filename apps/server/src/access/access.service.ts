@@ -12,9 +12,10 @@ import {
   type ScenarioGrantsQuery,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Tx } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Tx } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -23,8 +24,8 @@ import {
   pageOf,
   totalColumn,
   totalOf,
-} from '../platform/paging.ts';
-import { iso, isoOrNull } from '../platform/serialize.ts';
+} from '../platform/database/paging.ts';
+import { iso, isoOrNull } from '../platform/service/serialize.ts';
 
 /**
  * Time-limited scenario access per organisation. A grant is live while it has no expiry or its

@@ -1,7 +1,8 @@
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { type ServiceContext } from '../platform/service/context.ts';
+import { callerOf } from '../auth/caller.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as accounts from './accounts.service.ts';
 
 export function accountsRoutes(app: AppInstance, ctx: ServiceContext) {

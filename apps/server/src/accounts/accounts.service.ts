@@ -10,10 +10,11 @@ import type {
 import { sql, type RawBuilder } from 'kysely';
 import { revokeTokens } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Db, Tx } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
-import { isUniqueViolation } from '../platform/pg-errors.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
+import { isUniqueViolation } from '../platform/database/pg-errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -21,8 +22,8 @@ import {
   pageOf,
   totalColumn,
   totalOf,
-} from '../platform/paging.ts';
-import { iso } from '../platform/serialize.ts';
+} from '../platform/database/paging.ts';
+import { iso } from '../platform/service/serialize.ts';
 
 interface AccountRow {
   id: string;

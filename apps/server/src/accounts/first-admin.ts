@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import type { Config } from '../platform/config.ts';
-import type { Db } from '../platform/db.ts';
+import type { Config } from '../platform/config/config.ts';
+import type { Db } from '../platform/database/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 
 export const FIRST_ORGANIZATION_NAME = 'Platform';

@@ -1,7 +1,7 @@
 import type { onRequestHookHandler } from 'fastify';
-import type { ServiceContext } from '../platform/context.ts';
-import { AppError } from '../platform/errors.ts';
-import type { Role } from '../platform/schema.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { AppError } from '../platform/service/errors.ts';
+import type { Role } from '../platform/database/schema.ts';
 import { resolveToken } from './auth.service.ts';
 import { bearerToken } from './tokens.ts';
 

@@ -1,7 +1,8 @@
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { type ServiceContext } from '../platform/service/context.ts';
+import { callerOf } from './caller.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import { requireUser } from './auth.guard.ts';
 import * as auth from './auth.service.ts';
 

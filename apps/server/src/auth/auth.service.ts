@@ -1,8 +1,14 @@
 import type { LoginBody, LoginResponse, Me } from '@vrtc/contract';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
-import { AppError } from '../platform/errors.ts';
-import { clearRateLimit, refundAttempt, takeAttempt, type Limit } from '../platform/rate-limit.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from './caller.ts';
+import type { Db } from '../platform/database/db.ts';
+import { AppError } from '../platform/service/errors.ts';
+import {
+  clearRateLimit,
+  refundAttempt,
+  takeAttempt,
+  type Limit,
+} from '../platform/service/rate-limit.ts';
 import { verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 

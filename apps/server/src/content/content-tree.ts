@@ -1,6 +1,6 @@
 import type { ContentLevelDetail, ContentModuleDetail } from '@vrtc/contract';
-import type { Db, Tx } from '../platform/db.ts';
-import { iso } from '../platform/serialize.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import { iso } from '../platform/service/serialize.ts';
 
 /** What the content calls answer of each item (content.service.ts) and the trees below. */
 export const moduleColumns = [

@@ -1,7 +1,7 @@
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as content from './content.service.ts';
 
 const ok = { ok: true as const };

@@ -23,10 +23,10 @@ import type {
 } from '@vrtc/contract';
 import { MAX_TASKS_DEFAULT } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { ServiceContext } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../platform/pg-errors.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Db } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../platform/database/pg-errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -34,8 +34,8 @@ import {
   pageOf,
   totalColumn,
   totalOf,
-} from '../platform/paging.ts';
-import { iso } from '../platform/serialize.ts';
+} from '../platform/database/paging.ts';
+import { iso } from '../platform/service/serialize.ts';
 import { levelColumns, loadModuleTrees, moduleColumns, optionColumns } from './content-tree.ts';
 
 /**

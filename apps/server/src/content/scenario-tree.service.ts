@@ -1,7 +1,8 @@
 import type { ScenarioTree } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import { isoOrNull } from '../platform/serialize.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import { isoOrNull } from '../platform/service/serialize.ts';
 import { loadModuleTrees } from './content-tree.ts';
 
 /**

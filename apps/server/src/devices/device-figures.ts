@@ -1,10 +1,9 @@
 import type { LiveEvent } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Clock } from '../platform/clock.ts';
-import type { DeviceCountFilter, DeviceCounts, FleetCounts } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
-import { SharedAnswers } from '../platform/shared-answers.ts';
-import { countSql, countWhereSql } from '../stats/stats-sql.ts';
+import type { Clock } from '../platform/service/clock.ts';
+import type { Db } from '../platform/database/db.ts';
+import { SharedAnswers } from '../platform/service/shared-answers.ts';
+import { countSql, countWhereSql } from '../platform/database/counts.ts';
 import { deviceOnlineSql, deviceStatusSql } from './device-status.ts';
 
 declare module 'fastify' {
@@ -12,6 +11,33 @@ declare module 'fastify' {
     /** The fleet's shared counts (tests read and drop them through it). */
     deviceFigures: DeviceFigures;
   }
+}
+
+/** Headsets counted by status (`online`: heard from within OFFLINE_AFTER_MS, in session or not). */
+export interface DeviceCounts {
+  total: number;
+  online: number;
+  waiting: number;
+  in_session: number;
+  offline: number;
+}
+
+/** Which headsets to count; every field optional. */
+export interface DeviceCountFilter {
+  organizationId?: string;
+  type?: string;
+  movementType?: string;
+}
+
+/** The fleet's counts, shared between requests (decision 020): statistics and organisations read them. */
+export interface FleetCounts {
+  counts(filter?: DeviceCountFilter): Promise<DeviceCounts>;
+  countsBy(key: 'organization_id' | 'type'): Promise<Map<string, DeviceCounts>>;
+}
+
+/** What a service that reads the fleet's counts is handed beside the ServiceContext. */
+export interface WithFleetCounts {
+  deviceFigures: FleetCounts;
 }
 
 /** Headsets of one organisation, type and movement type, counted by status. */

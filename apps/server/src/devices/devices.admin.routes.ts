@@ -1,10 +1,10 @@
+import type { DevicesContext } from './devices.service.ts';
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as devices from './devices.service.ts';
 
-export function adminDevicesRoutes(app: AppInstance, ctx: ServiceContext) {
+export function adminDevicesRoutes(app: AppInstance, ctx: DevicesContext) {
   registerRoute(app, routes.listAllDevices, (request) =>
     devices.listAllDevices(ctx, request.query),
   );

@@ -1,10 +1,11 @@
+import type { DevicesContext } from './devices.service.ts';
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { callerOf } from '../auth/caller.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as devices from './devices.service.ts';
 
-export function devicesRoutes(app: AppInstance, ctx: ServiceContext) {
+export function devicesRoutes(app: AppInstance, ctx: DevicesContext) {
   registerRoute(app, routes.listDevices, (request) =>
     devices.listDevices(ctx, callerOf(request), request.query),
   );

@@ -11,9 +11,10 @@ import type {
   MovementType,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Db, Tx } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -23,9 +24,15 @@ import {
   countRows,
   inListOrder,
   type ListQuery,
-} from '../platform/paging.ts';
-import { iso, isoOrNull } from '../platform/serialize.ts';
+} from '../platform/database/paging.ts';
+import { iso, isoOrNull } from '../platform/service/serialize.ts';
 import { deviceStatusSql } from './device-status.ts';
+import type { WithLive } from '../events/live-events.ts';
+import type { WithDeviceChanges } from './device-changes.ts';
+import type { WithFleetCounts } from './device-figures.ts';
+
+/** What the devices services are handed beside the infrastructure. */
+export type DevicesContext = ServiceContext & WithLive & WithDeviceChanges & WithFleetCounts;
 
 export const DEVICE_IN_SESSION_MESSAGE = 'Cannot delete device during active session';
 
@@ -48,7 +55,7 @@ type AdminDeviceSortField = (typeof ADMIN_DEVICE_SORT_FIELDS)[number];
  * and the status filter use the same SQL expression, evaluated at `ctx.clock.now()`.
  */
 function deviceQuery(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   db: Db | Tx,
   filter: DeviceFilter,
   now: Date = ctx.clock.now(),
@@ -113,7 +120,7 @@ export interface DevicePage {
 
 /** A page of devices matching `filter`, sorted as asked (by name by default). */
 export async function findDevices(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   db: Db | Tx,
   filter: DeviceFilter,
   list: ListQuery<AdminDeviceSortField> = {},
@@ -179,7 +186,7 @@ export async function findDevices(
 }
 
 export function listDevices(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   caller: Caller,
   query: DeviceListQuery,
 ): Promise<DeviceList> {
@@ -193,7 +200,7 @@ export function listDevices(
 
 /** Every organisation's devices, a page at a time, with the status counts of the stat cards. */
 export async function listAllDevices(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   query: AdminDeviceListQuery,
 ): Promise<AdminDeviceList> {
   const filter: DeviceFilter = {
@@ -222,7 +229,7 @@ export async function listAllDevices(
 }
 
 export async function getDevice(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   organizationId: string,
   id: string,
 ): Promise<Device> {
@@ -234,7 +241,7 @@ export async function getDevice(
 }
 
 export async function setMovementType(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   caller: Caller,
   id: string,
   movementType: MovementType,
@@ -280,7 +287,7 @@ async function lockDevices(trx: Tx, ids: string[], organizationId: string | unde
  * organisation (admin).
  */
 export async function deleteDevice(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   organizationId: string | undefined,
   id: string,
 ): Promise<void> {
@@ -302,7 +309,7 @@ export async function deleteDevice(
 
 /** Tells the live streams (and the fleet's counts) of committed device changes. */
 function publishDevice(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   change: 'updated' | 'deleted',
   devices: Array<{ id: string; organization_id: string }>,
 ) {
@@ -318,7 +325,7 @@ function publishDevice(
 
 /** Deletes every listed device that exists and is not in a session; the rest are reported. */
 export async function bulkDeleteDevices(
-  ctx: ServiceContext,
+  ctx: DevicesContext,
   deviceIds: string[],
 ): Promise<BulkDeleteDevicesResponse> {
   const ids = [...new Set(deviceIds)];

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import { APP_BUILD_CONTENT_TYPES, APP_BUILD_MAX_BYTES, routes } from '@vrtc/contract';
 import type { FastifyRequest } from 'fastify';
-import type { AppInstance } from '../platform/app-types.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { AppError } from '../platform/errors.ts';
-import { registerRoute } from '../platform/routes.ts';
-import { signingSecret } from '../platform/signing-secret.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { AppError } from '../platform/service/errors.ts';
+import { registerRoute } from '../platform/http/routes.ts';
+import { signingSecret } from '../platform/config/signing-secret.ts';
 import * as downloads from './downloads.service.ts';
 
 /** Admin: upload a build (the raw APK as the body) and list the builds present. */

@@ -12,10 +12,10 @@ import {
   type DownloadFileQuery,
   type DownloadLinks,
 } from '@vrtc/contract';
-import type { Config } from '../platform/config.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { AppError } from '../platform/errors.ts';
-import { iso } from '../platform/serialize.ts';
+import type { Config } from '../platform/config/config.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { AppError } from '../platform/service/errors.ts';
+import { iso } from '../platform/service/serialize.ts';
 
 /**
  * VR app builds: one APK per platform at `${DATA_DIR}/builds/<platform>.apk` (a file copied there

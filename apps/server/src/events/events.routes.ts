@@ -4,10 +4,11 @@ import {
   routes,
   type LiveEvent,
 } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type Caller, type ServiceContext } from '../platform/context.ts';
-import { AppError } from '../platform/errors.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { type ServiceContext } from '../platform/service/context.ts';
+import { callerOf, type Caller } from '../auth/caller.ts';
+import { AppError } from '../platform/service/errors.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import type { LiveEvents } from './live-events.ts';
 
 /** Whether the caller's screens show what the event is about. */

@@ -2,8 +2,7 @@ import type { LiveEvent } from '@vrtc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { LivePublisher } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
+import type { Db } from '../platform/database/db.ts';
 
 /** PostgreSQL channel of the console's live events; the payload is the event as JSON. */
 export const LIVE_CHANNEL = 'vrtc_live';
@@ -11,6 +10,16 @@ const RECONNECT_MIN_MS = 100;
 const RECONNECT_MAX_MS = 10_000;
 
 export type LiveListener = (event: LiveEvent) => void;
+
+/** Publishes an event to every open live stream of every process. */
+export interface LivePublisher {
+  publish(event: LiveEvent): void;
+}
+
+/** What a service that tells the live streams of its changes is handed beside the ServiceContext. */
+export interface WithLive {
+  live: LivePublisher;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {

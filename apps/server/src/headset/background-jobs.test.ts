@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeEnrolledDevice, makeOrganization, makeSession } from '../../test/factories.ts';
 import { createTestDatabase, BACKGROUND } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
-import type { AppInstance } from '../platform/app-types.ts';
-import { ManualClock } from '../platform/clock.ts';
-import { testConfig } from '../platform/config.ts';
-import type { DatabaseHandle } from '../platform/db.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { ManualClock } from '../platform/service/clock.ts';
+import { testConfig } from '../platform/config/config.ts';
+import type { DatabaseHandle } from '../platform/database/db.ts';
 
 let database: DatabaseHandle;
 let app: AppInstance;

@@ -1,8 +1,9 @@
-import type { AppInstance } from '../platform/app-types.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { DatabaseLostError } from '../platform/db.ts';
-import type { BackgroundJob, JobReport } from '../platform/job-monitor.ts';
-import { pruneRateLimits } from '../platform/rate-limit.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { HeadsetContext } from './headset.service.ts';
+import { DatabaseLostError } from '../platform/database/db.ts';
+import type { BackgroundJob, JobReport } from '../platform/ops/job-monitor.ts';
+import { pruneRateLimits } from '../platform/service/rate-limit.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
 import { devicesGoneOffline, runSweep } from './sweeper.ts';
 
@@ -68,7 +69,7 @@ function repeat(
  */
 export function startHeadsetJobs(
   app: AppInstance,
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   lastSeen: LastSeenBuffer,
   report: JobReport = noReport,
 ) {

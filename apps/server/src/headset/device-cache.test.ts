@@ -10,8 +10,8 @@ import {
 } from '../../test/factories.ts';
 import { createTestApp, type TestApp, BACKGROUND, contextOf } from '../../test/harness.ts';
 import { databaseUrlFor } from '../../test/template.ts';
-import type { AppInstance } from '../platform/app-types.ts';
-import { openDatabase } from '../platform/db.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { openDatabase } from '../platform/database/db.ts';
 import { DeviceCache } from './device-cache.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
 import { runSweep } from './sweeper.ts';

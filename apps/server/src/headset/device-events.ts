@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import pg from 'pg';
-import type { Db, Tx } from '../platform/db.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
 import { DeviceCache } from './device-cache.ts';
 
 /** PostgreSQL channel; the payload is a device id, or `*` for every device. */

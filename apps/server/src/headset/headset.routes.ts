@@ -1,13 +1,14 @@
+import type { HeadsetContext } from './headset.service.ts';
 import { routes } from '@vrtc/contract';
 import DataLoader from 'dataloader';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { bearerToken, hashToken } from '../auth/tokens.ts';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type ServiceContext } from '../platform/context.ts';
-import { DatabaseLostError } from '../platform/db.ts';
-import { AppError } from '../platform/errors.ts';
-import { registerRoute } from '../platform/routes.ts';
-import type { JobReport } from '../platform/job-monitor.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { callerOf } from '../auth/caller.ts';
+import { DatabaseLostError } from '../platform/database/db.ts';
+import { AppError } from '../platform/service/errors.ts';
+import { registerRoute } from '../platform/http/routes.ts';
+import type { JobReport } from '../platform/ops/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
 import type { DeviceCache } from './device-cache.ts';
@@ -27,7 +28,7 @@ declare module 'fastify' {
 }
 
 /** POST /v1/devices/enrollment-code, for any signed-in account ("Add headset" in the console). */
-export function enrollmentCodeRoutes(app: AppInstance, ctx: ServiceContext) {
+export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
   registerRoute(app, routes.currentEnrollmentCode, (request) =>
     headset.currentEnrollmentCode(ctx, callerOf(request)),
   );
@@ -47,7 +48,7 @@ function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
 
 /** onRequest hook of the headset scope: a device token, and only a device token, gets in. */
 function requireDevice(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   cache: DeviceCache,
   lastSeen: LastSeenBuffer,
 ): onRequestHookHandler {
@@ -92,7 +93,7 @@ function requireDevice(
  * credential, failures are rate-limited per address); everything else takes a device token, which
  * works nowhere else, as user tokens do not work here.
  */
-export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
+export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
   const lastSeen = new LastSeenBuffer(ctx.db, {
     log: ctx.log,
     offlineAfterMs: ctx.config.offlineAfterMs,
@@ -150,7 +151,7 @@ export function headsetRoutes(app: AppInstance, ctx: ServiceContext) {
 /** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */
 export function startHeadsetBackgroundJobs(
   app: AppInstance,
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   report?: JobReport,
 ) {
   startHeadsetJobs(app, ctx, app.lastSeen, report);

@@ -11,19 +11,30 @@ import type {
   SessionProgressResponse,
 } from '@vrtc/contract';
 import { newToken } from '../auth/tokens.ts';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
-import { isUniqueViolation } from '../platform/pg-errors.ts';
-import { checkQuota, quotaExceeded } from '../platform/quota.ts';
-import { countAttempt, refundAttempt, takeAttempt, type Limit } from '../platform/rate-limit.ts';
-import type { MovementType, SessionStatus } from '../platform/schema.ts';
-import { iso } from '../platform/serialize.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Db } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
+import { isUniqueViolation } from '../platform/database/pg-errors.ts';
+import { checkQuota, quotaExceeded } from '../platform/service/quota.ts';
+import {
+  countAttempt,
+  refundAttempt,
+  takeAttempt,
+  type Limit,
+} from '../platform/service/rate-limit.ts';
+import type { MovementType, SessionStatus } from '../platform/database/schema.ts';
+import { iso } from '../platform/service/serialize.ts';
 import { endActiveSession } from '../sessions/session-end.ts';
 import { publishSession } from '../sessions/session-events.ts';
 import { checkTaskNumbers, storeTasks } from '../sessions/tasks.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
+import type { WithLive } from '../events/live-events.ts';
+import type { WithDeviceChanges } from '../devices/device-changes.ts';
+
+/** What the headset services are handed beside the infrastructure. */
+export type HeadsetContext = ServiceContext & WithLive & WithDeviceChanges;
 
 export type { AuthenticatedDevice };
 
@@ -59,7 +70,7 @@ const codeBody = (row: { code: string; expires_at: Date }): EnrollmentCode => ({
  * refusing with 409 quota_exceeded past it: renewing a code is cheap for a person and must not
  * be a loop for a script.
  */
-async function countIssuedCode(ctx: ServiceContext, organizationId: string, now: Date) {
+async function countIssuedCode(ctx: HeadsetContext, organizationId: string, now: Date) {
   const max = ctx.config.quotas.enrollmentCodesPerDay;
   const [count] = await countAttempt(ctx.db, now, [
     { key: `enrollment-codes:${organizationId}`, max, windowMs: ENROLLMENT_CODE_TTL_MS },
@@ -73,7 +84,7 @@ async function countIssuedCode(ctx: ServiceContext, organizationId: string, now:
  * Draws again in the (about one in 10^12) case that another organisation holds the drawn code.
  */
 async function storeNewCode(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   organizationId: string,
   now: Date,
   replaceValid: boolean,
@@ -112,7 +123,7 @@ async function storeNewCode(
  * that loses the race reads the winner's code.
  */
 export async function currentEnrollmentCode(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   caller: Caller,
 ): Promise<EnrollmentCode> {
   const now = ctx.clock.now();
@@ -136,7 +147,7 @@ export async function currentEnrollmentCode(
 
 /** Replaces the organisation's code with a new one at once: the old code stops working. */
 export async function renewEnrollmentCode(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   caller: Caller,
 ): Promise<EnrollmentCode> {
   const now = ctx.clock.now();
@@ -147,7 +158,7 @@ export async function renewEnrollmentCode(
 }
 
 /** Revokes the organisation's code: no headset can enrol until a code is issued again. */
-export async function revokeEnrollmentCode(ctx: ServiceContext, caller: Caller): Promise<void> {
+export async function revokeEnrollmentCode(ctx: HeadsetContext, caller: Caller): Promise<void> {
   await ctx.db
     .deleteFrom('enrollment_codes')
     .where('organization_id', '=', caller.organizationId)
@@ -169,7 +180,7 @@ function enrollLimits(clientAddress: string): Limit[] {
  * shown once and stored only as a hash. Wrong codes count against the client address.
  */
 export async function enroll(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   body: EnrollBody,
   clientAddress: string,
 ): Promise<EnrollResponse> {
@@ -329,7 +340,7 @@ function toAuthenticatedDevice(row: {
  * another process wrote since, and the flush writes a row only when a value changed anyway.
  */
 export function heartbeat(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   lastSeen: LastSeenBuffer,
   device: AuthenticatedDevice,
   body: HeartbeatBody,
@@ -353,7 +364,7 @@ const notActive = (status: SessionStatus) =>
 
 /** The session as this device may report on it: 404 if it is not the device's, 409 once ended. */
 async function reportableSession(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   device: AuthenticatedDevice,
   sessionId: string,
 ): Promise<{ maxTasks: number }> {
@@ -379,7 +390,7 @@ function checkTaskCount(completedTasks: number, maxTasks: number) {
 }
 
 /** The session ended between our read and our write: tell the headset how. */
-async function endedMeanwhile(ctx: ServiceContext, sessionId: string): Promise<never> {
+async function endedMeanwhile(ctx: HeadsetContext, sessionId: string): Promise<never> {
   const row = await ctx.db
     .selectFrom('sessions')
     .select('status')
@@ -393,7 +404,7 @@ async function endedMeanwhile(ctx: ServiceContext, sessionId: string): Promise<n
  * (older headsets send the count only), in one transaction.
  */
 export async function reportProgress(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   device: AuthenticatedDevice,
   sessionId: string,
   body: ProgressBody,
@@ -425,7 +436,7 @@ export async function reportProgress(
 
 /** Ends the session as completed; success=false is still completed, with success false. */
 export async function finishSession(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   device: AuthenticatedDevice,
   sessionId: string,
   body: FinishBody,

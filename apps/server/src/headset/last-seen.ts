@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../platform/db.ts';
+import type { Db } from '../platform/database/db.ts';
 
 /** What one device told this process since the last flush. */
 interface Sighting {

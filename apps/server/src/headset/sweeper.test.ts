@@ -4,12 +4,12 @@ import { inject } from 'vitest';
 import { makeDevice, makeEnrolledDevice, makeSession, makeTenant } from '../../test/factories.ts';
 import { createTestApp, type TestApp, contextOf } from '../../test/harness.ts';
 import { databaseUrlFor } from '../../test/template.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { openDatabase } from '../platform/db.ts';
+import type { AppContext } from '../app.ts';
+import { openDatabase } from '../platform/database/db.ts';
 import { runSweep, SWEEPER_LOCK_KEY } from './sweeper.ts';
 
 let t: TestApp;
-let ctx: ServiceContext;
+let ctx: AppContext;
 beforeAll(async () => {
   // A 10-minute session timeout keeps the "heartbeating for the whole session" test short.
   t = await createTestApp({ config: { sessionTimeoutMs: 10 * 60_000 } });

@@ -1,6 +1,6 @@
+import type { HeadsetContext } from './headset.service.ts';
 import { sql } from 'kysely';
-import type { ServiceContext } from '../platform/context.ts';
-import type { Session } from '../platform/schema.ts';
+import type { Session } from '../platform/database/schema.ts';
 import { endActiveSession } from '../sessions/session-end.ts';
 import { publishSession } from '../sessions/session-events.ts';
 
@@ -28,7 +28,7 @@ export interface SweepResult {
  * already doing the work.
  */
 export async function runSweep(
-  ctx: ServiceContext,
+  ctx: HeadsetContext,
   /** When this process heard from a device without having written it yet (last-seen buffer). */
   unwrittenSighting: (deviceId: string) => Date | undefined = () => undefined,
 ): Promise<SweepResult> {
@@ -92,7 +92,7 @@ export async function runSweep(
  * and tells the live streams. A window may be asked twice (processes sweep in turns): the streams
  * then hear twice that a device went offline, which costs a refresh, not a wrong status.
  */
-export async function devicesGoneOffline(ctx: ServiceContext, since: Date, now: Date) {
+export async function devicesGoneOffline(ctx: HeadsetContext, since: Date, now: Date) {
   const offline = ctx.config.offlineAfterMs;
   return ctx.db
     .selectFrom('devices')

@@ -11,13 +11,13 @@ import {
   type LiveEvent,
 } from '@vrtc/contract';
 import { sql, type Expression, type RawBuilder } from 'kysely';
-import type { Clock } from '../platform/clock.ts';
-import type { ServiceContext, SharedAnalytics } from '../platform/context.ts';
-import { SharedAnswers } from '../platform/shared-answers.ts';
-import { notFound } from '../platform/errors.ts';
+import type { Clock } from '../platform/service/clock.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { SharedAnswers } from '../platform/service/shared-answers.ts';
+import { notFound } from '../platform/service/errors.ts';
+import { countSql } from '../platform/database/counts.ts';
 import {
   averageCompletionSql,
-  countSql,
   groupKeySql,
   groupedNameSql,
   groupedOptionalNameSql,
@@ -38,6 +38,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     organizationAnalytics: OrganizationAnalyticsAnswers;
   }
+}
+
+/** An organisation's analytics, shared until its sessions or headsets change. */
+export interface SharedAnalytics {
+  get(
+    ctx: ServiceContext,
+    id: string,
+    query: OrganizationAnalyticsQuery,
+  ): Promise<OrganizationAnalytics>;
+}
+
+/** What the organisation routes are handed beside the ServiceContext. */
+export interface WithAnalytics {
+  organizationAnalytics: SharedAnalytics;
 }
 
 export class OrganizationAnalyticsAnswers implements SharedAnalytics {

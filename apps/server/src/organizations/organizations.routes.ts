@@ -1,10 +1,11 @@
+import type { OrganizationsContext } from './organizations.service.ts';
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { callerOf } from '../auth/caller.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as organizations from './organizations.service.ts';
 
-export function organizationsRoutes(app: AppInstance, ctx: ServiceContext) {
+export function organizationsRoutes(app: AppInstance, ctx: OrganizationsContext) {
   registerRoute(app, routes.listOrganizations, (request) =>
     organizations.listOrganizations(ctx, request.query),
   );

@@ -9,8 +9,9 @@ import {
   type OrganizationUpdateBody,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import { AppError, notFound } from '../platform/errors.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
 import {
   containsPattern,
   hasSearch,
@@ -19,8 +20,17 @@ import {
   pageOf,
   totalColumn,
   totalOf,
-} from '../platform/paging.ts';
-import { iso } from '../platform/serialize.ts';
+} from '../platform/database/paging.ts';
+import { iso } from '../platform/service/serialize.ts';
+import type { WithDeviceChanges } from '../devices/device-changes.ts';
+import type { WithFleetCounts } from '../devices/device-figures.ts';
+import type { WithAnalytics } from './organization-analytics.ts';
+
+/** What the organizations services are handed beside the infrastructure. */
+export type OrganizationsContext = ServiceContext &
+  WithDeviceChanges &
+  WithFleetCounts &
+  WithAnalytics;
 
 interface OrganizationRow {
   id: string;
@@ -80,7 +90,7 @@ type OrganizationStatsRow = OrganizationRow & Omit<OrganizationStats, 'online_de
  * (device-figures.ts): counted in SQL they read every headset of each organisation listed.
  */
 async function withStats(
-  ctx: ServiceContext,
+  ctx: OrganizationsContext,
   rows: OrganizationStatsRow[],
 ): Promise<Organization[]> {
   const devices = await ctx.deviceFigures.countsBy('organization_id');
@@ -109,7 +119,7 @@ const SORT_COLUMNS: Record<OrganizationSortField, RawBuilder<unknown>> = {
 };
 
 /** Figures over every organisation: the stat cards above the table. */
-async function organizationSummary(ctx: ServiceContext): Promise<OrganizationSummary> {
+async function organizationSummary(ctx: OrganizationsContext): Promise<OrganizationSummary> {
   const [row, devices] = await Promise.all([
     ctx.db
       .selectNoFrom([
@@ -131,7 +141,7 @@ async function organizationSummary(ctx: ServiceContext): Promise<OrganizationSum
  * page's organisations only; sorted by a figure, for every organisation (there are few).
  */
 export async function listOrganizations(
-  ctx: ServiceContext,
+  ctx: OrganizationsContext,
   query: OrganizationListQuery,
 ): Promise<OrganizationList> {
   const sortByFigure = query.sort !== undefined && FIGURE_SORTS.has(query.sort);
@@ -174,7 +184,10 @@ export async function listOrganizations(
   return { organizations, total, ...page, summary };
 }
 
-export async function getOrganization(ctx: ServiceContext, id: string): Promise<Organization> {
+export async function getOrganization(
+  ctx: OrganizationsContext,
+  id: string,
+): Promise<Organization> {
   const row = await ctx.db
     .selectFrom('organizations as o')
     .select(['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns()])
@@ -185,7 +198,7 @@ export async function getOrganization(ctx: ServiceContext, id: string): Promise<
   return organization!;
 }
 
-export async function createOrganization(ctx: ServiceContext, body: OrganizationCreateBody) {
+export async function createOrganization(ctx: OrganizationsContext, body: OrganizationCreateBody) {
   const row = await ctx.db
     .insertInto('organizations')
     .values({ name: body.name.trim(), created_at: ctx.clock.now() })
@@ -200,7 +213,7 @@ export async function createOrganization(ctx: ServiceContext, body: Organization
  * deactivate their own organisation: that would lock them out.
  */
 export async function updateOrganization(
-  ctx: ServiceContext,
+  ctx: OrganizationsContext,
   caller: Caller,
   id: string,
   body: OrganizationUpdateBody,
@@ -249,7 +262,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}(s)`;
  * Deletes an organisation that holds nothing: refused (organization_in_use) while it has accounts,
  * VR users, devices or sessions. Its scenario grants and enrolment code go with it.
  */
-export async function deleteOrganization(ctx: ServiceContext, id: string) {
+export async function deleteOrganization(ctx: OrganizationsContext, id: string) {
   await ctx.db.transaction().execute(async (trx) => {
     // The row lock makes a concurrent insert referencing it wait for this decision.
     const organization = await trx

@@ -14,10 +14,11 @@ import {
   type SessionListQuery,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
-import { AppError } from '../platform/errors.ts';
-import { countRows, inListOrder, pageOf, pageRead } from '../platform/paging.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Db } from '../platform/database/db.ts';
+import { AppError } from '../platform/service/errors.ts';
+import { countRows, inListOrder, pageOf, pageRead } from '../platform/database/paging.ts';
 import { toHistorySession } from './sessions.service.ts';
 
 /**

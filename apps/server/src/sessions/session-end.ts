@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { DeviceChanges } from '../platform/context.ts';
-import type { Db, Tx } from '../platform/db.ts';
-import type { Session, SessionStatus } from '../platform/schema.ts';
+import type { DeviceChanges } from '../devices/device-changes.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import type { Session, SessionStatus } from '../platform/database/schema.ts';
 
 export type EndedStatus = Exclude<SessionStatus, 'active'>;
 

@@ -1,6 +1,6 @@
 import type { SessionEvent, SessionTask } from '@vrtc/contract';
-import type { LivePublisher } from '../platform/context.ts';
-import type { Session } from '../platform/schema.ts';
+import type { LivePublisher } from '../events/live-events.ts';
+import type { Session } from '../platform/database/schema.ts';
 
 /** Tells the live streams what became of a session (and so of its device's status). */
 export function publishSession(

@@ -1,12 +1,13 @@
+import type { SessionsContext } from './sessions.service.ts';
 import { routes } from '@vrtc/contract';
 import { create as contentDisposition } from 'content-disposition';
-import type { AppInstance } from '../platform/app-types.ts';
-import { callerOf, type ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { callerOf } from '../auth/caller.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as history from './history.ts';
 import * as sessions from './sessions.service.ts';
 
-export function sessionsRoutes(app: AppInstance, ctx: ServiceContext) {
+export function sessionsRoutes(app: AppInstance, ctx: SessionsContext) {
   registerRoute(app, routes.startSession, (request) =>
     sessions.startSession(ctx, callerOf(request), request.body),
   );

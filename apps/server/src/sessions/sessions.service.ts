@@ -6,16 +6,22 @@ import {
   type StartSessionBody,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Tx } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
-import { isUniqueViolation } from '../platform/pg-errors.ts';
-import { checkQuota } from '../platform/quota.ts';
-import type { Session } from '../platform/schema.ts';
-import { iso, isoOrNull } from '../platform/serialize.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Tx } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
+import { isUniqueViolation } from '../platform/database/pg-errors.ts';
+import { checkQuota } from '../platform/service/quota.ts';
+import type { Session } from '../platform/database/schema.ts';
+import { iso, isoOrNull } from '../platform/service/serialize.ts';
 import { endActiveSession } from './session-end.ts';
 import { publishSession } from './session-events.ts';
 import { tasksOf } from './tasks.ts';
+import type { WithLive } from '../events/live-events.ts';
+import type { WithDeviceChanges } from '../devices/device-changes.ts';
+
+/** What the sessions services are handed beside the infrastructure. */
+export type SessionsContext = ServiceContext & WithLive & WithDeviceChanges;
 
 export const DEVICE_BUSY_MESSAGE = 'Device already has an active session';
 export const DEVICE_OFFLINE_MESSAGE = 'Device is offline';
@@ -53,7 +59,7 @@ export function toHistorySession(row: Session): HistorySession {
  * partial unique index sessions_one_active_per_device is the backstop, answered as device_busy.
  */
 export async function startSession(
-  ctx: ServiceContext,
+  ctx: SessionsContext,
   caller: Caller,
   body: StartSessionBody,
 ): Promise<StartedSession> {
@@ -104,7 +110,7 @@ export async function startSession(
 }
 
 async function lockStartableDevice(
-  ctx: ServiceContext,
+  ctx: SessionsContext,
   trx: Tx,
   caller: Caller,
   deviceId: string,
@@ -231,7 +237,7 @@ async function resolveVrUser(
 }
 
 export async function listActiveSessions(
-  ctx: ServiceContext,
+  ctx: SessionsContext,
   caller: Caller,
 ): Promise<ActiveSession[]> {
   const now = ctx.clock.now().getTime();
@@ -271,7 +277,7 @@ export async function listActiveSessions(
 
 /** A session of the organisation, any status, with its task timeline. */
 export async function getSession(
-  ctx: ServiceContext,
+  ctx: SessionsContext,
   caller: Caller,
   id: string,
 ): Promise<SessionDetail> {
@@ -287,7 +293,7 @@ export async function getSession(
 }
 
 export async function cancelSession(
-  ctx: ServiceContext,
+  ctx: SessionsContext,
   caller: Caller,
   id: string,
 ): Promise<HistorySession> {

@@ -1,7 +1,7 @@
 import type { SessionTask, TaskReport } from '@vrtc/contract';
-import type { Db, Tx } from '../platform/db.ts';
-import { AppError } from '../platform/errors.ts';
-import { iso } from '../platform/serialize.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import { AppError } from '../platform/service/errors.ts';
+import { iso } from '../platform/service/serialize.ts';
 
 /** A task number is one of the level's: 1..max_tasks. */
 export function checkTaskNumbers(reports: readonly TaskReport[], maxTasks: number, field: string) {

@@ -37,12 +37,6 @@ export function averageDurationSql(sessionAlias: string): RawBuilder<number> {
     avg(${duration}) FILTER (WHERE ${status} <> 'active' AND ${duration} IS NOT NULL)), 0)::int`;
 }
 
-export function countWhereSql(condition: RawBuilder<unknown>): RawBuilder<number> {
-  return sql<number>`(count(*) FILTER (WHERE ${condition}))::int`;
-}
-
-export const countSql = (): RawBuilder<number> => sql<number>`count(*)::int`;
-
 /**
  * Rows are grouped by what a session ran on (its scenario, VR user or device) while that still
  * exists, and by the name recorded with the session once it was deleted (the id is then null).

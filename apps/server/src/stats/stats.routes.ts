@@ -1,10 +1,10 @@
+import type { StatsContext } from './stats.service.ts';
 import { routes } from '@vrtc/contract';
-import type { AppInstance } from '../platform/app-types.ts';
-import type { ServiceContext } from '../platform/context.ts';
-import { registerRoute } from '../platform/routes.ts';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { registerRoute } from '../platform/http/routes.ts';
 import * as stats from './stats.service.ts';
 
-export function statsRoutes(app: AppInstance, ctx: ServiceContext) {
+export function statsRoutes(app: AppInstance, ctx: StatsContext) {
   registerRoute(app, routes.globalStats, () => stats.globalStats(ctx));
   registerRoute(app, routes.rangeStats, (request) => stats.rangeStats(ctx, request.query));
   registerRoute(app, routes.exportStats, async (request, reply) => {

@@ -22,11 +22,15 @@ import {
   type TopOrganization,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import type { ServiceContext } from '../platform/context.ts';
-import type { Db } from '../platform/db.ts';
-import type { SessionDailyScenarioTable } from '../platform/schema.ts';
-import { AppError } from '../platform/errors.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Db } from '../platform/database/db.ts';
+import type { SessionDailyScenarioTable } from '../platform/database/schema.ts';
+import { AppError } from '../platform/service/errors.ts';
 import { currentNameSql, currentOptionalNameSql, groupKeySql } from './stats-sql.ts';
+import type { WithFleetCounts } from '../devices/device-figures.ts';
+
+/** What the stats services are handed beside the infrastructure. */
+export type StatsContext = ServiceContext & WithFleetCounts;
 
 /** Dates outside these bounds are refused: nobody needs them, and they keep timestamps sane. */
 const MIN_DATE = '1970-01-01';
@@ -191,7 +195,7 @@ async function figures(db: Db, now: Date, days: Days): Promise<GlobalStats> {
 }
 
 /** All-time figures over every session. */
-export function globalStats(ctx: ServiceContext): Promise<GlobalStats> {
+export function globalStats(ctx: StatsContext): Promise<GlobalStats> {
   return figures(ctx.db, ctx.clock.now(), {});
 }
 
@@ -258,7 +262,7 @@ async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
   return series;
 }
 
-async function deviceTypes(ctx: ServiceContext, days: Days): Promise<DeviceTypeStat[]> {
+async function deviceTypes(ctx: StatsContext, days: Days): Promise<DeviceTypeStat[]> {
   const [sessions, devicesByType] = await Promise.all([
     ctx.db
       .selectFrom('session_daily_device_type as r')
@@ -333,7 +337,7 @@ function topOrganizations(db: Db, range: DayRange): Promise<TopOrganization[]> {
     .execute();
 }
 
-async function statsForRange(ctx: ServiceContext, range: DayRange): Promise<StatsRange> {
+async function statsForRange(ctx: StatsContext, range: DayRange): Promise<StatsRange> {
   const days = daysOf(range);
   const [base, daily, types, organizations] = await Promise.all([
     figures(ctx.db, ctx.clock.now(), days),
@@ -352,7 +356,7 @@ async function statsForRange(ctx: ServiceContext, range: DayRange): Promise<Stat
 }
 
 /** The figures over sessions started within the UTC days start_date..end_date (inclusive). */
-export function rangeStats(ctx: ServiceContext, query: StatsRangeQuery): Promise<StatsRange> {
+export function rangeStats(ctx: StatsContext, query: StatsRangeQuery): Promise<StatsRange> {
   return statsForRange(ctx, dayRange(query.start_date, query.end_date));
 }
 
@@ -367,7 +371,7 @@ export interface CsvFile {
  * rows, then scenarios, top organisations and device types. Text cells are neutralised against
  * formula injection. Dates default to the last 30 days ending today (UTC).
  */
-export async function exportStats(ctx: ServiceContext, query: StatsExportQuery): Promise<CsvFile> {
+export async function exportStats(ctx: StatsContext, query: StatsExportQuery): Promise<CsvFile> {
   const today = isoDate(ctx.clock.now());
   const endDate =
     query.end_date ?? (query.start_date && query.start_date > today ? query.start_date : today);

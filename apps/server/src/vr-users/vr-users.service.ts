@@ -8,10 +8,11 @@ import type {
   VrUserSessionsQuery,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import type { Caller, ServiceContext } from '../platform/context.ts';
-import type { Db, Tx } from '../platform/db.ts';
-import { AppError, notFound } from '../platform/errors.ts';
-import { checkQuota } from '../platform/quota.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../auth/caller.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
+import { checkQuota } from '../platform/service/quota.ts';
 import {
   containsPattern,
   countRows,
@@ -20,8 +21,8 @@ import {
   orderBySql,
   pageOf,
   pageRead,
-} from '../platform/paging.ts';
-import { iso, isoOrNull, textOrNull } from '../platform/serialize.ts';
+} from '../platform/database/paging.ts';
+import { iso, isoOrNull, textOrNull } from '../platform/service/serialize.ts';
 
 type VrUserSortField = (typeof VR_USER_SORT_FIELDS)[number];
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/platform/db.ts';
-import { migrationVersions } from '../../src/platform/migrate.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/platform/database/db.ts';
+import { migrationVersions } from '../../src/platform/database/migrate.ts';
 import { grantAccess, makeScenarioTree } from '../factories.ts';
 import { bearerHeader, call, Cluster, CLUSTER_ADMIN, type Answer } from './cluster.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { makeDevice, makeTenant } from '../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../../test/harness.ts';
+import { makeDevice, makeTenant } from '../../../test/factories.ts';
 
 let t: TestApp;
 beforeAll(async () => {

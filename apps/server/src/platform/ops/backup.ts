@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import * as tar from 'tar';
-import { openDatabase, type DatabaseHandle, type Db } from './db.ts';
+import { openDatabase, type DatabaseHandle, type Db } from '../database/db.ts';
 
 /**
  * Backups of the embedded database (PGlite) with what else lives in DATA_DIR: the uploaded app

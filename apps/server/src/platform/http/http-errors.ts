@@ -1,6 +1,6 @@
 import { STORABLE_TEXT_PATTERN, type ErrorDetails } from '@vrtc/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, STATUS, type ErrorCode } from './errors.ts';
+import { AppError, STATUS, type ErrorCode } from '../service/errors.ts';
 
 interface AjvError {
   instancePath: string;

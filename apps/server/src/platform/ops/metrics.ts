@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
-import type { Clock } from './clock.ts';
-import type { Db, PoolStats } from './db.ts';
+import type { Clock } from '../service/clock.ts';
+import type { Db, PoolStats } from '../database/db.ts';
 import type { BackgroundJob, JobReport } from './job-monitor.ts';
 
 declare module 'fastify' {

@@ -1,10 +1,10 @@
 import { ErrorBody } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
-import type { AppInstance } from './app-types.ts';
-import type { Db } from './db.ts';
+import type { AppInstance } from '../http/app-types.ts';
+import type { Db } from '../database/db.ts';
 import type { JobMonitor } from './job-monitor.ts';
-import { migrationVersions } from './migrate.ts';
+import { migrationVersions } from '../database/migrate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

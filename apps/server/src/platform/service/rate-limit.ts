@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './db.ts';
+import type { Db } from '../database/db.ts';
 import { AppError } from './errors.ts';
 
 export interface Limit {

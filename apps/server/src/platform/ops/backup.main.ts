@@ -2,7 +2,7 @@
 // and signing secret of DATA_DIR (backup.ts; docs/operations.md). Reads the same environment as
 // the server (DATA_DIR, DATABASE_URL). Exit codes: 0 done, 1 refused or failed (one line says why),
 // 2 wrong usage.
-import { loadConfig } from './config.ts';
+import { loadConfig } from '../config/config.ts';
 import { BackupError, createBackup, restoreBackup } from './backup.ts';
 
 const USAGE =

@@ -1,5 +1,5 @@
 // The PGlite database on a thread of its own (see PGliteThread in db.ts for why). Compiled, it is
-// dist/platform/pglite-worker.js; from the sources (tests, `npm run dev`) db.ts starts it through
+// dist/platform/database/pglite-worker.js; from the sources (tests, `npm run dev`) db.ts starts it through
 // tsx (startWorker there).
 import fs from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Tx } from './db.ts';
+import type { Tx } from '../database/db.ts';
 import { AppError } from './errors.ts';
 
 /** What an organisation may hold at most (QUOTA_* settings; docs in the README). */

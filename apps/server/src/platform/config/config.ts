@@ -111,7 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enrollmentCodesPerDay: intFrom(env, 'QUOTA_ENROLLMENT_CODES_PER_DAY', 100),
     },
     webDistDir: path.resolve(
-      env.WEB_DIST_DIR || path.join(import.meta.dirname, '../../../web/dist'),
+      env.WEB_DIST_DIR || path.join(import.meta.dirname, '../../../../web/dist'),
     ),
   };
 }
