@@ -100,7 +100,7 @@ function errorFrom(data: ErrorData): Error {
  */
 function startWorker(source: WorkerSource): Worker {
   if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('../pglite-worker.js', import.meta.url), { workerData: source });
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: source });
   }
   const entry = new URL('./pglite-worker.ts', import.meta.url).href;
   // tsx's ES module API, as its package's exports map names it (import.meta.resolve would pick it,
