@@ -1,7 +1,6 @@
 import type { HeadsetContext } from './headset.service.ts';
 import { routes } from '@vrtc/contract';
-import DataLoader from 'dataloader';
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { onRequestHookHandler } from 'fastify';
 import { bearerToken, hashToken } from '../auth/tokens.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
@@ -11,9 +10,9 @@ import { registerRoute } from '../platform/http/routes.ts';
 import type { JobReport } from '../platform/ops/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
-import type { DeviceCache } from './device-cache.ts';
+import { DeviceAuthenticator } from './device-auth.ts';
 import type { DeviceEvents } from './device-events.ts';
-import { LastSeenBuffer } from './last-seen.ts';
+import type { LastSeenBuffer } from './last-seen.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,44 +46,21 @@ function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
 }
 
 /** onRequest hook of the headset scope: a device token, and only a device token, gets in. */
-function requireDevice(
-  ctx: HeadsetContext,
-  cache: DeviceCache,
-  lastSeen: LastSeenBuffer,
-): onRequestHookHandler {
-  // Cache misses arriving within one turn of the event loop share one SELECT: after a restart or
-  // a TTL expiry many headsets miss at once, and a SELECT for 500 tokens costs about what one for
-  // a single token does, on PGlite most of all. The device cache is the cache: the loader keeps
-  // nothing itself.
-  const loader = new DataLoader<string, headset.ResolvedDevice | undefined>(
-    async (tokenHashes) => {
-      const found = await headset.resolveDevices(ctx.db, [...tokenHashes]);
-      const byHash = new Map(found.map((row) => [row.tokenHash, row]));
-      return tokenHashes.map((hash) => byHash.get(hash));
-    },
-    { cache: false, maxBatchSize: 500, batchScheduleFn: (run) => setImmediate(run) },
-  );
-  const admit = (request: FastifyRequest, device: headset.AuthenticatedDevice) => {
-    // Any authenticated call shows the headset is alive.
-    lastSeen.record(device.id, ctx.clock.now());
-    request.device = device;
-  };
+function requireDevice(devices: DeviceAuthenticator): onRequestHookHandler {
   // Callback style, so a cached device (nearly every heartbeat) is let in without a promise.
   return (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return done(new AppError('unauthorized', 'Device token required'));
     const tokenHash = hashToken(token);
-    const cached = cache.peek(tokenHash);
+    const cached = devices.cached(tokenHash);
     if (cached) {
-      admit(request, cached);
+      request.device = cached;
       return done();
     }
-    cache
-      .fill(tokenHash, async () => headset.deviceOrRefusal(await loader.load(tokenHash)))
-      .then((device) => {
-        admit(request, device);
-        done();
-      }, done);
+    devices.load(tokenHash).then((device) => {
+      request.device = device;
+      done();
+    }, done);
   };
 }
 
@@ -94,21 +70,7 @@ function requireDevice(
  * works nowhere else, as user tokens do not work here.
  */
 export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
-  const lastSeen = new LastSeenBuffer(ctx.db, {
-    log: ctx.log,
-    offlineAfterMs: ctx.config.offlineAfterMs,
-    // Waiting again: the console's device lists hear it at once.
-    cameOnline: (devices) => {
-      for (const device of devices) {
-        ctx.live.publish({
-          type: 'device',
-          change: 'online',
-          device_id: device.id,
-          organization_id: device.organization_id,
-        });
-      }
-    },
-  });
+  const lastSeen = headset.sightings(ctx);
   app.decorate('lastSeen', lastSeen);
   app.addHook('onClose', async () => {
     await lastSeen.flush().catch((error: unknown) => {
@@ -121,7 +83,10 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
   registerRoute(app, routes.enroll, (request) => headset.enroll(ctx, request.body, request.ip));
 
   app.register(async (scope) => {
-    scope.addHook('onRequest', requireDevice(ctx, app.deviceEvents.cache, lastSeen));
+    scope.addHook(
+      'onRequest',
+      requireDevice(new DeviceAuthenticator(ctx.db, app.deviceEvents.cache)),
+    );
     registerRoute(
       scope,
       routes.heartbeat,
@@ -140,10 +105,10 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
       },
     );
     registerRoute(scope, routes.reportProgress, (request) =>
-      headset.reportProgress(ctx, deviceOf(request), request.params.id, request.body),
+      headset.reportProgress(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
     );
     registerRoute(scope, routes.finishSession, (request) =>
-      headset.finishSession(ctx, deviceOf(request), request.params.id, request.body),
+      headset.finishSession(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
     );
   });
 }

@@ -29,7 +29,7 @@ import { endActiveSession } from '../sessions/session-end.ts';
 import { publishSession } from '../sessions/session-events.ts';
 import { checkTaskNumbers, storeTasks } from '../sessions/tasks.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
-import type { LastSeenBuffer } from './last-seen.ts';
+import { LastSeenBuffer } from './last-seen.ts';
 import type { WithLive } from '../events/live-events.ts';
 import type { WithDeviceChanges } from '../devices/device-changes.ts';
 
@@ -334,6 +334,27 @@ function toAuthenticatedDevice(row: {
 }
 
 /**
+ * Where this process keeps the headsets' sightings until the next flush. A headset heard again
+ * after it had gone offline is waiting again: the console's device lists hear it at once.
+ */
+export function sightings(ctx: HeadsetContext): LastSeenBuffer {
+  return new LastSeenBuffer(ctx.db, {
+    log: ctx.log,
+    offlineAfterMs: ctx.config.offlineAfterMs,
+    cameOnline: (devices) => {
+      for (const device of devices) {
+        ctx.live.publish({
+          type: 'device',
+          change: 'online',
+          device_id: device.id,
+          organization_id: device.organization_id,
+        });
+      }
+    },
+  });
+}
+
+/**
  * Costs no query of its own: the device and its session were read with the token (usually from
  * the device cache), and last-seen, battery and app version go to the in-memory buffer. Battery
  * and app version are passed on whenever reported: the cached device's may be older than what
@@ -405,10 +426,13 @@ async function endedMeanwhile(ctx: HeadsetContext, sessionId: string): Promise<n
  */
 export async function reportProgress(
   ctx: HeadsetContext,
+  lastSeen: LastSeenBuffer,
   device: AuthenticatedDevice,
   sessionId: string,
   body: ProgressBody,
 ): Promise<SessionProgressResponse> {
+  // Any report shows the headset is alive, as a heartbeat does.
+  lastSeen.record(device.id, ctx.clock.now());
   const { maxTasks } = await reportableSession(ctx, device, sessionId);
   checkTaskCount(body.completed_tasks, maxTasks);
   if (body.task) checkTaskNumbers([body.task], maxTasks, 'body.task.number');
@@ -437,10 +461,13 @@ export async function reportProgress(
 /** Ends the session as completed; success=false is still completed, with success false. */
 export async function finishSession(
   ctx: HeadsetContext,
+  lastSeen: LastSeenBuffer,
   device: AuthenticatedDevice,
   sessionId: string,
   body: FinishBody,
 ): Promise<SessionProgressResponse> {
+  // Any report shows the headset is alive, as a heartbeat does.
+  lastSeen.record(device.id, ctx.clock.now());
   const { maxTasks } = await reportableSession(ctx, device, sessionId);
   checkTaskCount(body.completed_tasks, maxTasks);
   if (body.tasks) checkTaskNumbers(body.tasks, maxTasks, 'body.tasks[].number');

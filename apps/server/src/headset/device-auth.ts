@@ -1,0 +1,46 @@
+import DataLoader from 'dataloader';
+import type { Db } from '../platform/database/db.ts';
+import type { DeviceCache } from './device-cache.ts';
+import {
+  deviceOrRefusal,
+  resolveDevices,
+  type AuthenticatedDevice,
+  type ResolvedDevice,
+} from './headset.service.ts';
+
+/**
+ * The device behind a device token: from the device cache (nearly every heartbeat), else read.
+ * Cache misses arriving within one turn of the event loop share one SELECT: after a restart or a
+ * TTL expiry many headsets miss at once, and a SELECT for 500 tokens costs about what one for a
+ * single token does, on PGlite most of all. The device cache is the cache: the loader keeps
+ * nothing itself.
+ */
+export class DeviceAuthenticator {
+  private readonly loader: DataLoader<string, ResolvedDevice | undefined>;
+
+  constructor(
+    db: Db,
+    private readonly cache: DeviceCache,
+  ) {
+    this.loader = new DataLoader(
+      async (tokenHashes) => {
+        const found = await resolveDevices(db, [...tokenHashes]);
+        const byHash = new Map(found.map((row) => [row.tokenHash, row]));
+        return tokenHashes.map((hash) => byHash.get(hash));
+      },
+      { cache: false, maxBatchSize: 500, batchScheduleFn: (run) => setImmediate(run) },
+    );
+  }
+
+  /** The cached device, without a promise (the heartbeat's fast path); undefined on a miss. */
+  cached(tokenHash: string): AuthenticatedDevice | undefined {
+    return this.cache.peek(tokenHash);
+  }
+
+  /** The device read (batched with other misses) and cached; rejects with the 401 it deserves. */
+  load(tokenHash: string): Promise<AuthenticatedDevice> {
+    return this.cache.fill(tokenHash, async () =>
+      deviceOrRefusal(await this.loader.load(tokenHash)),
+    );
+  }
+}
