@@ -11,7 +11,8 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashPassword } from '../apps/server/src/auth/passwords.ts';
 import type { AppInstance } from '../apps/server/src/platform/http/app-types.ts';
-import { testConfig } from '../apps/server/src/platform/config/config.ts';
+import { CONFIG_SETTINGS, testConfig } from '../apps/server/src/platform/config/config.ts';
+import { readSetting } from '../apps/server/src/platform/config/settings.ts';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/platform/database/db.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
 import type {
@@ -91,7 +92,7 @@ const KEEP = args.has('keep');
 const READ_FILTER = args.has('reads') ? new RegExp(args.get('reads')!, 'i') : undefined;
 const RUN_PG = !args.has('pglite-only');
 const RUN_PGLITE = !args.has('pg-only');
-const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
+const LOG_LEVEL = readSetting(CONFIG_SETTINGS.logLevel, process.env);
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /**
  * A read whose warm probe takes this long is measured with a fixed number of requests

@@ -13,6 +13,8 @@ import {
   type HeartbeatTarget,
   type Target,
 } from './targets.ts';
+import { CONFIG_SETTINGS } from '../apps/server/src/platform/config/config.ts';
+import { readSetting } from '../apps/server/src/platform/config/settings.ts';
 
 /**
  * `npm run bench`: the heartbeat route (POST /v1/headset/heartbeat) of the real app, background
@@ -38,7 +40,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const DEVICES = Number(process.env.BENCH_DEVICES || 1000);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 5);
-const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
+const LOG_LEVEL = readSetting(CONFIG_SETTINGS.logLevel, process.env);
 const MIN_RATIO = 0.5;
 const MAX_P99_MS = 20;
 

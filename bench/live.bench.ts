@@ -17,6 +17,8 @@ import {
 import type { StreamsOpened, StreamsRequest, StreamsStats } from './live-streams.ts';
 import type { LoadRequest, LoadResult } from './load-runner.ts';
 import { createScratchDatabase, makeDeviceTokens, startBareRoute, type Target } from './targets.ts';
+import { CONFIG_SETTINGS } from '../apps/server/src/platform/config/config.ts';
+import { readSetting } from '../apps/server/src/platform/config/settings.ts';
 
 /**
  * `npm run bench:live`: what the console's live streams (GET /v1/events, Server-Sent Events) cost
@@ -56,7 +58,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const DURATION_S = Number(process.env.BENCH_DURATION_S || 10);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 5);
 const REPORTS = Number(process.env.BENCH_REPORTS || 100);
-const LOG_LEVEL = process.env.LOG_LEVEL || 'info';
+const LOG_LEVEL = readSetting(CONFIG_SETTINGS.logLevel, process.env);
 const ACCOUNTS = Math.ceil(STREAMS / LIVE_STREAMS_PER_ACCOUNT);
 /** Pause between two progress reports (a headset reports a task every few seconds at most). */
 const REPORT_GAP_MS = 50;

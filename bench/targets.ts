@@ -17,7 +17,7 @@ import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
 import type { LastSeenBuffer } from '../apps/server/src/headset/last-seen.ts';
-import { testConfig } from '../apps/server/src/platform/config/config.ts';
+import { testConfig, type Config } from '../apps/server/src/platform/config/config.ts';
 import { openDatabase, type Db } from '../apps/server/src/platform/database/db.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
 
@@ -181,7 +181,7 @@ export interface DatabaseChoice {
 export async function startHeartbeatServer(
   database: DatabaseChoice,
   tokens: string[],
-  options: { logLevel: string },
+  options: { logLevel: Config['logLevel'] },
 ): Promise<HeartbeatTarget> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-bench-'));
   const handle = await openDatabase(

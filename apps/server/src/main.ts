@@ -82,13 +82,16 @@ const SHUTDOWN_DEADLINE_MS = 30_000;
 
 /**
  * The production entry (`node apps/server/dist/main.js`, and `npm start` in its own process):
- * starts the server, drains and exits on SIGINT/SIGTERM, and exits non-zero with one log line when
+ * reads the configuration from the environment, starts the server, drains and exits on SIGINT/SIGTERM, and exits non-zero with one log line when
  * the embedded database dies, so a process manager restarts it instead of leaving a server that
  * answers 503.
  */
-export async function runServer(config: Config = loadConfig()): Promise<RunningServer> {
+export async function runServer(given?: Config): Promise<RunningServer> {
+  let config: Config;
   let server: RunningServer;
   try {
+    // A bad environment variable ends the process with the one message that names it.
+    config = given ?? loadConfig();
     server = await startServer(config);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

@@ -262,6 +262,17 @@ describe.runIf(template.kind === 'pglite')(
       await expectRollupsLive(restored.url, activeSessionId, before);
     });
 
+    it('refuses to run with a bad setting, naming it', async () => {
+      const refused = await runNpmAsync(['backup', '--', path.join(tempDir(), 'x.tar')], {
+        DATA_DIR: tempDir(),
+        DATABASE_URL: 'mysql://db.internal/vrtc',
+      });
+      expect(refused.status).toBe(1);
+      expect(ownLines(refused.stderr)[0]).toBe(
+        'backup refused: DATABASE_URL must be a URL starting with postgres:// or postgresql://, got "mysql://db.internal/vrtc"',
+      );
+    });
+
     it('backs up a stopped data directory by opening it itself', async () => {
       const dataDir = path.join(tempDir(), 'data');
       const database = await openDatabase({ pgliteDir: dataDir });

@@ -263,6 +263,22 @@ describe('the server process', { timeout: 180_000 }, () => {
     );
   });
 
+  it('refuses to start with a bad setting, naming each variable and what it must be', async () => {
+    const failure = await startServer({
+      DATA_DIR: tempDir(),
+      PORT: 'eighty',
+      ADMIN_PASSWORD: 'short',
+    }).then(
+      () => undefined,
+      (error: Error & { exitCode: number }) => error,
+    );
+    expect(failure?.exitCode).toBe(1);
+    expect(failure?.message.trim()).toBe(
+      'PORT must be an integer from 0 to 65535, got "eighty"\n' +
+        'ADMIN_PASSWORD must be 6 to 200 characters long',
+    );
+  });
+
   it('prints a generated password once when no admin credentials are given', async () => {
     const dir = tempDir();
     const server = await startServer({ DATA_DIR: dir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });

@@ -123,10 +123,9 @@ async function shutdown(running: Running): Promise<void> {
 
 async function main(running: Running) {
   const config = {
-    ...loadConfig(),
-    dataDir: running.tempDir,
     // Request logs would drown the headset lines; LOG_LEVEL still wins when set.
-    logLevel: process.env.LOG_LEVEL || 'warn',
+    ...loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' }),
+    dataDir: running.tempDir,
   };
   if (config.databaseUrl) await assertEmptyDatabase(config.databaseUrl);
   await ensureConsoleBuilt();

@@ -16,7 +16,7 @@ const FIRST_ADMIN_LOCK_KEY = 7_310_004;
 export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseLogger) {
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
-  const email = config.adminEmail ?? 'admin@example.com';
+  const email = config.adminEmail;
   const generated = config.adminPassword === undefined;
   const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);

@@ -1,119 +1,222 @@
 import path from 'node:path';
+import { Email, Password } from '@vrtc/contract';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import {
+  commaList,
+  directory,
+  integer,
+  isAddressOrRange,
+  oneOf,
+  readSettings,
+  setting,
+  SettingProblem,
+  text,
+  url,
+  type ValueOf,
+} from './settings.ts';
 
-/** Runtime settings, read once from the environment (names fixed by ARCHITECTURE.md). */
-export interface Config {
-  port: number;
-  host: string;
-  databaseUrl: string | undefined;
-  dataDir: string;
-  adminEmail: string | undefined;
-  adminPassword: string | undefined;
+/** The console's own rules for an account's email and password hold for the first admin too. */
+const ajv = new Ajv();
+addFormats.default(ajv);
+const isEmail = ajv.compile(Email);
+const isPassword = ajv.compile(Password);
+const passwordLength = Password as unknown as { minLength: number; maxLength: number };
+
+/** proxy-addr's names for address ranges, which TRUST_PROXY may list beside addresses. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Every environment variable the server reads, one declaration each, in README's order. To add
+ * one: declare it here, give it a set and a bad value in config.test.ts, and run
+ * `npm run docs:config` to rewrite README's table.
+ */
+export const CONFIG_SETTINGS = {
+  port: integer({
+    name: 'PORT',
+    default: 8080,
+    max: 65535,
+    meaning: 'HTTP port of console + API',
+  }),
+  host: text({
+    name: 'HOST',
+    default: '127.0.0.1',
+    meaning: 'address to listen on (`0.0.0.0` to accept other machines)',
+    check: (value) => (/\s/.test(value) ? 'must be an address or host name' : undefined),
+  }),
+  databaseUrl: url({
+    name: 'DATABASE_URL',
+    schemes: ['postgres', 'postgresql'],
+    shownDefault: 'unset',
+    meaning: 'PostgreSQL connection string; unset → embedded PGlite under `DATA_DIR`',
+  }),
+  dataDir: directory({
+    name: 'DATA_DIR',
+    default: './data',
+    meaning: 'PGlite files (`pglite/`), app builds (`builds/`), generated signing secret',
+  }),
+  adminEmail: text({
+    name: 'ADMIN_EMAIL',
+    default: 'admin@example.com',
+    meaning: 'email of the first admin, created only when the database has no account',
+    check: (value) => (isEmail(value) ? undefined : 'must be an email address'),
+  }),
+  adminPassword: text({
+    name: 'ADMIN_PASSWORD',
+    shownDefault: 'generated',
+    meaning: `password of the first admin (${passwordLength.minLength} to ${passwordLength.maxLength} characters, as for every account); unset → generated and printed once in the log`,
+    secret: true,
+    check: (value) =>
+      isPassword(value)
+        ? undefined
+        : `must be ${passwordLength.minLength} to ${passwordLength.maxLength} characters long`,
+  }),
   /** Secret for signing download URLs; generated and kept in DATA_DIR when not given. */
-  signingSecret: string | undefined;
-  publicUrl: string | undefined;
-  tokenTtlMs: number;
-  heartbeatIntervalMs: number;
-  offlineAfterMs: number;
-  disconnectAfterMs: number;
-  sessionTimeoutMs: number;
-  lastSeenFlushMs: number;
-  /**
-   * How long the fleet's counts (device stat cards, online headsets, headsets by type) are shared
-   * between requests before they are counted again; any device or session change drops them
-   * sooner (devices/device-figures.ts).
-   */
-  deviceFiguresMaxAgeMs: number;
-  /**
-   * How long an organisation's analytics are shared between requests; its sessions starting or
-   * ending, and its headsets changing, drop them sooner (organizations/organization-analytics.ts).
-   */
-  analyticsMaxAgeMs: number;
-  logLevel: string;
-  webDistDir: string;
+  signingSecret: text({
+    name: 'SIGNING_SECRET',
+    shownDefault: 'generated in `DATA_DIR`',
+    meaning: 'HMAC key of download URLs; set the same value on every process',
+    secret: true,
+  }),
+  publicUrl: url({
+    name: 'PUBLIC_URL',
+    schemes: ['http', 'https'],
+    shownDefault: 'from the request',
+    meaning: 'base of the download URLs handed to browsers and headsets',
+  }),
+  tokenTtlMs: integer({
+    name: 'TOKEN_TTL_MS',
+    default: 7 * 24 * 3600 * 1000,
+    shownDefault: '`604800000` (7 days)',
+    meaning: 'lifetime of a console sign-in',
+  }),
+  heartbeatIntervalMs: integer({
+    name: 'HEARTBEAT_INTERVAL_MS',
+    default: 5000,
+    meaning: 'how often headsets are told to report',
+  }),
+  offlineAfterMs: integer({
+    name: 'OFFLINE_AFTER_MS',
+    default: 15000,
+    meaning: 'a headset silent this long shows as offline',
+  }),
+  disconnectAfterMs: integer({
+    name: 'DISCONNECT_AFTER_MS',
+    default: 60000,
+    meaning: 'an active session whose headset is silent this long ends as `disconnected`',
+  }),
+  sessionTimeoutMs: integer({
+    name: 'SESSION_TIMEOUT_MS',
+    default: 2 * 3600 * 1000,
+    shownDefault: '`7200000` (2 h)',
+    meaning: 'an active session running longer ends as `timeout`',
+  }),
+  lastSeenFlushMs: integer({
+    name: 'LAST_SEEN_FLUSH_MS',
+    default: 1000,
+    meaning: 'how often heartbeat times are written to the database in one batch',
+  }),
+  /** Read by devices/device-figures.ts. */
+  deviceFiguresMaxAgeMs: integer({
+    name: 'DEVICE_FIGURES_MAX_AGE_MS',
+    default: 1000,
+    meaning:
+      "how long the fleet's counts (device stat cards, online headsets, headsets by type) are shared between requests; a device or session change recounts them at once",
+  }),
+  /** Read by organizations/organization-analytics.ts. */
+  analyticsMaxAgeMs: integer({
+    name: 'ANALYTICS_MAX_AGE_MS',
+    default: 10_000,
+    meaning:
+      "how long an organisation's analytics are shared between requests; its sessions starting or ending, or its headsets changing, recompute them at once",
+  }),
+  logLevel: oneOf({
+    name: 'LOG_LEVEL',
+    default: 'info',
+    words: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    meaning: 'pino log level',
+  }),
   /**
    * Which proxies may say who the client is (X-Forwarded-For), as Fastify's `trustProxy`: false
-   * (default: the connecting address is the client), true (any), a hop count, or addresses/CIDRs.
-   * Rate limits key on the client's address, so behind nginx this must be set.
+   * (the connecting address is the client), true (any), a hop count, or addresses/CIDRs.
    */
-  trustProxy: boolean | number | string[];
-  /**
-   * Port of the Prometheus endpoint (GET /metrics), bound to `host`; undefined: off. 0 picks a
-   * free port (tests), logged at start.
-   */
-  metricsPort: number | undefined;
-  /** Live event streams one process holds at most (LIVE_MAX_STREAMS). */
-  liveMaxStreams: number;
-  /**
-   * After SIGTERM, how long the server keeps serving while /readyz answers 503, before it stops
-   * accepting connections: enough for a balancer that polls /readyz to take it out (operations.md).
-   */
-  drainDelayMs: number;
+  trustProxy: setting<boolean | number | string[]>({
+    name: 'TRUST_PROXY',
+    default: 'false',
+    shownDefault: 'unset (off)',
+    meaning:
+      'behind a reverse proxy: `true`, a hop count, or the proxy addresses/CIDRs (comma-separated) whose `X-Forwarded-For` names the client; sign-in limits key on that address',
+    parse: (value) => {
+      const trimmed = value.trim();
+      if (trimmed === 'false') return false;
+      if (trimmed === 'true') return true;
+      if (/^\d+$/.test(trimmed)) return Number(trimmed);
+      const entries = commaList(trimmed);
+      const wrong = entries.find(
+        (entry) => !isAddressOrRange(entry) && !PROXY_RANGE_NAMES.includes(entry),
+      );
+      if (entries.length === 0 || wrong !== undefined) {
+        throw new SettingProblem(
+          'must be true, false, a hop count, or comma-separated addresses and CIDR ranges',
+        );
+      }
+      return entries;
+    },
+  }),
+  /** 0 picks a free port (tests), logged at start. */
+  metricsPort: integer({
+    name: 'METRICS_PORT',
+    max: 65535,
+    shownDefault: 'unset (off)',
+    meaning:
+      'port of the Prometheus endpoint `GET /metrics`, bound to `HOST` (docs/operations.md lists the metrics)',
+  }),
+  /** Read by main.ts on SIGTERM (docs/operations.md). */
+  drainDelayMs: integer({
+    name: 'DRAIN_DELAY_MS',
+    default: 0,
+    meaning:
+      'after SIGTERM, how long the server keeps serving while `/readyz` answers 503, before it stops listening; behind nginx longer than its upstream `keepalive_timeout` (`deploy/vrtc.env.example`: 5000)',
+  }),
   /** Per-organisation limits, so no client can grow a tenant without bound. */
   quotas: {
-    vrUsers: number;
-    devices: number;
-    /** Enrolment codes an organisation may issue (new or renewed) within 24 hours. */
-    enrollmentCodesPerDay: number;
-  };
-}
+    vrUsers: integer({
+      name: 'QUOTA_VR_USERS',
+      default: 100_000,
+      meaning: 'VR users one organisation may hold',
+    }),
+    devices: integer({
+      name: 'QUOTA_DEVICES',
+      default: 10_000,
+      meaning: 'headsets one organisation may enrol',
+    }),
+    enrollmentCodesPerDay: integer({
+      name: 'QUOTA_ENROLLMENT_CODES_PER_DAY',
+      default: 100,
+      meaning: 'enrolment codes (new or renewed) one organisation may issue in 24 hours',
+    }),
+  },
+  liveMaxStreams: integer({
+    name: 'LIVE_MAX_STREAMS',
+    default: 2000,
+    meaning:
+      'console live streams (`GET /v1/events`, one per open tab) one process holds at most; beyond it a tab polls every 5 s instead',
+  }),
+  webDistDir: directory({
+    name: 'WEB_DIST_DIR',
+    default: path.join(import.meta.dirname, '../../../../web/dist'),
+    shownDefault: '`apps/web/dist`',
+    meaning:
+      'the built console the server serves; when set, `npm start` and `npm run demo` leave the console unbuilt',
+  }),
+};
 
-function trustProxyFrom(env: NodeJS.ProcessEnv): Config['trustProxy'] {
-  const raw = env.TRUST_PROXY?.trim();
-  if (!raw || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-}
+/** Runtime settings, read once from the environment. */
+export type Config = ValueOf<typeof CONFIG_SETTINGS>;
 
-function optionalIntFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  return env[name] === undefined || env[name] === '' ? undefined : intFrom(env, name, 0);
-}
-
-function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  }
-  return value;
-}
-
+/** Reads the configuration, or throws one message naming every variable with a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return {
-    port: intFrom(env, 'PORT', 8080),
-    host: env.HOST || '127.0.0.1',
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: path.resolve(env.DATA_DIR || './data'),
-    adminEmail: env.ADMIN_EMAIL || undefined,
-    adminPassword: env.ADMIN_PASSWORD || undefined,
-    signingSecret: env.SIGNING_SECRET || undefined,
-    publicUrl: env.PUBLIC_URL || undefined,
-    tokenTtlMs: intFrom(env, 'TOKEN_TTL_MS', 7 * 24 * 3600 * 1000),
-    heartbeatIntervalMs: intFrom(env, 'HEARTBEAT_INTERVAL_MS', 5000),
-    offlineAfterMs: intFrom(env, 'OFFLINE_AFTER_MS', 15000),
-    disconnectAfterMs: intFrom(env, 'DISCONNECT_AFTER_MS', 60000),
-    sessionTimeoutMs: intFrom(env, 'SESSION_TIMEOUT_MS', 2 * 3600 * 1000),
-    lastSeenFlushMs: intFrom(env, 'LAST_SEEN_FLUSH_MS', 1000),
-    deviceFiguresMaxAgeMs: intFrom(env, 'DEVICE_FIGURES_MAX_AGE_MS', 1000),
-    analyticsMaxAgeMs: intFrom(env, 'ANALYTICS_MAX_AGE_MS', 10_000),
-    logLevel: env.LOG_LEVEL || 'info',
-    trustProxy: trustProxyFrom(env),
-    metricsPort: optionalIntFrom(env, 'METRICS_PORT'),
-    liveMaxStreams: intFrom(env, 'LIVE_MAX_STREAMS', 2000),
-    drainDelayMs: intFrom(env, 'DRAIN_DELAY_MS', 0),
-    quotas: {
-      vrUsers: intFrom(env, 'QUOTA_VR_USERS', 100_000),
-      devices: intFrom(env, 'QUOTA_DEVICES', 10_000),
-      enrollmentCodesPerDay: intFrom(env, 'QUOTA_ENROLLMENT_CODES_PER_DAY', 100),
-    },
-    webDistDir: path.resolve(
-      env.WEB_DIST_DIR || path.join(import.meta.dirname, '../../../../web/dist'),
-    ),
-  };
+  return readSettings(CONFIG_SETTINGS, env);
 }
 
 /** A config for tests and tools: defaults with overrides, never reading the environment. */

@@ -2,7 +2,7 @@
 // and signing secret of DATA_DIR (backup.ts; docs/operations.md). Reads the same environment as
 // the server (DATA_DIR, DATABASE_URL). Exit codes: 0 done, 1 refused or failed (one line says why),
 // 2 wrong usage.
-import { loadConfig } from '../config/config.ts';
+import { loadConfig, type Config } from '../config/config.ts';
 import { BackupError, createBackup, restoreBackup } from './backup.ts';
 
 const USAGE =
@@ -25,7 +25,13 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const file = files[0]!;
-  const config = loadConfig();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`${command} refused: ${(error as Error).message}\n`);
+    return 1;
+  }
   try {
     if (command === 'backup') {
       if (force) throw new BackupError('--force applies to restore only');
