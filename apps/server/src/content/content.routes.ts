@@ -8,56 +8,58 @@ const ok = { ok: true as const };
 
 /** Admin management of scenario content (/v1/admin/scenarios, modules, levels, level-options). */
 export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
-  registerRoute(app, routes.listScenarios, (request) => content.listScenarios(ctx, request.query));
-  registerRoute(app, routes.createScenario, (request) => content.createScenario(ctx, request.body));
+  const { scenarios, modules, levels, levelOptions } = content;
+  registerRoute(app, routes.listScenarios, (request) => scenarios.list(ctx, request.query));
+  registerRoute(app, routes.createScenario, (request) => scenarios.create(ctx, request.body));
   registerRoute(app, routes.getScenario, (request) => content.getScenario(ctx, request.params.id));
   registerRoute(app, routes.updateScenario, (request) =>
-    content.updateScenario(ctx, request.params.id, request.body),
+    scenarios.update(ctx, request.params.id, request.body),
   );
   registerRoute(app, routes.deleteScenario, async (request) => {
-    await content.deleteScenario(ctx, request.params.id);
+    await scenarios.remove(ctx, request.params.id);
     return ok;
   });
 
+  // Children: the path's id is the parent's on list and create, the item's own otherwise.
   registerRoute(app, routes.listModules, (request) =>
-    content.listModules(ctx, request.params.id, request.query),
+    modules.list(ctx, request.query, request.params.id),
   );
   registerRoute(app, routes.createModule, (request) =>
-    content.createModule(ctx, request.params.id, request.body),
+    modules.create(ctx, request.body, request.params.id),
   );
   registerRoute(app, routes.updateModule, (request) =>
-    content.updateModule(ctx, request.params.id, request.body),
+    modules.update(ctx, request.params.id, request.body),
   );
   registerRoute(app, routes.deleteModule, async (request) => {
-    await content.deleteModule(ctx, request.params.id);
+    await modules.remove(ctx, request.params.id);
     return ok;
   });
 
   registerRoute(app, routes.listLevels, (request) =>
-    content.listLevels(ctx, request.params.id, request.query),
+    levels.list(ctx, request.query, request.params.id),
   );
   registerRoute(app, routes.createLevel, (request) =>
-    content.createLevel(ctx, request.params.id, request.body),
+    levels.create(ctx, request.body, request.params.id),
   );
   registerRoute(app, routes.updateLevel, (request) =>
-    content.updateLevel(ctx, request.params.id, request.body),
+    levels.update(ctx, request.params.id, request.body),
   );
   registerRoute(app, routes.deleteLevel, async (request) => {
-    await content.deleteLevel(ctx, request.params.id);
+    await levels.remove(ctx, request.params.id);
     return ok;
   });
 
   registerRoute(app, routes.listLevelOptions, (request) =>
-    content.listLevelOptions(ctx, request.params.id, request.query),
+    levelOptions.list(ctx, request.query, request.params.id),
   );
   registerRoute(app, routes.createLevelOption, (request) =>
-    content.createLevelOption(ctx, request.params.id, request.body),
+    levelOptions.create(ctx, request.body, request.params.id),
   );
   registerRoute(app, routes.updateLevelOption, (request) =>
-    content.updateLevelOption(ctx, request.params.id, request.body),
+    levelOptions.update(ctx, request.params.id, request.body),
   );
   registerRoute(app, routes.deleteLevelOption, async (request) => {
-    await content.deleteLevelOption(ctx, request.params.id);
+    await levelOptions.remove(ctx, request.params.id);
     return ok;
   });
 }
