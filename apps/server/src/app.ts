@@ -7,6 +7,9 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { authRoutes } from './auth/auth.routes.ts';
 import { requireUser } from './auth/auth.guard.ts';
 import type { AppInstance } from './platform/http/app-types.ts';
+import { useAccessGuards } from './platform/http/routes.ts';
+import { DeviceAuthenticator } from './headset/device-auth.ts';
+import { requireDevice } from './headset/device.guard.ts';
 import { systemClock, type Clock } from './platform/service/clock.ts';
 import type { Config } from './platform/config/config.ts';
 import type { ServiceContext } from './platform/service/context.ts';
@@ -82,19 +85,19 @@ export type AppContext = ServiceContext &
   WithAnalytics;
 type RouteModule = (app: AppInstance, ctx: AppContext) => void;
 
-/** Console routes that authenticate by other means (signed URLs) or not at all. */
-const publicRouteModules: RouteModule[] = [downloadFileRoutes];
-/** Routes for any signed-in account, acting on the caller's own organisation. */
-const clientRouteModules: RouteModule[] = [
+/**
+ * The console's routes. Who may call each is its `access` in the contract's route map, enforced by
+ * registerRoute wherever the route is registered (useAccessGuards, below): signed links or no
+ * token (downloads), any signed-in account on its own organisation, the admin role (/v1/admin).
+ */
+const consoleRouteModules: RouteModule[] = [
+  downloadFileRoutes,
   vrUsersRoutes,
   enrollmentCodeRoutes,
   devicesRoutes,
   sessionsRoutes,
   scenarioTreeRoutes,
   downloadsClientRoutes,
-];
-/** Routes under /v1/admin, for the admin role only. */
-const adminRouteModules: RouteModule[] = [
   adminDevicesRoutes,
   contentRoutes,
   accessRoutes,
@@ -226,6 +229,13 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
       security: [{ bearer: [] }],
     },
   });
+  // Every route's guard comes from its access in the route map (registerRoute): one place says who
+  // gets in, so no route's protection depends on the scope it is registered in.
+  useAccessGuards(app, {
+    user: requireUser(ctx),
+    admin: requireUser(ctx, 'admin'),
+    device: requireDevice(new DeviceAuthenticator(ctx.db, deviceEvents.cache)),
+  });
   // After swagger, so /docs lists the probes with the rest.
   healthRoutes(app, health);
   headsetRoutes(app, ctx);
@@ -246,16 +256,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await browser.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
     authRoutes(browser, ctx);
-    for (const routes of publicRouteModules) routes(browser, ctx);
-    await browser.register(async (signedIn) => {
-      signedIn.addHook('onRequest', requireUser(ctx));
-      for (const routes of clientRouteModules) routes(signedIn, ctx);
-      liveEventRoutes(signedIn, ctx, live);
-    });
-    await browser.register(async (admin) => {
-      admin.addHook('onRequest', requireUser(ctx, 'admin'));
-      for (const routes of adminRouteModules) routes(admin, ctx);
-    });
+    for (const routes of consoleRouteModules) routes(browser, ctx);
+    liveEventRoutes(browser, ctx, live);
     await serveConsole(browser, config.webDistDir);
   });
 

@@ -1,16 +1,13 @@
 import type { HeadsetContext } from './headset.service.ts';
 import { routes } from '@vrtc/contract';
-import type { onRequestHookHandler } from 'fastify';
-import { bearerToken, hashToken } from '../auth/tokens.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
 import { DatabaseLostError } from '../platform/database/db.ts';
-import { AppError } from '../platform/service/errors.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { JobReport } from '../platform/ops/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
-import { DeviceAuthenticator } from './device-auth.ts';
+import { deviceOf } from './device.guard.ts';
 import type { DeviceEvents } from './device-events.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
 
@@ -20,9 +17,6 @@ declare module 'fastify' {
     lastSeen: LastSeenBuffer;
     /** Device-change invalidation and the device cache behind headset authentication. */
     deviceEvents: DeviceEvents;
-  }
-  interface FastifyRequest {
-    device?: headset.AuthenticatedDevice;
   }
 }
 
@@ -38,30 +32,6 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
     await headset.revokeEnrollmentCode(ctx, callerOf(request));
     return { ok: true as const };
   });
-}
-
-function deviceOf(request: { device?: headset.AuthenticatedDevice }) {
-  if (!request.device) throw new AppError('unauthorized', 'Device token required');
-  return request.device;
-}
-
-/** onRequest hook of the headset scope: a device token, and only a device token, gets in. */
-function requireDevice(devices: DeviceAuthenticator): onRequestHookHandler {
-  // Callback style, so a cached device (nearly every heartbeat) is let in without a promise.
-  return (request, _reply, done) => {
-    const token = bearerToken(request.headers.authorization);
-    if (!token) return done(new AppError('unauthorized', 'Device token required'));
-    const tokenHash = hashToken(token);
-    const cached = devices.cached(tokenHash);
-    if (cached) {
-      request.device = cached;
-      return done();
-    }
-    devices.load(tokenHash).then((device) => {
-      request.device = device;
-      done();
-    }, done);
-  };
 }
 
 /**
@@ -82,35 +52,30 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
 
   registerRoute(app, routes.enroll, (request) => headset.enroll(ctx, request.body, request.ip));
 
-  app.register(async (scope) => {
-    scope.addHook(
-      'onRequest',
-      requireDevice(new DeviceAuthenticator(ctx.db, app.deviceEvents.cache)),
-    );
-    registerRoute(
-      scope,
-      routes.heartbeat,
-      (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
-      {
-        // Every headset calls this every few seconds: info-level request lines would be most of
-        // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
-        // heartbeats are counted (vrtc_heartbeats_total) instead of logged and timed.
-        logLevel: 'warn',
-        config: { hotPath: 'heartbeat' },
-        // Every field is optional, so a heartbeat may come without a body at all.
-        preValidation: (request, _reply, done) => {
-          request.body ??= {};
-          done();
-        },
+  // Device token required (registerRoute puts the device guard in front of each).
+  registerRoute(
+    app,
+    routes.heartbeat,
+    (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
+    {
+      // Every headset calls this every few seconds: info-level request lines would be most of
+      // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
+      // heartbeats are counted (vrtc_heartbeats_total) instead of logged and timed.
+      logLevel: 'warn',
+      config: { hotPath: 'heartbeat' },
+      // Every field is optional, so a heartbeat may come without a body at all.
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
       },
-    );
-    registerRoute(scope, routes.reportProgress, (request) =>
-      headset.reportProgress(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
-    );
-    registerRoute(scope, routes.finishSession, (request) =>
-      headset.finishSession(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
-    );
-  });
+    },
+  );
+  registerRoute(app, routes.reportProgress, (request) =>
+    headset.reportProgress(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
+  );
+  registerRoute(app, routes.finishSession, (request) =>
+    headset.finishSession(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
+  );
 }
 
 /** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */

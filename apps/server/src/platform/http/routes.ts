@@ -8,6 +8,7 @@ import {
 } from '@vrtc/contract';
 import type {
   FastifyBaseLogger,
+  onRequestHookHandler,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -17,6 +18,28 @@ import type {
 } from 'fastify';
 import type { TSchema } from 'typebox';
 import type { AppInstance } from './app-types.ts';
+
+/**
+ * How a caller of each access that takes a token is let in: an onRequest hook that refuses (401,
+ * 403) or marks the request with its caller. The app supplies them (from the auth and headset
+ * domains) once, before any route is registered; the platform holds no domain code.
+ */
+export type AccessGuards = Record<
+  Exclude<RouteAccess, 'public' | 'signed_link'>,
+  onRequestHookHandler
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The guards registerRoute puts in front of each route, by its access (useAccessGuards). */
+    accessGuards?: AccessGuards;
+  }
+}
+
+/** Hands registerRoute the guards of every access: call once, before registering any route. */
+export function useAccessGuards(app: AppInstance, guards: AccessGuards): void {
+  app.decorate('accessGuards', guards);
+}
 
 /** The errors any route of an access may answer, on top of its own. */
 const ACCESS_ERRORS: Record<RouteAccess, readonly ErrorCode[]> = {
@@ -61,6 +84,11 @@ export type ContractRouteOptions = Omit<RouteShorthandOptions, 'schema'>;
  * (validation, response serialisation and the OpenAPI document at /docs), its error answers are
  * documented from its error codes, the answer's status is the route's (201 for a creation), and the
  * handler's request and reply types follow.
+ *
+ * The route's access is enforced here, whatever scope the route is registered in: its guard is
+ * the route's first onRequest hook, so a caller who may not call it is refused before anything
+ * of the request (its size, its JSON, its schema) is judged. A route whose access needs a guard
+ * the app did not supply is not registered at all.
  */
 export function registerRoute<R extends RouteDefinition>(
   app: AppInstance,
@@ -80,8 +108,18 @@ export function registerRoute<R extends RouteDefinition>(
     response[ERRORS[code].status] = ErrorBody;
   }
   const needsToken = route.access !== 'public' && route.access !== 'signed_link';
+  const guard =
+    route.access === 'public' || route.access === 'signed_link'
+      ? undefined
+      : app.accessGuards?.[route.access];
+  if (needsToken && !guard) {
+    throw new Error(
+      `${route.method} ${route.path} is declared '${route.access}' but no guard was supplied for it (useAccessGuards)`,
+    );
+  }
   app.route({
     ...options,
+    onRequest: [...(guard ? [guard] : []), ...hooksOf(options.onRequest)],
     method: route.method,
     url: route.path,
     schema: {
@@ -102,4 +140,9 @@ export function registerRoute<R extends RouteDefinition>(
             return (handler as RouteHandlerMethod).call(this, request, reply);
           },
   });
+}
+
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }

@@ -1,0 +1,38 @@
+import type { onRequestHookHandler } from 'fastify';
+import { bearerToken, hashToken } from '../auth/tokens.ts';
+import { AppError } from '../platform/service/errors.ts';
+import type { DeviceAuthenticator } from './device-auth.ts';
+import type { AuthenticatedDevice } from './headset.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    device?: AuthenticatedDevice;
+  }
+}
+
+export function deviceOf(request: { device?: AuthenticatedDevice }) {
+  if (!request.device) throw new AppError('unauthorized', 'Device token required');
+  return request.device;
+}
+
+/**
+ * The guard of the `device` access (registerRoute): a device token, and only a device token, gets
+ * in.
+ */
+export function requireDevice(devices: DeviceAuthenticator): onRequestHookHandler {
+  // Callback style, so a cached device (nearly every heartbeat) is let in without a promise.
+  return (request, _reply, done) => {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) return done(new AppError('unauthorized', 'Device token required'));
+    const tokenHash = hashToken(token);
+    const cached = devices.cached(tokenHash);
+    if (cached) {
+      request.device = cached;
+      return done();
+    }
+    devices.load(tokenHash).then((device) => {
+      request.device = device;
+      done();
+    }, done);
+  };
+}
