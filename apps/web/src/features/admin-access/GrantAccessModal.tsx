@@ -9,7 +9,7 @@ import { accessExpiryState } from '../../lib/expiry';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { grantOptions, useGrantAccess, type GrantOption } from './api';
+import { grantOptions, useGrantAccess, type GrantOption } from '../../api/access';
 import { defaultExpiryDay, expiryTimestamp, minExpiryDay } from './expiry-date';
 import { formatExpiryDay } from '../../lib/expiry';
 

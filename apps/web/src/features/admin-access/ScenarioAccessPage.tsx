@@ -38,7 +38,7 @@ import {
 import { formatDateTime } from '../../lib/format';
 import { useKeepPageInRange, useListState, useLocalListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useRevokeAccess, useScenarioAccess, useScenarioGrants } from './api';
+import { useRevokeAccess, useScenarioAccess, useScenarioGrants } from '../../api/access';
 import { GrantAccessModal } from './GrantAccessModal';
 
 const ACCESS_SORT_FIELDS = ['scenario_name'] as const satisfies readonly NonNullable<

@@ -25,7 +25,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useSaveContent, type ContentItem, type ContentKind, type SaveContentArgs } from './api';
+import {
+  useSaveContent,
+  type ContentItem,
+  type ContentKind,
+  type SaveContentArgs,
+} from '../../api/content';
 
 interface Values {
   name: string;

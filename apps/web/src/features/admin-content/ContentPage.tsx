@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { notifyError } from '../../lib/notify';
-import type { ContentItem, ContentKind } from './api';
+import type { ContentItem, ContentKind } from '../../api/content';
 import type { RowActions } from './content-cells';
 import { kindOf, parseTab, TABS, type Tab } from './content-tabs';
 import { ContentFormModal, type ContentFormTarget } from './ContentFormModal';

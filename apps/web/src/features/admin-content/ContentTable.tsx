@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
 import type { ListState, TableState } from '../../lib/list-state';
-import type { ContentItem, ContentKind } from './api';
+import type { ContentItem, ContentKind } from '../../api/content';
 
 export interface ContentTableProps<T extends ContentItem> {
   kind: ContentKind;

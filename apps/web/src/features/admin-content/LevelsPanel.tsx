@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
-import { LEVEL_SORT_FIELDS, useLevels } from './api';
+import { LEVEL_SORT_FIELDS, useLevels } from '../../api/content';
 import { actionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ServerSelect } from '../../components/ServerSelect';
-import { levelLabel, levelOptions, moduleOptions, scenarioOptions } from './api';
+import { levelLabel, levelOptions, moduleOptions, scenarioOptions } from '../../api/content';
 import type { PanelProps } from './panel-props';
 import { selectLevel, selectModule, selectScenario } from './selection';
 

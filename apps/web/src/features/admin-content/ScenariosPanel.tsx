@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { formatDate } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
-import { SCENARIO_SORT_FIELDS, useScenarios } from './api';
+import { SCENARIO_SORT_FIELDS, useScenarios } from '../../api/content';
 import { actionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';

@@ -3,7 +3,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { ContentItem, ContentKind } from './api';
+import type { ContentItem, ContentKind } from '../../api/content';
 
 /** What a row's buttons do: open the edit dialog, or ask to delete the item. */
 export interface RowActions {

@@ -1,6 +1,6 @@
 import { IconFolders, IconLayersSubtract, IconListCheck, IconStairs } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { ContentKind } from './api';
+import type { ContentKind } from '../../api/content';
 
 /** The content screen's tabs, one list each: the tab's name in the URL and the kind it lists. */
 export type Tab = 'scenarios' | 'modules' | 'levels' | 'options';

@@ -1,4 +1,4 @@
-import type { ContentKind } from './api';
+import type { ContentKind } from '../../api/content';
 
 /** The chosen scenario, module and level: the parents of the modules, levels and options tabs. */
 export interface ContentSelection {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { isUuid, useListState } from '../../lib/list-state';
-import { useDeleteContent, useScenarioDetail } from './api';
+import { useDeleteContent, useScenarioDetail } from '../../api/content';
 import { parseTab, type Tab } from './content-tabs';
 import { dropDeleted, validSelection, type ContentSelection } from './selection';
 

@@ -8,7 +8,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { AdminDevicesPage } from './AdminDevicesPage';
-import { deleteDevices } from './api';
+import { deleteDevices } from '../../api/devices';
 
 const UI_TIMEOUT = 60_000;
 

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useAdminDevices, useBulkDeleteDevices, useDeleteDevice } from './api';
+import { useAdminDevices, useAdminDeleteDevice, useBulkDeleteDevices } from '../../api/devices';
 import { canDelete, useAdminDeviceListState } from './device-options';
 import { DeviceFilters } from './DeviceFilters';
 import { DeviceStats } from './DeviceStats';
@@ -29,7 +29,7 @@ export function AdminDevicesPage() {
   const [selected, setSelected] = useState<RowSelectionState>({});
 
   const devices = useAdminDevices({ ...list.filters, ...list.query }, autoRefresh);
-  const deleteDevice = useConfirmedAction(useDeleteDevice(), {
+  const deleteDevice = useConfirmedAction(useAdminDeleteDevice(), {
     success: t('deleted'),
     error: t('deleteFailed'),
   });

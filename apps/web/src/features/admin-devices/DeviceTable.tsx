@@ -5,7 +5,7 @@ import type { Device } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
-import type { useAdminDevices } from './api';
+import type { useAdminDevices } from '../../api/devices';
 import { useDeviceColumns } from './device-columns';
 import { canDelete, type AdminDeviceListState } from './device-options';
 

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../components/QueryState';
 import { useContentText } from '../../lib/content-text';
 import { formatPercent } from '../../lib/format';
-import { ANALYTICS_DAYS, useOrganizationAnalytics } from './api';
+import { ANALYTICS_DAYS, useOrganizationAnalytics } from '../../api/organizations';
 
 function Section({
   title,

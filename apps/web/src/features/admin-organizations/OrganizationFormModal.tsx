@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useSaveOrganization } from './api';
+import { useSaveOrganization } from '../../api/organizations';
 
 /** Create an organisation (name), or edit one (name and active). */
 export function OrganizationFormModal({

@@ -34,7 +34,7 @@ import { StatCard } from '../../components/StatCard';
 import { formatDate, formatPercent } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useDeleteOrganization, useSaveOrganization } from './api';
+import { useDeleteOrganization, useSaveOrganization } from '../../api/organizations';
 import { OrganizationAnalyticsModal } from './OrganizationAnalyticsModal';
 import { OrganizationFormModal } from './OrganizationFormModal';
 

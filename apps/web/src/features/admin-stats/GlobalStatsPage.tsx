@@ -37,7 +37,7 @@ import { dateLocale } from '../../i18n';
 import { formatDuration, formatPercent } from '../../lib/format';
 import { saveFile } from '../../lib/download';
 import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
-import { exportStatsCsv, useGlobalStats, useStatsRange } from './api';
+import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
 import { periodRange, STATS_PERIODS, type StatsPeriod } from './period';

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useChangePassword } from './api';
+import { useChangePassword } from '../../api/accounts';
 import { MIN_PASSWORD_LENGTH } from './validation';
 
 /** A new password for an account, typed twice. */

@@ -20,7 +20,7 @@ import { organizationOptions } from '../../api/organizations';
 import { useCurrentUser } from '../../auth/AuthProvider';
 import { ServerSelect } from '../../components/ServerSelect';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useCreateAccount, useUpdateAccount } from './api';
+import { useCreateAccount, useUpdateAccount } from '../../api/accounts';
 import { isEmail, MIN_PASSWORD_LENGTH } from './validation';
 
 interface Values {

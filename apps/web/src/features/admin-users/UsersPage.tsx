@@ -32,7 +32,7 @@ import { ServerSelect } from '../../components/ServerSelect';
 import { formatDate } from '../../lib/format';
 import { isUuid, oneOf, useListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useAccounts, useDeleteAccount } from './api';
+import { useAccounts, useDeleteAccount } from '../../api/accounts';
 import { ChangePasswordModal } from './ChangePasswordModal';
 import { UserFormModal } from './UserFormModal';
 

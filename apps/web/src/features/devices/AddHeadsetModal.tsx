@@ -37,7 +37,7 @@ import {
   useJoinedDevices,
   useRenewEnrollmentCode,
   useRevokeEnrollmentCode,
-} from './api';
+} from '../../api/devices';
 
 /** What the QR code carries: the console's address with the code, e.g. https://host/enroll?code=AB12CD34. */
 export function enrollmentUrl(origin: string, code: string): string {

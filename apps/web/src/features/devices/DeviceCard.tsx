@@ -27,7 +27,7 @@ import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
-import { useDeleteDevice } from './api';
+import { useDeleteDevice } from '../../api/devices';
 import { MovementTypeToggle } from './MovementTypeToggle';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -11,7 +11,7 @@ import { QueryState } from '../../components/QueryState';
 import { oneOf, useKeepPageInRange, useListState } from '../../lib/list-state';
 import { useNow } from '../../lib/useNow';
 import { AddHeadsetModal } from './AddHeadsetModal';
-import { DEVICE_STATUS_FILTERS, type DeviceStatusFilter } from './api';
+import { DEVICE_STATUS_FILTERS, type DeviceStatusFilter } from '../../api/devices';
 import { DeviceCard } from './DeviceCard';
 
 /** Cards a page: full rows of the grid at two, three and four columns. */

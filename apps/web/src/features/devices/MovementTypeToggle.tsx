@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useSetMovementType } from './api';
+import { useSetMovementType } from '../../api/devices';
 
 export const MOVEMENT_TYPES: MovementType[] = ['slide', 'teleport'];
 

@@ -22,7 +22,7 @@ import { formatBytes } from '../../lib/bytes';
 import { errorText } from '../../lib/error-text';
 import { formatDateTime } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useAppBuilds, useUploadBuild } from './api';
+import { useAppBuilds, useUploadBuild } from '../../api/downloads';
 
 /** The admin's part of /download: each platform's build on the server, uploaded or replaced here. */
 export function AppBuildsAdmin() {

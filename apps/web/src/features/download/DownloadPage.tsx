@@ -33,7 +33,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { notifySuccess } from '../../lib/notify';
 import { useAuth } from '../../auth/AuthProvider';
-import { useDownloadLinks } from './api';
+import { useDownloadLinks } from '../../api/downloads';
 import { AppBuildsAdmin } from './AppBuildsAdmin';
 
 const PLATFORMS: Array<{ platform: AppPlatform; field: 'oculus_url' | 'pico_url' }> = [

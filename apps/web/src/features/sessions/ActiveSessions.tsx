@@ -21,7 +21,7 @@ import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { slotLabel, TaskStrip } from '../../components/TaskStrip';
 import { formatDuration, progressPercent } from '../../lib/format';
 import { useNow } from '../../lib/useNow';
-import { useActiveSessions, useCancelSession } from './api';
+import { useActiveSessions, useCancelSession } from '../../api/sessions';
 
 /**
  * A label and its value, the value always whole: a long one wraps (at word boundaries where it

@@ -52,7 +52,7 @@ import {
   HISTORY_STATUS_FILTERS,
   useSessionHistory,
   type HistoryStatusFilter,
-} from './api';
+} from '../../api/sessions';
 
 const STATUSES = HISTORY_STATUS_FILTERS.filter((value) => value !== 'all');
 /** History sorts by start time only (newest first unless turned). */

@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useSaveVrUser } from './api';
+import { useSaveVrUser } from '../../api/vr-users';
 
 /** Add or edit a VR user: name required, notes optional. */
 export function VrUserFormModal({

@@ -19,7 +19,7 @@ import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useContentText } from '../../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
-import { SESSIONS_PAGE_SIZE, useVrUserSessions } from './api';
+import { SESSIONS_PAGE_SIZE, useVrUserSessions } from '../../api/vr-users';
 
 export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onClose: () => void }) {
   const { t, i18n } = useTranslation();

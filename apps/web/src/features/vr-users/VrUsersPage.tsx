@@ -20,7 +20,7 @@ import { formatDate, formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { notifyError } from '../../lib/notify';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useDeleteVrUser } from './api';
+import { useDeleteVrUser } from '../../api/vr-users';
 import { VrUserFormModal } from './VrUserFormModal';
 import { VrUserSessionsModal } from './VrUserSessionsModal';
 

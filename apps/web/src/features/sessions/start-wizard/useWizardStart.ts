@@ -2,7 +2,7 @@ import { useEffect, useState, type Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCodeOf, errorText } from '../../../lib/error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
-import { useStartSession } from '../api';
+import { useStartSession } from '../../../api/sessions';
 import {
   chosenVrUserName,
   firstIncompleteStep,

@@ -6,10 +6,10 @@ import {
   type ScenarioAccessQuery,
   type ScenarioGrantsQuery,
 } from '@vrtc/contract';
-import { routes } from '../../api/routes';
+import { routes } from './routes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { PICKER_LIMIT, type PickerOption, type PickerQuery } from '../../api/lists';
+import { api } from './client';
+import { PICKER_LIMIT, type PickerOption, type PickerQuery } from './lists';
 
 export const accessKeys = {
   all: ['admin', 'scenario-access'] as const,

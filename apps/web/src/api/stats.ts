@@ -1,7 +1,7 @@
 import { type StatsRangeQuery } from '@vrtc/contract';
-import { routes } from '../../api/routes';
+import { routes } from './routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { api } from './client';
 
 export const statsKeys = {
   all: ['admin', 'stats'] as const,

@@ -17,7 +17,7 @@ import {
   type UpdateModuleBody,
   type UpdateScenarioBody,
 } from '@vrtc/contract';
-import { routes } from '../../api/routes';
+import { routes } from './routes';
 import {
   keepPreviousData,
   useMutation,
@@ -26,8 +26,8 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import { api } from '../../api/client';
-import { PICKER_LIMIT, type PickerQuery } from '../../api/lists';
+import { api } from './client';
+import { PICKER_LIMIT, type PickerQuery } from './lists';
 
 export type ContentKind = 'scenario' | 'module' | 'level' | 'option';
 

@@ -4,9 +4,9 @@ import {
   type AccountPasswordBody,
   type AccountUpdateBody,
 } from '@vrtc/contract';
-import { routes } from '../../api/routes';
+import { routes } from './routes';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { api } from './client';
 
 export const accountKeys = {
   all: ['admin', 'users'] as const,

@@ -1,7 +1,7 @@
 import { type AppPlatform } from '@vrtc/contract';
-import { routes } from '../../api/routes';
+import { routes } from './routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client';
+import { api } from './client';
 
 export const downloadKeys = {
   links: ['vr-app', 'download'] as const,
