@@ -1,8 +1,8 @@
+import { actionsColumn } from '../../components/RowActions';
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
 import {
   Accordion,
-  ActionIcon,
   Badge,
   Button,
   Card,
@@ -11,10 +11,9 @@ import {
   Stack,
   Text,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { IconKey, IconKeyOff, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconKeyOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import {
   ACCESS_ENTRY_ORGANIZATIONS,
@@ -151,23 +150,14 @@ export function ScenarioAccessPage() {
           </Group>
         ),
       },
-      {
-        id: 'actions',
-        header: t('common:actions'),
-        enableSorting: false,
-        cell: ({ row: { original: o } }) => (
-          <Tooltip label={t('revoke')}>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              onClick={() => revokeFrom(entry, o)}
-              aria-label={`${t('revoke')}: ${o.organization_name}`}
-            >
-              <IconTrash size={18} />
-            </ActionIcon>
-          </Tooltip>
-        ),
-      },
+      actionsColumn<ScenarioAccessOrganization>(t, (o) => [
+        {
+          kind: 'delete',
+          label: t('revoke'),
+          ariaLabel: `${t('revoke')}: ${o.organization_name}`,
+          onClick: () => revokeFrom(entry, o),
+        },
+      ]),
     ];
   }
 

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
 import { LEVEL_SORT_FIELDS, useLevels } from '../../api/content';
-import { actionsColumn, textColumns } from './content-cells';
+import { contentActionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';
 import { ParentSelects } from './ParentSelects';
@@ -25,7 +25,7 @@ export function LevelsPanel({ selection, tree, choose, actions, onCreate }: Pane
       { accessorKey: 'level_number', header: t('levelNumber') },
       ...textColumns<ContentLevel>(t),
       { accessorKey: 'max_tasks', header: t('maxTasks') },
-      actionsColumn<ContentLevel>('level', actions, t),
+      contentActionsColumn<ContentLevel>('level', actions, t),
     ],
     [t, actions],
   );

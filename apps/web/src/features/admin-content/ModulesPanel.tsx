@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
 import { MODULE_SORT_FIELDS, useModules } from '../../api/content';
-import { actionsColumn, textColumns } from './content-cells';
+import { contentActionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';
 import { ParentSelects } from './ParentSelects';
@@ -24,7 +24,7 @@ export function ModulesPanel({ selection, tree, choose, actions, onCreate }: Pan
     () => [
       { accessorKey: 'order_index', header: t('orderIndex') },
       ...textColumns<ContentModule>(t),
-      actionsColumn<ContentModule>('module', actions, t),
+      contentActionsColumn<ContentModule>('module', actions, t),
     ],
     [t, actions],
   );

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
 import { OPTION_SORT_FIELDS, useLevelOptions } from '../../api/content';
-import { actionsColumn, textColumns } from './content-cells';
+import { contentActionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';
 import { ParentSelects } from './ParentSelects';
@@ -23,7 +23,7 @@ export function OptionsPanel({ selection, tree, choose, actions, onCreate }: Pan
     () => [
       { accessorKey: 'order_index', header: t('orderIndex') },
       ...textColumns<LevelOption>(t),
-      actionsColumn<LevelOption>('option', actions, t),
+      contentActionsColumn<LevelOption>('option', actions, t),
     ],
     [t, actions],
   );

@@ -7,7 +7,7 @@ import { PAGE_SIZE } from '../../components/DataTable';
 import { formatDate } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { SCENARIO_SORT_FIELDS, useScenarios } from '../../api/content';
-import { actionsColumn, textColumns } from './content-cells';
+import { contentActionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';
 import { selectScenario } from './selection';
@@ -50,7 +50,7 @@ export function ScenariosPanel({ selection, choose, actions, onCreate }: PanelPr
           </Text>
         ),
       },
-      actionsColumn<ScenarioSummary>('scenario', actions, t),
+      contentActionsColumn<ScenarioSummary>('scenario', actions, t),
     ],
     [t, i18n.language, actions],
   );

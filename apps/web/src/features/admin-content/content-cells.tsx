@@ -1,5 +1,5 @@
-import { ActionIcon, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
+import { actionsColumn } from '../../components/RowActions';
+import { Stack, Text } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -49,37 +49,13 @@ export function textColumns<T extends ContentItem>(t: TFunction): ColumnDef<T, u
 }
 
 /** The edit and delete buttons of a row (a click on them does not open the row). */
-export function actionsColumn<T extends ContentItem>(
+export function contentActionsColumn<T extends ContentItem>(
   kind: ContentKind,
   actions: RowActions,
   t: TFunction,
 ): ColumnDef<T, unknown> {
-  return {
-    id: 'actions',
-    header: t('common:actions'),
-    enableSorting: false,
-    cell: ({ row }) => (
-      <Group gap={4} wrap="nowrap" onClick={(event) => event.stopPropagation()}>
-        <Tooltip label={t('common:edit')}>
-          <ActionIcon
-            variant="subtle"
-            onClick={() => actions.onEdit(kind, row.original)}
-            aria-label={t('common:edit')}
-          >
-            <IconPencil size={18} />
-          </ActionIcon>
-        </Tooltip>
-        <Tooltip label={t('common:delete')}>
-          <ActionIcon
-            variant="subtle"
-            color="red"
-            onClick={() => actions.onDelete(kind, row.original)}
-            aria-label={t('common:delete')}
-          >
-            <IconTrash size={18} />
-          </ActionIcon>
-        </Tooltip>
-      </Group>
-    ),
-  };
+  return actionsColumn<T>(t, (item) => [
+    { kind: 'edit', onClick: () => actions.onEdit(kind, item) },
+    { kind: 'delete', onClick: () => actions.onDelete(kind, item) },
+  ]);
 }

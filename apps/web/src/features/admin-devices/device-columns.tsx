@@ -1,10 +1,9 @@
-import { ActionIcon, Badge, Code, Text, Tooltip } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { actionsColumn } from '../../components/RowActions';
+import { Badge, Code, Text, Tooltip } from '@mantine/core';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { Device } from '@vrtc/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ACTIONS_COLUMN_ID } from '../../components/DataTable';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { canDelete } from './device-options';
@@ -83,26 +82,13 @@ export function useDeviceColumns(onDelete: (device: Device) => void) {
             <Text c="dimmed">{t('common:none')}</Text>
           ),
       },
-      {
-        id: ACTIONS_COLUMN_ID,
-        header: t('common:actions'),
-        enableSorting: false,
-        cell: ({ row: { original: device } }) => (
-          <Tooltip label={canDelete(device) ? t('common:delete') : t('inSessionHint')}>
-            <span>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                disabled={!canDelete(device)}
-                onClick={() => onDelete(device)}
-                aria-label={t('common:delete')}
-              >
-                <IconTrash size={18} />
-              </ActionIcon>
-            </span>
-          </Tooltip>
-        ),
-      },
+      actionsColumn<Device>(t, (device) => [
+        {
+          kind: 'delete',
+          disabledReason: !canDelete(device) && t('inSessionHint'),
+          onClick: () => onDelete(device),
+        },
+      ]),
     ],
     // The columns change with the language; `onDelete` reads the page's state when called.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -1,5 +1,5 @@
+import { actionsColumn } from '../../components/RowActions';
 import {
-  ActionIcon,
   Badge,
   Button,
   Card,
@@ -16,10 +16,8 @@ import {
   IconChartBar,
   IconCircleCheck,
   IconDeviceVisionPro,
-  IconPencil,
   IconPlus,
   IconSearch,
-  IconTrash,
 } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
@@ -27,7 +25,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { holdingsText } from '../../lib/error-text';
 import { useOrganizationList } from '../../api/organizations';
-import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
@@ -209,44 +207,16 @@ export function OrganizationsPage() {
           </Text>
         ),
       },
-      {
-        id: ACTIONS_COLUMN_ID,
-        header: t('common:actions'),
-        enableSorting: false,
-        cell: ({ row: { original: organization } }) => (
-          <Group gap={4} wrap="nowrap" onClick={(event) => event.stopPropagation()}>
-            <Tooltip label={t('analytics.open')}>
-              <ActionIcon
-                variant="subtle"
-                color="grape"
-                onClick={() => setAnalyticsFor(organization)}
-                aria-label={t('analytics.open')}
-              >
-                <IconChartBar size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('common:edit')}>
-              <ActionIcon
-                variant="subtle"
-                onClick={() => setEditing({ organization })}
-                aria-label={t('common:edit')}
-              >
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('common:delete')}>
-              <ActionIcon
-                variant="subtle"
-                color="red"
-                onClick={() => remove(organization)}
-                aria-label={t('common:delete')}
-              >
-                <IconTrash size={18} />
-              </ActionIcon>
-            </Tooltip>
-          </Group>
-        ),
-      },
+      actionsColumn<Organization>(t, (organization) => [
+        {
+          label: t('analytics.open'),
+          icon: IconChartBar,
+          color: 'grape',
+          onClick: () => setAnalyticsFor(organization),
+        },
+        { kind: 'edit', onClick: () => setEditing({ organization }) },
+        { kind: 'delete', onClick: () => remove(organization) },
+      ]),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [t, i18n.language],

@@ -1,5 +1,5 @@
+import { actionsColumn } from '../../components/RowActions';
 import {
-  ActionIcon,
   Badge,
   Button,
   Card,
@@ -9,16 +9,8 @@ import {
   Stack,
   Text,
   TextInput,
-  Tooltip,
 } from '@mantine/core';
-import {
-  IconKey,
-  IconPencil,
-  IconPlus,
-  IconSearch,
-  IconTrash,
-  IconUserCog,
-} from '@tabler/icons-react';
+import { IconKey, IconPlus, IconSearch, IconUserCog } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
@@ -126,47 +118,20 @@ export function UsersPage() {
           </Text>
         ),
       },
-      {
-        id: 'actions',
-        header: t('common:actions'),
-        enableSorting: false,
-        cell: ({ row: { original: account } }) => (
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('common:edit')}>
-              <ActionIcon
-                variant="subtle"
-                onClick={() => setEditing({ account })}
-                aria-label={t('common:edit')}
-              >
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('changePassword')}>
-              <ActionIcon
-                variant="subtle"
-                color="orange"
-                onClick={() => setPasswordFor(account)}
-                aria-label={t('changePassword')}
-              >
-                <IconKey size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={account.id === me.id ? t('cannotDeleteSelf') : t('common:delete')}>
-              <span>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  disabled={account.id === me.id}
-                  onClick={() => remove(account)}
-                  aria-label={t('common:delete')}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </span>
-            </Tooltip>
-          </Group>
-        ),
-      },
+      actionsColumn<Account>(t, (account) => [
+        { kind: 'edit', onClick: () => setEditing({ account }) },
+        {
+          label: t('changePassword'),
+          icon: IconKey,
+          color: 'orange',
+          onClick: () => setPasswordFor(account),
+        },
+        {
+          kind: 'delete',
+          disabledReason: account.id === me.id && t('cannotDeleteSelf'),
+          onClick: () => remove(account),
+        },
+      ]),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [t, i18n.language, me.id],

@@ -1,12 +1,6 @@
-import { ActionIcon, Button, Card, Group, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import {
-  IconEye,
-  IconPencil,
-  IconPlus,
-  IconSearch,
-  IconTrash,
-  IconUsers,
-} from '@tabler/icons-react';
+import { actionsColumn } from '../../components/RowActions';
+import { Button, Card, Stack, Text, TextInput } from '@mantine/core';
+import { IconEye, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
@@ -88,53 +82,21 @@ export function VrUsersPage() {
         header: t('vrUsers:created'),
         cell: (c) => formatDate(c.row.original.created_at, i18n.language),
       },
-      {
-        id: 'actions',
-        header: t('common:actions'),
-        enableSorting: false,
-        cell: ({ row: { original: vrUser } }) => (
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={t('vrUsers:viewSessions')}>
-              <ActionIcon
-                variant="subtle"
-                onClick={() => setViewing(vrUser)}
-                aria-label={t('vrUsers:viewSessions')}
-              >
-                <IconEye size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('common:edit')}>
-              <ActionIcon
-                variant="subtle"
-                onClick={() => setEditing({ vrUser })}
-                aria-label={t('common:edit')}
-              >
-                <IconPencil size={18} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip
-              label={
-                vrUser.session_count > 0
-                  ? t('vrUsers:deleteDisabled', { count: vrUser.session_count })
-                  : t('common:delete')
-              }
-            >
-              {/* A span keeps the tooltip working on a disabled button. */}
-              <span>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  disabled={vrUser.session_count > 0}
-                  onClick={() => remove(vrUser)}
-                  aria-label={t('common:delete')}
-                >
-                  <IconTrash size={18} />
-                </ActionIcon>
-              </span>
-            </Tooltip>
-          </Group>
-        ),
-      },
+      actionsColumn<VrUser>(t, (vrUser) => [
+        {
+          label: t('vrUsers:viewSessions'),
+          icon: IconEye,
+          onClick: () => setViewing(vrUser),
+        },
+        { kind: 'edit', onClick: () => setEditing({ vrUser }) },
+        {
+          kind: 'delete',
+          disabledReason:
+            vrUser.session_count > 0 &&
+            t('vrUsers:deleteDisabled', { count: vrUser.session_count }),
+          onClick: () => remove(vrUser),
+        },
+      ]),
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [t, i18n.language],
