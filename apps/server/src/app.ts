@@ -28,6 +28,8 @@ import {
 import { LiveEvents, type WithLive } from './events/live-events.ts';
 import type { WithDeviceChanges } from './devices/device-changes.ts';
 import { DeviceEvents } from './headset/device-events.ts';
+import { LiveStreams } from './events/live-streams.ts';
+import { PgListener, type NotificationListener } from './platform/database/pg-listener.ts';
 import { registerErrorHandling } from './platform/http/http-errors.ts';
 import { serveConsole } from './platform/http/console-files.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
@@ -70,6 +72,12 @@ export interface AppOptions {
    * it (PGlite: one process) invalidation stays in-process.
    */
   databaseUrl?: string;
+  /**
+   * The embedded database's notifications (DatabaseHandle.notifications), through which access
+   * changes end live streams. On PostgreSQL the app opens its own LISTEN connection from
+   * databaseUrl instead.
+   */
+  notifications?: NotificationListener;
   /** The database pool's use, for metrics (main.ts passes its DatabaseHandle's). */
   poolStats?: () => PoolStats;
 }
@@ -137,17 +145,15 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   if (onClosed) app.addHook('onClose', () => onClosed());
 
   const clock = options.clock ?? systemClock;
-  const deviceEvents = new DeviceEvents(new DeviceCache(() => clock.now().getTime()), {
-    databaseUrl: options.databaseUrl ?? config.databaseUrl,
-    log: app.log,
-  });
-  app.addHook('onClose', () => deviceEvents.close());
+  const databaseUrl = options.databaseUrl ?? config.databaseUrl;
+  // PostgreSQL: the process's one LISTEN connection, for every channel (platform/database).
+  const pgListener = databaseUrl ? new PgListener(databaseUrl, app.log) : undefined;
+  const notifications = pgListener ?? options.notifications;
+  app.addHook('onClose', async () => notifications?.close());
+  const deviceEvents = new DeviceEvents(new DeviceCache(() => clock.now().getTime()), pgListener);
   app.decorate('deviceEvents', deviceEvents);
-  const live = new LiveEvents(options.db, {
-    databaseUrl: options.databaseUrl ?? config.databaseUrl,
-    log: app.log,
-  });
-  app.addHook('onClose', () => live.close());
+  const live = new LiveEvents(options.db, { listener: pgListener, log: app.log });
+  app.addHook('onClose', async () => live.close());
   app.decorate('live', live);
   const deviceFigures = new DeviceFigures(options.db, clock, {
     offlineAfterMs: config.offlineAfterMs,
@@ -178,6 +184,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     deviceFigures,
     organizationAnalytics,
   };
+  const liveStreams = new LiveStreams(ctx, live, notifications);
 
   // Operations: metrics (scraped on METRICS_PORT, main.ts), /healthz and /readyz, and one log
   // line per request. The request log's hooks come first, so they see every route.
@@ -257,14 +264,13 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
 
     authRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);
-    liveEventRoutes(browser, ctx, live);
+    liveEventRoutes(browser, liveStreams);
     await serveConsole(browser, config.webDistDir);
   });
 
   if (options.backgroundJobs) startHeadsetBackgroundJobs(app, ctx, jobs);
   // Last: nothing after it can fail and leave the listening connection open.
-  await deviceEvents.start();
-  await live.start();
+  await notifications?.start();
   return app;
 }
 

@@ -53,6 +53,7 @@ export async function startServer(
       db: database.db,
       config,
       backgroundJobs: true,
+      notifications: database.notifications,
       poolStats: () => database.poolStats(),
       onClosed: async () => {
         await closeSidecars();

@@ -66,6 +66,7 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
     clock,
     logger: false,
     databaseUrl: database.databaseUrl,
+    notifications: database.notifications,
   });
   await app.ready();
   return {

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import type { LiveEvent } from '@vrtc/contract';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -9,6 +8,7 @@ import { devicesGoneOffline } from '../src/headset/sweeper.ts';
 import { makeEnrolledDevice, makeStartableSetup, makeTenant, makeVrUser } from './factories.ts';
 import { BACKGROUND, contextOf, createTestApp, type TestApp } from './harness.ts';
 import { databaseUrlFor } from './template.ts';
+import { openStream as liveStream } from './live-stream.ts';
 
 /**
  * The console's live stream (GET /v1/events) and the task detail headsets report: what a
@@ -24,48 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-interface Stream {
-  events: Array<{ event: string; data: unknown }>;
-  /** Resolves with the first event (from the start) that matches. */
-  next(match: (event: { event: string; data: unknown }) => boolean): Promise<unknown>;
-  close(): void;
-}
-
-/** Reads the stream as the console does: fetch with the bearer token, parsed as SSE. */
-async function openStream(headers: Record<string, string>, origin = base): Promise<Stream> {
-  const controller = new AbortController();
-  const response = await fetch(`${origin}/v1/events`, { headers, signal: controller.signal });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-  const events: Stream['events'] = [];
-  void (async () => {
-    const reader = response
-      .body!.pipeThrough(new TextDecoderStream())
-      .pipeThrough(new EventSourceParserStream())
-      .getReader();
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        events.push({ event: value.event ?? 'message', data: JSON.parse(value.data) });
-      }
-    } catch {
-      // closed by the test
-    }
-  })();
-  const stream: Stream = {
-    events,
-    next: (match) =>
-      vi.waitFor(() => {
-        const found = events.find(match);
-        expect(found, `an event among ${JSON.stringify(events)}`).toBeDefined();
-        return found!.data;
-      }, BACKGROUND),
-    close: () => controller.abort(),
-  };
-  await stream.next((e) => e.event === 'ready');
-  return stream;
-}
+const openStream = (headers: Record<string, string>, origin = base) => liveStream(origin, headers);
 
 const post = (url: string, headers: Record<string, string>, payload: object = {}) =>
   t.app.inject({ method: 'POST', url, headers, payload });

@@ -523,7 +523,8 @@ export const routes = {
     access: 'admin',
     tags: ['admin-users'],
     description:
-      'Deactivating signs the account out everywhere at once. 409 cannot_modify_self when ' +
+      'Deactivating it, changing its role or moving it to another organization signs the account ' +
+      'out everywhere at once (its live streams end). 409 cannot_modify_self when ' +
       'admins deactivate or demote their own account; 409 email_taken.',
     params: IdParams,
     body: AccountUpdateBody,

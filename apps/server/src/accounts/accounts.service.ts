@@ -8,7 +8,7 @@ import type {
   AccountUpdateBody,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import { revokeTokens } from '../auth/auth.service.ts';
+import { endSignIns } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -145,9 +145,11 @@ export async function createAccount(
 }
 
 /**
- * Changes email, role, organisation or active. Deactivating ends the account's sign-ins at once
- * (its tokens are removed, so reactivating does not revive them). An admin cannot deactivate or
- * demote their own account, nor move it into an inactive organisation: each would lock them out.
+ * Changes email, role, organisation or active. Deactivating, a new role and a move to another
+ * organisation end the account's sign-ins at once (its tokens are removed, so reactivating does
+ * not revive them, and a token never speaks for an identity other than the one that signed in;
+ * open live streams close). An admin cannot deactivate or demote their own account, nor move it
+ * into an inactive organisation: each would lock them out.
  */
 export async function updateAccount(
   ctx: ServiceContext,
@@ -169,7 +171,7 @@ export async function updateAccount(
     ctx.db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('accounts')
-        .select(['id', 'active', 'organization_id'])
+        .select(['id', 'active', 'role', 'organization_id'])
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst();
@@ -193,7 +195,10 @@ export async function updateAccount(
       if (Object.keys(changes).length > 0) {
         await trx.updateTable('accounts').set(changes).where('id', '=', id).execute();
       }
-      if (current.active && body.active === false) await revokeTokens(trx, id);
+      const identityChanged =
+        (body.role !== undefined && body.role !== current.role) ||
+        (body.organization_id !== undefined && body.organization_id !== current.organization_id);
+      if ((current.active && body.active === false) || identityChanged) await endSignIns(trx, id);
     }),
   );
   return getAccount(ctx, id);
@@ -232,6 +237,6 @@ export async function changePassword(
       .where('id', '=', id)
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) throw notFound('User');
-    await revokeTokens(trx, id, id === caller.accountId ? caller.tokenId : undefined);
+    await endSignIns(trx, id, { except: id === caller.accountId ? caller.tokenId : undefined });
   });
 }

@@ -1,7 +1,7 @@
 import type { LoginBody, LoginResponse, Me } from '@vrtc/contract';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from './caller.ts';
-import type { Db } from '../platform/database/db.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
 import {
   clearRateLimit,
@@ -98,37 +98,65 @@ export async function issueToken(
   return { token, expiresAt };
 }
 
-/**
- * The caller behind a bearer token, or undefined. One query: the token must be unexpired and both
- * its account and the account's organisation active, so switching either off takes effect at once.
- */
-export async function resolveToken(db: Db, now: Date, token: string): Promise<Caller | undefined> {
-  const row = await db
+/** Sign-ins that still authenticate: unexpired, of an active account in an active organisation. */
+const validSignIns = (db: Db | Tx, now: Date) =>
+  db
     .selectFrom('auth_tokens')
     .innerJoin('accounts', 'accounts.id', 'auth_tokens.account_id')
     .innerJoin('organizations', 'organizations.id', 'accounts.organization_id')
     .select([
       'auth_tokens.id as token_id',
+      'auth_tokens.expires_at',
       'accounts.id as account_id',
       'accounts.email',
       'accounts.role',
       'accounts.organization_id',
       'organizations.name as organization_name',
     ])
-    .where('auth_tokens.token_hash', '=', hashToken(token))
     .where('auth_tokens.expires_at', '>', now)
     .where('accounts.active', '=', true)
-    .where('organizations.active', '=', true)
+    .where('organizations.active', '=', true);
+
+type SignInRow = Awaited<ReturnType<ReturnType<typeof validSignIns>['executeTakeFirstOrThrow']>>;
+
+const callerOfRow = (row: SignInRow): Caller => ({
+  accountId: row.account_id,
+  tokenId: row.token_id,
+  email: row.email,
+  role: row.role,
+  organizationId: row.organization_id,
+  organizationName: row.organization_name,
+});
+
+/**
+ * The caller behind a bearer token, or undefined. One query: the token must be unexpired and both
+ * its account and the account's organisation active, so switching either off takes effect at once.
+ */
+export async function resolveToken(db: Db, now: Date, token: string): Promise<Caller | undefined> {
+  const row = await validSignIns(db, now)
+    .where('auth_tokens.token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    accountId: row.account_id,
-    tokenId: row.token_id,
-    email: row.email,
-    role: row.role,
-    organizationId: row.organization_id,
-    organizationName: row.organization_name,
-  };
+  return row && callerOfRow(row);
+}
+
+/**
+ * Which of these sign-ins (token ids) still authenticate, and as whom, until when: what a plain
+ * request with each token would get now. One query for all (the live streams re-check theirs
+ * when an access change is heard).
+ */
+export async function stillSignedIn(
+  db: Db,
+  now: Date,
+  tokenIds: readonly string[],
+): Promise<Map<string, { caller: Caller; expiresAt: Date }>> {
+  const found = new Map<string, { caller: Caller; expiresAt: Date }>();
+  if (tokenIds.length === 0) return found;
+  const rows = await validSignIns(db, now)
+    .where('auth_tokens.id', 'in', [...tokenIds])
+    .execute();
+  for (const row of rows)
+    found.set(row.token_id, { caller: callerOfRow(row), expiresAt: row.expires_at });
+  return found;
 }
 
 export function me(caller: Caller): Me {
@@ -145,9 +173,28 @@ export async function logout(db: Db, caller: Caller): Promise<void> {
   await db.deleteFrom('auth_tokens').where('id', '=', caller.tokenId).execute();
 }
 
-/** Revokes every token of an account, but the one given (the caller's own, when it changes its password). */
-export async function revokeTokens(db: Db, accountId: string, exceptTokenId?: string) {
-  let query = db.deleteFrom('auth_tokens').where('account_id', '=', accountId);
-  if (exceptTokenId) query = query.where('id', '!=', exceptTokenId);
+/**
+ * Ends the account's sign-ins: all of them, or all but `except` (a token id: the caller's own,
+ * when an account changes its own password). Pass the transaction of the change that calls for
+ * it. Open live streams of the ended tokens close on every server process (the access-change
+ * trigger, access-changes.ts); the kept token's streams stay open.
+ */
+export async function endSignIns(
+  executor: Db | Tx,
+  accountId: string,
+  options: { except?: string } = {},
+): Promise<void> {
+  let query = executor.deleteFrom('auth_tokens').where('account_id', '=', accountId);
+  if (options.except) query = query.where('id', '!=', options.except);
   await query.execute();
+}
+
+/** Ends every sign-in of the organisation's accounts (it was deactivated). */
+export async function endOrganizationSignIns(executor: Db | Tx, organizationId: string) {
+  await executor
+    .deleteFrom('auth_tokens')
+    .where('account_id', 'in', (eb) =>
+      eb.selectFrom('accounts').select('id').where('organization_id', '=', organizationId),
+    )
+    .execute();
 }

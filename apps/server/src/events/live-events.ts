@@ -1,13 +1,11 @@
 import type { LiveEvent } from '@vrtc/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { Db } from '../platform/database/db.ts';
+import type { NotificationListener } from '../platform/database/pg-listener.ts';
 
 /** PostgreSQL channel of the console's live events; the payload is the event as JSON. */
 export const LIVE_CHANNEL = 'vrtc_live';
-const RECONNECT_MIN_MS = 100;
-const RECONNECT_MAX_MS = 10_000;
 
 export type LiveListener = (event: LiveEvent) => void;
 
@@ -41,17 +39,25 @@ declare module 'fastify' {
  */
 export class LiveEvents implements LivePublisher {
   private readonly listeners = new Set<LiveListener>();
-  private client?: pg.Client;
-  private closed = false;
-  private reconnectMs = RECONNECT_MIN_MS;
-  private reconnectTimer?: NodeJS.Timeout;
   /** Events published during this turn of the event loop, sent in one statement at its end. */
   private pending: string[] = [];
 
+  /**
+   * `listener`: the process's PostgreSQL notifications (PgListener), which also hears the
+   * notifications this process sends. Without it (PGlite: one process) events stay in-process.
+   */
   constructor(
     private readonly db: Db,
-    private readonly options: { databaseUrl?: string; log: FastifyBaseLogger },
-  ) {}
+    private readonly options: { listener?: NotificationListener; log: FastifyBaseLogger },
+  ) {
+    options.listener?.on(LIVE_CHANNEL, (payload) => {
+      try {
+        this.deliver(JSON.parse(payload) as LiveEvent);
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'ignored a malformed live event');
+      }
+    });
+  }
 
   /** Open streams on this process. */
   get listenerCount(): number {
@@ -64,7 +70,7 @@ export class LiveEvents implements LivePublisher {
   }
 
   publish(event: LiveEvent): void {
-    if (!this.options.databaseUrl) {
+    if (!this.options.listener) {
       this.deliver(event);
       return;
     }
@@ -93,54 +99,11 @@ export class LiveEvents implements LivePublisher {
       });
   }
 
-  /** PostgreSQL: LISTEN on a dedicated connection, reconnecting with backoff while open. */
-  async start(): Promise<void> {
-    if (!this.options.databaseUrl) return;
-    await this.connect();
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.reconnectTimer);
+  close(): void {
     this.listeners.clear();
-    await this.client?.end().catch(() => {});
   }
 
   private deliver(event: LiveEvent): void {
     for (const listener of this.listeners) listener(event);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.options.databaseUrl, keepAlive: true });
-    client.on('notification', (message) => {
-      if (message.channel !== LIVE_CHANNEL || !message.payload) return;
-      try {
-        this.deliver(JSON.parse(message.payload) as LiveEvent);
-      } catch (error) {
-        this.options.log.warn({ err: error }, 'ignored a malformed live event');
-      }
-    });
-    client.on('error', () => this.reconnect(client));
-    client.on('end', () => this.reconnect(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${LIVE_CHANNEL}`);
-      this.client = client;
-      this.reconnectMs = RECONNECT_MIN_MS;
-    } catch (error) {
-      this.options.log.warn({ err: error }, 'live events: LISTEN failed; retrying');
-      this.reconnect(client);
-    }
-  }
-
-  private reconnect(client: pg.Client): void {
-    if (this.closed || (this.client && this.client !== client)) return;
-    this.client = undefined;
-    client.removeAllListeners();
-    void client.end().catch(() => {});
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectMs);
-    this.reconnectTimer.unref();
-    this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_MAX_MS);
   }
 }

@@ -11,6 +11,7 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
+import { endOrganizationSignIns } from '../auth/auth.service.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import {
   containsPattern,
@@ -244,14 +245,7 @@ export async function updateOrganization(
       // Device tokens of a deactivated organisation are refused from now on.
       await ctx.deviceEvents.allChanged(trx);
     }
-    if (current.active && body.active === false) {
-      await trx
-        .deleteFrom('auth_tokens')
-        .where('account_id', 'in', (eb) =>
-          eb.selectFrom('accounts').select('id').where('organization_id', '=', id),
-        )
-        .execute();
-    }
+    if (current.active && body.active === false) await endOrganizationSignIns(trx, id);
   });
   return getOrganization(ctx, id);
 }

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { WorkerSource } from './pglite-worker.ts';
+import type { ListeningHandler, NotificationHandler, NotificationListener } from './pg-listener.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -25,6 +26,11 @@ export interface DatabaseHandle {
   crashForTests?(): Promise<void>;
   /** PostgreSQL: the connection string (for a dedicated LISTEN connection). */
   databaseUrl?: string;
+  /**
+   * PGlite: its notifications (NOTIFY from triggers), as PgListener gives them on PostgreSQL.
+   * On PostgreSQL the app opens its own LISTEN connection from databaseUrl.
+   */
+  notifications?: NotificationListener;
   /** PGlite: its whole data directory as an uncompressed tar, for `pgliteSnapshotPath`. */
   dumpPglite?(): Promise<Uint8Array>;
   /**
@@ -61,6 +67,7 @@ interface ThreadResult {
 type ThreadRequest =
   | { op: 'query'; text: string; params: readonly unknown[] }
   | { op: 'exec'; text: string }
+  | { op: 'listen'; text: string }
   | { op: 'dump' }
   | { op: 'close' };
 
@@ -68,7 +75,8 @@ type ThreadReply =
   | { ready: true }
   | { ready: false; error: ErrorData }
   | { id: number; result: unknown }
-  | { id: number; error: ErrorData };
+  | { id: number; error: ErrorData }
+  | { notification: { channel: string; payload: string } };
 
 interface ErrorData {
   name?: string;
@@ -136,11 +144,17 @@ class PGliteThread {
   private stopped: Error | undefined;
   private closing = false;
   private readonly lostListeners: Array<(error: DatabaseLostError) => void> = [];
+  /** Called with each notification of a LISTENed channel. */
+  onNotification?: (channel: string, payload: string) => void;
 
   private constructor(source: WorkerSource) {
     this.worker = startWorker(source);
     this.worker.unref();
     this.worker.on('message', (reply: ThreadReply) => {
+      if ('notification' in reply) {
+        this.onNotification?.(reply.notification.channel, reply.notification.payload);
+        return;
+      }
       if (!('id' in reply)) return;
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
@@ -207,6 +221,11 @@ class PGliteThread {
   /** The simple protocol: several statements at once (migration files); the last one's result. */
   exec(text: string): Promise<ThreadResult> {
     return this.send({ op: 'exec', text });
+  }
+
+  /** LISTEN outside any transaction: call it holding the connection (PGlitePool.connect). */
+  listen(channel: string): Promise<unknown> {
+    return this.send({ op: 'listen', text: channel });
   }
 
   /** The whole data directory as an uncompressed tar (test snapshots). */
@@ -286,6 +305,48 @@ class PGlitePool {
 
   async end(): Promise<void> {
     await this.pglite.close();
+  }
+}
+
+/**
+ * The embedded database's notifications. One process, one connection that never drops: it
+ * listens from start() until the database closes.
+ */
+class PGliteNotifications implements NotificationListener {
+  private readonly handlers = new Map<string, NotificationHandler[]>();
+  listening = false;
+
+  constructor(
+    private readonly pglite: PGliteThread,
+    private readonly pool: PGlitePool,
+  ) {
+    pglite.onNotification = (channel, payload) => {
+      for (const handler of this.handlers.get(channel) ?? []) handler(payload);
+    };
+  }
+
+  on(channel: string, handler: NotificationHandler): void {
+    this.handlers.set(channel, [...(this.handlers.get(channel) ?? []), handler]);
+  }
+
+  onListening(_handler: ListeningHandler): void {
+    // Never lost while the database is open.
+  }
+
+  async start(): Promise<void> {
+    // Holding the one connection: a LISTEN inside another holder's transaction would be undone
+    // by its rollback.
+    const connection = await this.pool.connect();
+    try {
+      for (const channel of this.handlers.keys()) await this.pglite.listen(channel);
+    } finally {
+      connection.release();
+    }
+    this.listening = true;
+  }
+
+  async close(): Promise<void> {
+    this.listening = false;
   }
 }
 
@@ -412,6 +473,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     snapshotPglite: () => pool.snapshot(),
     poolStats: () => pool.stats(),
     onLost: (listener) => pglite.onLost(listener),
+    notifications: new PGliteNotifications(pglite, pool),
     crashForTests: () => pglite.crash(),
     async close() {
       await db.destroy();

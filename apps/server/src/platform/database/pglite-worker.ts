@@ -14,7 +14,7 @@ export interface WorkerSource {
 
 interface Request {
   id: number;
-  op: 'query' | 'exec' | 'dump' | 'close';
+  op: 'query' | 'exec' | 'listen' | 'dump' | 'close';
   text: string;
   params?: unknown[];
 }
@@ -58,12 +58,20 @@ async function open(): Promise<PGlite> {
 
 try {
   const pglite = await open();
+  // NOTIFY on a LISTENed channel (the access-change triggers, migration 0009), passed on when its
+  // transaction commits: before the answer to the COMMIT, on the same port.
+  pglite.onNotification((channel, payload) =>
+    port.postMessage({ notification: { channel, payload } }),
+  );
   port.on('message', async ({ id, op, text, params }: Request) => {
     try {
       let result: unknown;
       if (op === 'query') result = outcome(await pglite.query(text, params));
       else if (op === 'exec') result = outcome((await pglite.exec(text)).at(-1));
-      else if (op === 'dump') {
+      else if (op === 'listen') {
+        await pglite.exec(`LISTEN "${text.replaceAll('"', '""')}"`);
+        result = null;
+      } else if (op === 'dump') {
         const blob = await pglite.dumpDataDir('none');
         result = new Uint8Array(await blob.arrayBuffer());
       } else if (op === 'close') {
