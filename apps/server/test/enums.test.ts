@@ -1,4 +1,10 @@
-import { DEVICE_TYPES, MOVEMENT_TYPES, ROLES, SESSION_STATUSES } from '@vrtc/contract';
+import {
+  DEVICE_TYPES,
+  MOVEMENT_TYPES,
+  ROLES,
+  SERVER_ENDED_STATUSES,
+  SESSION_STATUSES,
+} from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../src/platform/database/db.ts';
@@ -32,5 +38,6 @@ describe('enumerations', () => {
     expect(await allowedBy('devices', 'movement_type')).toEqual([...MOVEMENT_TYPES]);
     expect(await allowedBy('sessions', 'status')).toEqual([...SESSION_STATUSES]);
     expect(await allowedBy('accounts', 'role')).toEqual([...ROLES]);
+    expect(await allowedBy('sessions', 'ended_by_server_as')).toEqual([...SERVER_ENDED_STATUSES]);
   });
 });

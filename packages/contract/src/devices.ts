@@ -15,6 +15,8 @@ export const Device = Type.Object({
   movement_type: MovementType,
   battery_percent: Nullable(Type.Integer()),
   app_version: Nullable(Type.String()),
+  /** Reports the headset said it still holds, unsent, at its last heartbeat (0: none or not told). */
+  pending_reports: Type.Integer(),
   created_at: Timestamp,
 });
 export type Device = Static<typeof Device>;

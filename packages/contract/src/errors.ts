@@ -44,7 +44,19 @@ export const ERRORS = {
   device_busy: { status: 409, when: 'starting a session on a headset that already runs one' },
   session_not_active: {
     status: 409,
-    when: 'reporting on or cancelling a session that has already ended',
+    when: 'reporting progress on or cancelling a session that has already ended; a finish of a session that was completed by another report',
+  },
+  session_cancelled: {
+    status: 409,
+    when: 'a headset reporting on a session the console cancelled: it stays cancelled, stop playing',
+  },
+  late_result_window_passed: {
+    status: 409,
+    when: 'a finish for a session the server ended as disconnected or timeout more than LATE_RESULT_WINDOW_MS ago (details: ended_at)',
+  },
+  idempotency_key_reused: {
+    status: 422,
+    when: 'an Idempotency-Key the headset already used for a different report (another route or body)',
   },
   organization_in_use: {
     status: 409,

@@ -35,6 +35,8 @@ export const SessionEvent = Type.Object({
   status: SessionStatus,
   completed_tasks: Type.Integer(),
   max_tasks: Type.Integer(),
+  /** The session's result arrived after the server had ended it (`ended` only). */
+  late_result: Type.Optional(Type.Boolean()),
   /** The task a progress report told of, if it told one. */
   task: Type.Optional(SessionTask),
 });

@@ -26,10 +26,15 @@ export const EnrollResponse = Type.Object({
 });
 export type EnrollResponse = Static<typeof EnrollResponse>;
 
+/** A headset holds at most this many unsent reports worth telling of (docs/headset-protocol.md). */
+export const MAX_PENDING_REPORTS = 1_000_000;
+
 export const HeartbeatBody = Type.Object(
   {
     battery_percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     app_version: Type.Optional(Text({ minLength: 1, maxLength: 64 })),
+    /** Reports (progress, finish) the headset still holds, unsent; the console shows the count. */
+    pending_reports: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_PENDING_REPORTS })),
   },
   { additionalProperties: false },
 );
@@ -55,16 +60,38 @@ export const HeartbeatResponse = Type.Object({
   movement_type: MovementType,
   heartbeat_interval_ms: Type.Integer(),
   session: Nullable(SessionLaunch),
+  /** The server's clock when it answered: a headset corrects its own `occurred_at` by it. */
+  server_time: Timestamp,
 });
 export type HeartbeatResponse = Static<typeof HeartbeatResponse>;
 
 export const SessionIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
+
+/**
+ * The header a headset sends with each progress and finish report: a UUID it makes once per
+ * report and sends again with every retry of it. Scoped to the headset (docs/headset-protocol.md).
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const ReportHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Uuid),
+});
+export type ReportHeaders = Static<typeof ReportHeaders>;
+
+/** A report's order within its session: 1, 2, 3 … as the headset made them. */
+export const MAX_REPORT_SEQ = 2_147_483_647;
+const Seq = Type.Integer({ minimum: 1, maximum: MAX_REPORT_SEQ });
+
+/** The headset's clock when what it reports happened; the server clamps it to [started_at, now]. */
+const OccurredAt = Timestamp;
 
 /** `task`: the task that just ended, when the headset tells it (older headsets do not). */
 export const ProgressBody = Type.Object(
   {
     completed_tasks: Type.Integer({ minimum: 0, maximum: 10000 }),
     task: Type.Optional(TaskReport),
+    /** An older or repeated seq than one already applied changes nothing (answered 200). */
+    seq: Type.Optional(Seq),
+    occurred_at: Type.Optional(OccurredAt),
   },
   { additionalProperties: false },
 );
@@ -76,6 +103,10 @@ export const FinishBody = Type.Object(
     success: Type.Boolean(),
     /** Every task of the run, when the headset tells them (adds to or replaces the ones reported). */
     tasks: Type.Optional(Type.Array(TaskReport, { maxItems: 1000 })),
+    /** The finish's place after the session's progress reports; it ends the session whatever it is. */
+    seq: Type.Optional(Seq),
+    /** When the run ended on the headset: the session's ended_at (clamped), late or not. */
+    occurred_at: Type.Optional(OccurredAt),
   },
   { additionalProperties: false },
 );

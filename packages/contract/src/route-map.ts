@@ -19,6 +19,8 @@ export interface RouteDefinition {
   params?: TSchema;
   querystring?: TSchema;
   body?: TSchema;
+  /** Request headers the route reads (lower-case names, as HTTP treats them case-insensitively). */
+  headers?: TSchema;
   /** The success status and its JSON body; `file` answers stream a file (CSV, APK). */
   success: { status: 200 | 201; body: TSchema } | { status: 200; file: string };
   errors: readonly ErrorCode[];
@@ -32,6 +34,9 @@ export type RouteParams<R extends RouteDefinition> = R['params'] extends TSchema
   : undefined;
 export type RouteQuery<R extends RouteDefinition> = R['querystring'] extends TSchema
   ? Static<R['querystring']>
+  : undefined;
+export type RouteHeaders<R extends RouteDefinition> = R['headers'] extends TSchema
+  ? Static<R['headers']>
   : undefined;
 export type RouteBody<R extends RouteDefinition> = R['body'] extends TSchema
   ? Static<R['body']>

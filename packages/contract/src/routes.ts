@@ -68,6 +68,7 @@ import {
   HeartbeatBody,
   HeartbeatResponse,
   ProgressBody,
+  ReportHeaders,
   SessionIdParams,
   SessionProgressResponse,
 } from './headset.ts';
@@ -391,7 +392,8 @@ export const routes = {
     tags: ['headset'],
     description:
       'Every heartbeat_interval_ms. Answers the session the console started on this ' +
-      'device, or null.',
+      'device, or null, and server_time (the server clock). pending_reports: how many ' +
+      'reports the headset still holds, unsent (shown in the console). docs/headset-protocol.md.',
     body: HeartbeatBody,
     success: { status: 200, body: HeartbeatResponse },
     errors: [],
@@ -401,23 +403,48 @@ export const routes = {
     access: 'device',
     tags: ['headset'],
     description:
-      'Tasks completed so far (0..max_tasks). 404 if the session is not this device’s; ' +
-      '409 session_not_active once it has ended (e.g. cancelled): stop playing.',
+      'Tasks completed so far (0..max_tasks), optionally the task that just ended, its seq and ' +
+      'occurred_at. Send an Idempotency-Key (UUID) and the same key on every retry: a repeat ' +
+      'answers the first answer; the key with another body is 422 idempotency_key_reused. ' +
+      'completed_tasks never goes down: an older or repeated report is 200 and changes nothing. ' +
+      'Accepted for a session the server ended as disconnected or timeout within ' +
+      'LATE_RESULT_WINDOW_MS (409 late_result_window_passed after). 404 if the session is not ' +
+      'this device’s; 409 session_cancelled when the console cancelled it, 409 ' +
+      'session_not_active once it was completed: stop playing. docs/headset-protocol.md.',
     params: SessionIdParams,
+    headers: ReportHeaders,
     body: ProgressBody,
     success: { status: 200, body: SessionProgressResponse },
-    errors: ['not_found', 'session_not_active'],
+    errors: [
+      'not_found',
+      'session_not_active',
+      'session_cancelled',
+      'late_result_window_passed',
+      'idempotency_key_reused',
+    ],
   }),
   finishSession: defineRoute({
     ...routeTable.finishSession,
     access: 'device',
     tags: ['headset'],
     description:
-      'Ends the session as completed, with success true or false. 404 / 409 as for progress.',
+      'Ends the session as completed, with success true or false, at occurred_at (clamped to ' +
+      '[started_at, now]). Idempotency-Key as for progress: a retried finish answers the first ' +
+      'answer. A session the server ended as disconnected or timeout takes its headset’s finish ' +
+      'for LATE_RESULT_WINDOW_MS after it ended it (late_result: true), then 409 ' +
+      'late_result_window_passed. 404 / 409 session_cancelled / session_not_active as for ' +
+      'progress. docs/headset-protocol.md.',
     params: SessionIdParams,
+    headers: ReportHeaders,
     body: FinishBody,
     success: { status: 200, body: SessionProgressResponse },
-    errors: ['not_found', 'session_not_active'],
+    errors: [
+      'not_found',
+      'session_not_active',
+      'session_cancelled',
+      'late_result_window_passed',
+      'idempotency_key_reused',
+    ],
   }),
 
   // ---- Admin: organisations ----

@@ -5,6 +5,11 @@ import { IsoDate } from './stats.ts';
 import { SessionTask } from './tasks.ts';
 
 export const SESSION_LIST_DEFAULT_LIMIT = 50;
+
+/** The endings the server decides itself; a late result can still turn them into a result. */
+export const SERVER_ENDED_STATUSES = ['disconnected', 'timeout'] as const;
+export const ServerEndedStatus = Type.Enum(SERVER_ENDED_STATUSES);
+export type ServerEndedStatus = Static<typeof ServerEndedStatus>;
 export const SESSION_LIST_MAX_LIMIT = 500;
 export const SESSION_MAX_SELECTED_OPTIONS = 100;
 
@@ -60,6 +65,10 @@ const historyFields = {
   vr_user_id: Nullable(Uuid),
   level_number: Type.Integer(),
   selected_options: Type.Array(SelectedOption),
+  /** The headset's finish arrived after the server had ended the session (LATE_RESULT_WINDOW_MS). */
+  late_result: Type.Boolean(),
+  /** How the server had ended the session before its late result arrived; null otherwise. */
+  ended_by_server_as: Nullable(ServerEndedStatus),
 };
 
 /** A row of the History tab (and the body answered by cancel). */

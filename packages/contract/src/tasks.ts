@@ -37,5 +37,7 @@ export const SessionTask = Type.Object({
   score: Nullable(Type.Number()),
   duration_ms: Nullable(Type.Integer()),
   reported_at: Timestamp,
+  /** When the task ended by the headset's clock, clamped to [started_at, reported_at]; null when untold. */
+  occurred_at: Nullable(Timestamp),
 });
 export type SessionTask = Static<typeof SessionTask>;

@@ -161,6 +161,7 @@ export async function findDevices(
             'd.movement_type',
             'd.battery_percent',
             'd.app_version',
+            'd.pending_reports',
             'd.created_at',
           ])
           .orderBy(order)
@@ -178,6 +179,7 @@ export async function findDevices(
       movement_type: row.movement_type,
       battery_percent: row.battery_percent,
       app_version: row.app_version,
+      pending_reports: row.pending_reports,
       created_at: iso(row.created_at),
     })),
     total,

@@ -366,7 +366,8 @@ export function heartbeat(
   device: AuthenticatedDevice,
   body: HeartbeatBody,
 ): HeartbeatResponse {
-  lastSeen.record(device.id, ctx.clock.now(), {
+  const now = ctx.clock.now();
+  lastSeen.record(device.id, now, {
     batteryPercent: body.battery_percent,
     appVersion: body.app_version,
   });
@@ -375,6 +376,7 @@ export function heartbeat(
     movement_type: device.movementType,
     heartbeat_interval_ms: ctx.config.heartbeatIntervalMs,
     session: device.session,
+    server_time: now.toISOString(),
   };
 }
 

@@ -184,6 +184,8 @@ describe('enrolment', () => {
       movement_type: 'slide',
       heartbeat_interval_ms: t.config.heartbeatIntervalMs,
       session: null,
+      // The server's clock, for the headset to correct its occurred_at by.
+      server_time: t.clock.now().toISOString(),
     });
     // The token itself is never stored.
     const stored = await t.db

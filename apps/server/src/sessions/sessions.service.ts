@@ -50,6 +50,8 @@ export function toHistorySession(row: Session): HistorySession {
     vr_user_id: row.vr_user_id,
     level_number: row.level_number,
     selected_options: row.selected_options,
+    late_result: row.late_result,
+    ended_by_server_as: row.ended_by_server_as,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { SessionTask, TaskReport } from '@vrtc/contract';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
-import { iso } from '../platform/service/serialize.ts';
+import { iso, isoOrNull } from '../platform/service/serialize.ts';
 
 /** A task number is one of the level's: 1..max_tasks. */
 export function checkTaskNumbers(reports: readonly TaskReport[], maxTasks: number, field: string) {
@@ -80,6 +80,7 @@ function toSessionTask(row: {
   score: number | null;
   duration_ms: number | null;
   reported_at: Date;
+  occurred_at: Date | null;
 }): SessionTask {
   return {
     number: row.number,
@@ -89,5 +90,6 @@ function toSessionTask(row: {
     score: row.score,
     duration_ms: row.duration_ms,
     reported_at: iso(row.reported_at),
+    occurred_at: isoOrNull(row.occurred_at),
   };
 }

@@ -101,6 +101,7 @@ const task: SessionTask = {
   score: 92,
   duration_ms: 41_000,
   reported_at: '2026-05-10T12:01:00.000Z',
+  occurred_at: null,
 };
 
 const deviceEvent = (organization: string): LiveEvent => ({

@@ -111,6 +111,14 @@ export const CONFIG_SETTINGS = {
     shownDefault: '`7200000` (2 h)',
     meaning: 'an active session running longer ends as `timeout`',
   }),
+  /** Read by headset/headset.service.ts (late results) and the sweeper (report keys' purge). */
+  lateResultWindowMs: integer({
+    name: 'LATE_RESULT_WINDOW_MS',
+    default: 7 * 24 * 3600 * 1000,
+    shownDefault: '`604800000` (7 days)',
+    meaning:
+      "how long after the server ended a session as `disconnected` or `timeout` its headset's finish is still taken (a late result); report keys (`Idempotency-Key`) are kept this long",
+  }),
   lastSeenFlushMs: integer({
     name: 'LAST_SEEN_FLUSH_MS',
     default: 1000,

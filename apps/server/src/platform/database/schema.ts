@@ -60,6 +60,9 @@ export interface SessionTasksTable {
   score: number | null;
   duration_ms: number | null;
   reported_at: Timestamp;
+  /** The headset's occurred_at as sent, and clamped to [started_at, reported_at]. */
+  occurred_at_reported: Date | null;
+  occurred_at: Date | null;
 }
 
 /** Daily figures per organisation, kept exact by the sessions_rollup trigger (migration 0004). */
@@ -112,6 +115,7 @@ export interface DevicesTable {
   last_seen_at: Date | null;
   battery_percent: number | null;
   app_version: string | null;
+  pending_reports: Generated<number>;
   created_at: CreatedAt;
 }
 
@@ -213,6 +217,20 @@ export interface SessionsTable {
   started_at: Timestamp;
   ended_at: Date | null;
   duration_seconds: number | null;
+  progress_seq: number | null;
+  late_result: Generated<boolean>;
+  ended_by_server_as: 'disconnected' | 'timeout' | null;
+  finish_occurred_at: Date | null;
+}
+
+/** A headset's report keys and their first answers (docs/headset-protocol.md, idempotency). */
+export interface HeadsetIdempotencyKeysTable {
+  device_id: string;
+  key: string;
+  request_hash: string;
+  status: number;
+  body: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
 }
 
 export interface Database {
@@ -230,6 +248,7 @@ export interface Database {
   scenario_access: ScenarioAccessTable;
   sessions: SessionsTable;
   session_tasks: SessionTasksTable;
+  headset_idempotency_keys: HeadsetIdempotencyKeysTable;
   session_daily: SessionDailyTable;
   session_daily_all: SessionDailyAllTable;
   session_monthly: SessionMonthlyTable;

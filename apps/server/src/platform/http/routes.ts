@@ -62,6 +62,7 @@ export interface RouteSchema<R extends RouteDefinition> {
   params: R['params'];
   querystring: R['querystring'];
   body: R['body'];
+  headers: R['headers'];
   response: SuccessSchema<R>;
 }
 
@@ -129,6 +130,7 @@ export function registerRoute<R extends RouteDefinition>(
       ...(route.params ? { params: route.params } : {}),
       ...(route.querystring ? { querystring: route.querystring } : {}),
       ...(route.body ? { body: route.body } : {}),
+      ...(route.headers ? { headers: route.headers } : {}),
       response,
     },
     // A created answer carries its status without each handler setting it.

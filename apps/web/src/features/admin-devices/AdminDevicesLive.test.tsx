@@ -25,6 +25,7 @@ const device = (n: number, name: string): Device => ({
   movement_type: 'slide',
   battery_percent: null,
   app_version: null,
+  pending_reports: 0,
   created_at: '2026-05-01T00:00:00.000Z',
 });
 

@@ -21,6 +21,7 @@ const base = {
   movement_type: 'slide',
   battery_percent: null,
   app_version: null,
+  pending_reports: 0,
   created_at: '2026-05-01T00:00:00.000Z',
 };
 const alpha = {

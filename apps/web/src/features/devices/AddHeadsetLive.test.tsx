@@ -28,6 +28,7 @@ const device = (n: number, name: string, status: Device['status']): Device => ({
   movement_type: 'slide',
   battery_percent: null,
   app_version: null,
+  pending_reports: 0,
   created_at: `2026-05-0${n}T10:00:00.000Z`,
 });
 

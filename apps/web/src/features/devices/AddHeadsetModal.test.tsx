@@ -106,6 +106,7 @@ describe('Add headset', () => {
       movement_type: 'slide',
       battery_percent: null,
       app_version: null,
+      pending_reports: 0,
       created_at: `2026-05-0${n}T10:00:00.000Z`,
     });
     server.devices = [device(1, 'Old Quest', 'offline')];

@@ -21,6 +21,7 @@ function device(overrides: Partial<Device> = {}): Device {
     movement_type: 'slide',
     battery_percent: 80,
     app_version: '1.2.0',
+    pending_reports: 0,
     created_at: '2026-05-01T10:00:00.000Z',
     ...overrides,
   };

@@ -39,6 +39,7 @@ const device = {
   movement_type: 'slide',
   battery_percent: 90,
   app_version: null,
+  pending_reports: 0,
   created_at: '2026-05-01T10:00:00.000Z',
 } satisfies Device;
 /** Content in both languages: Russian first, English beside it (the English console's text). */

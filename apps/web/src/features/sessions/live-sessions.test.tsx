@@ -41,6 +41,7 @@ const ladder: SessionTask = {
   score: 92,
   duration_ms: 41_000,
   reported_at: '2026-05-10T12:00:41.000Z',
+  occurred_at: null,
 };
 const fire: SessionTask = {
   number: 2,
@@ -50,6 +51,7 @@ const fire: SessionTask = {
   score: 40,
   duration_ms: null,
   reported_at: '2026-05-10T12:01:30.000Z',
+  occurred_at: null,
 };
 
 const names = {
@@ -87,6 +89,8 @@ const ended: HistorySession = {
   ended_at: '2026-05-10T12:02:30.000Z',
   success: true,
   selected_options: [],
+  late_result: false,
+  ended_by_server_as: null,
 };
 const skipped: SessionTask = {
   ...ladder,

@@ -53,6 +53,8 @@ const detail: SessionDetail = {
   ended_at: '2026-05-10T12:01:10.000Z',
   success: false,
   selected_options: [],
+  late_result: false,
+  ended_by_server_as: null,
   tasks: [],
 };
 
