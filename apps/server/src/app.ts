@@ -137,6 +137,10 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     // carries Connection: close (draining, below).
     return503OnClosing: false,
     bodyLimit: 1024 * 1024,
+    // The router answers 414 itself, before any route's guard, to a path parameter longer than
+    // this: far longer than a URL Node takes (16 KiB of headers), so registerRoute decides instead
+    // (MAX_PARAM_LENGTH), after the caller is let in.
+    routerOptions: { maxParamLength: 64 * 1024 },
     // A hop count trusts that many proxies in front (Fastify's types only take the function form).
     trustProxy:
       typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,

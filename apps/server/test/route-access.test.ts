@@ -1,4 +1,11 @@
-import { defineRoute, OkBody, type RouteAccess } from '@vrtc/contract';
+import {
+  defineRoute,
+  ERRORS,
+  OkBody,
+  routes,
+  type RouteAccess,
+  type RouteDefinition,
+} from '@vrtc/contract';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireUser } from '../src/auth/auth.guard.ts';
@@ -86,5 +93,113 @@ describe('registerRoute', () => {
     expect(() =>
       registerRoute(app, probeRoute('admin', '/probe/unguarded'), () => ({ ok: true as const })),
     ).toThrow(/no guard/);
+  });
+});
+
+describe('a caller who may not call a route', () => {
+  const longId = 'x'.repeat(5000);
+  /** Requests an admin route judges by size or shape: each fails that judgement for an admin. */
+  const badRequests = [
+    { name: 'a long URL', method: 'GET', url: `/v1/admin/organizations/${longId}` },
+    { name: 'a long URL on a route with a body', method: 'PUT', url: `/v1/admin/users/${longId}` },
+    {
+      name: 'an oversize body',
+      method: 'POST',
+      url: '/v1/admin/organizations',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }),
+    },
+    {
+      name: 'malformed JSON',
+      method: 'POST',
+      url: '/v1/admin/organizations',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    },
+    {
+      name: 'a body against the schema',
+      method: 'POST',
+      url: '/v1/admin/organizations',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ unknown: true }),
+    },
+    {
+      name: 'an unknown content type',
+      method: 'POST',
+      url: '/v1/admin/organizations',
+      headers: { 'content-type': 'application/x-unknown' },
+      payload: 'x',
+    },
+  ] as const;
+
+  it('is refused before the request is judged: 403 for a staff token, 401 without one', async () => {
+    const staff = await makeTenant(t, { role: 'client' });
+    const admin = await makeTenant(t, { role: 'admin' });
+    for (const request of badRequests) {
+      const headers = 'headers' in request ? request.headers : {};
+      const asStaff = await t.app.inject({ ...request, headers: { ...headers, ...staff.headers } });
+      expect(asStaff.statusCode, `${request.name}, staff`).toBe(403);
+      expect(asStaff.json().error).toBe('forbidden');
+      const anonymous = await t.app.inject({ ...request, headers });
+      expect(anonymous.statusCode, `${request.name}, no token`).toBe(401);
+      // The admin, let in, gets the answer the request deserves.
+      const asAdmin = await t.app.inject({ ...request, headers: { ...headers, ...admin.headers } });
+      expect([400, 413, 414, 415], `${request.name}, admin`).toContain(asAdmin.statusCode);
+    }
+  });
+
+  it('gets 414 uri_too_long only once let in, on an account route too', async () => {
+    const staff = await makeTenant(t, { role: 'client' });
+    const url = `/v1/vr-users/${longId}`;
+    expect((await t.app.inject({ url })).statusCode).toBe(401);
+    const tooLong = await t.app.inject({ url, headers: staff.headers });
+    expect(tooLong.statusCode).toBe(414);
+    expect(tooLong.json()).toMatchObject({
+      error: 'uri_too_long',
+      details: { field: 'params.id' },
+    });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+  it('lists every status each route can answer', async () => {
+    const paths = (
+      t.app.swagger() as unknown as {
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      }
+    ).paths;
+    for (const [name, route] of Object.entries(routes as Record<string, RouteDefinition>)) {
+      const documented = Object.keys(
+        paths[openApiPath(route.path)]![route.method.toLowerCase()]!.responses,
+      ).map(Number);
+      const expected = new Set<number>([route.success.status, 400, 503]);
+      if (route.access === 'user' || route.access === 'admin' || route.access === 'device') {
+        expected.add(401);
+      }
+      if (route.access === 'admin') expected.add(403);
+      if (route.method !== 'GET') [413, 415].forEach((status) => expected.add(status));
+      if (route.params) expected.add(414);
+      if (route.errors.some((code) => code === 'rate_limited' || code === 'too_many_streams')) {
+        expected.add(429);
+      }
+      for (const code of route.errors) expected.add(ERRORS[code].status);
+      expect(documented.sort(), name).toEqual([...expected].sort());
+    }
+  });
+
+  it('names the codes behind each error status', () => {
+    const login = (
+      t.app.swagger() as unknown as {
+        paths: Record<
+          string,
+          Record<string, { responses: Record<string, { description: string }> }>
+        >;
+      }
+    ).paths['/v1/auth/login']!.post!.responses;
+    expect(login['400']!.description).toContain('validation_error');
+    expect(login['400']!.description).toContain('bad_request');
+    expect(login['503']!.description).toContain('storage_unavailable');
   });
 });

@@ -80,6 +80,10 @@ export const ERRORS = {
     status: 429,
     when: 'an account opening more live streams than it may at once, or the server at its limit (details: limit); the console polls instead',
   },
+  uri_too_long: {
+    status: 414,
+    when: 'a path parameter (an id, a platform) over 100 characters',
+  },
   payload_too_large: { status: 413, when: 'a JSON body over 1 MiB; an app build over 2 GiB' },
   unsupported_media_type: {
     status: 415,

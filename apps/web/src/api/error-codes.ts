@@ -32,6 +32,7 @@ const CODES = {
   level_number_taken: true,
   quota_exceeded: true,
   too_many_streams: true,
+  uri_too_long: true,
   payload_too_large: true,
   unsupported_media_type: true,
   rate_limited: true,

@@ -17,6 +17,7 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { TSchema } from 'typebox';
+import { AppError } from '../service/errors.ts';
 import type { AppInstance } from './app-types.ts';
 
 /**
@@ -48,6 +49,54 @@ const ACCESS_ERRORS: Record<RouteAccess, readonly ErrorCode[]> = {
   user: ['validation_error', 'unauthorized'],
   admin: ['validation_error', 'unauthorized', 'forbidden'],
   device: ['validation_error', 'unauthorized'],
+};
+/** What any route may answer however good the request: the machine, not the request (503). */
+const MACHINE_ERRORS: readonly ErrorCode[] = ['service_unavailable', 'storage_unavailable'];
+/**
+ * What reading a request body may answer. Fastify reads the body of every method but GET (and
+ * HEAD), whether or not the route map gives the route a body: a POST without one still answers
+ * malformed JSON, an unknown content type or an oversize body.
+ */
+const BODY_ERRORS: readonly ErrorCode[] = [
+  'bad_request',
+  'payload_too_large',
+  'unsupported_media_type',
+];
+
+/**
+ * Longest path parameter (an id, a platform name) a route takes: a longer one is answered 414
+ * uri_too_long, after the caller is let in. The router itself takes far longer ones (app.ts), so
+ * that its own 414 (FST_ERR_MAX_PARAM_LENGTH), which comes before any route or guard, never does.
+ */
+export const MAX_PARAM_LENGTH = 100;
+
+/** Every error code a route can answer, its access's, its body's and params', and its own. */
+export function routeErrors(route: RouteDefinition): ErrorCode[] {
+  return [
+    ...new Set([
+      ...ACCESS_ERRORS[route.access],
+      ...(route.method === 'GET' ? [] : BODY_ERRORS),
+      ...(route.params ? ['uri_too_long' as const] : []),
+      ...route.errors,
+      ...MACHINE_ERRORS,
+    ]),
+  ];
+}
+
+/** onRequest hook after the guard: a path parameter past MAX_PARAM_LENGTH is refused with 414. */
+const paramsWithinLimit: onRequestHookHandler = (request, _reply, done) => {
+  for (const [name, value] of Object.entries(request.params as Record<string, string>)) {
+    if (value.length > MAX_PARAM_LENGTH) {
+      return done(
+        new AppError(
+          'uri_too_long',
+          `The path parameter ${name} is longer than ${MAX_PARAM_LENGTH} characters`,
+          { details: { field: `params.${name}`, limit: MAX_PARAM_LENGTH } },
+        ),
+      );
+    }
+  }
+  done();
 };
 
 type SuccessSchema<R extends RouteDefinition> = R['success'] extends {
@@ -105,8 +154,14 @@ export function registerRoute<R extends RouteDefinition>(
       content: { [route.success.file]: { schema: { type: 'string', format: 'binary' } } },
     };
   }
-  for (const code of [...ACCESS_ERRORS[route.access], ...route.errors]) {
-    response[ERRORS[code].status] = ErrorBody;
+  // One answer per status, described by the codes it may carry.
+  const codesByStatus = new Map<number, ErrorCode[]>();
+  for (const code of routeErrors(route)) {
+    const status = ERRORS[code].status;
+    codesByStatus.set(status, [...(codesByStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of codesByStatus) {
+    response[status] = { ...ErrorBody, description: codes.join(', ') };
   }
   const needsToken = route.access !== 'public' && route.access !== 'signed_link';
   const guard =
@@ -120,7 +175,12 @@ export function registerRoute<R extends RouteDefinition>(
   }
   app.route({
     ...options,
-    onRequest: [...(guard ? [guard] : []), ...hooksOf(options.onRequest)],
+    // The guard first: a caller who may not call the route learns nothing of its input rules.
+    onRequest: [
+      ...(guard ? [guard] : []),
+      ...(route.params ? [paramsWithinLimit] : []),
+      ...hooksOf(options.onRequest),
+    ],
     method: route.method,
     url: route.path,
     schema: {
