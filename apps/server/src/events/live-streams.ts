@@ -49,6 +49,8 @@ interface Stream {
   /** Its identity is unconfirmed since an access change: events wait in `held`. */
   stale: boolean;
   held: LiveEvent[];
+  /** Events may have been lost (the LISTEN connection was down): say `ready` again. */
+  missedEvents: boolean;
   response?: ServerResponse;
   keepalive?: NodeJS.Timeout;
   nextId: number;
@@ -85,7 +87,11 @@ export class LiveStreams {
       if (change) this.accessChanged(change);
     });
     notifications?.onListening((listening) => {
-      if (listening) this.recheck([...this.streams]);
+      if (!listening) return;
+      // Whatever was published while the connection was down is lost: each stream, once its
+      // sign-in is confirmed, says `ready` again, on which the console reads everything anew.
+      for (const stream of this.streams) stream.missedEvents = true;
+      this.recheck([...this.streams]);
     });
   }
 
@@ -115,6 +121,7 @@ export class LiveStreams {
       generation: 0,
       stale: true,
       held: [],
+      missedEvents: false,
       nextId: 0,
     };
     this.streams.add(stream);
@@ -138,7 +145,7 @@ export class LiveStreams {
     response.on('error', () => this.end(stream));
     // A reconnecting EventSource-like client waits this long; the console's own client backs off.
     response.write('retry: 2000\n\n');
-    this.send(stream, 'ready', { keepalive_seconds: LIVE_KEEPALIVE_SECONDS });
+    this.sendReady(stream);
     stream.keepalive = setInterval(() => {
       if (this.expired(stream)) this.end(stream);
       else response.write(': keepalive\n\n');
@@ -226,10 +233,16 @@ export class LiveStreams {
 
   private release(stream: Stream): void {
     if (stream.stale || stream.state !== 'open') return;
+    if (stream.missedEvents) this.sendReady(stream);
     const held = stream.held;
     stream.held = [];
     if (held.length > 0 && this.expired(stream)) return this.end(stream);
     for (const event of held) this.send(stream, event.type, event);
+  }
+
+  private sendReady(stream: Stream): void {
+    stream.missedEvents = false;
+    this.send(stream, 'ready', { keepalive_seconds: LIVE_KEEPALIVE_SECONDS });
   }
 
   private expired(stream: Stream): boolean {

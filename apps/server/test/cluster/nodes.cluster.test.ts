@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/platform/database/db.ts';
 import { migrationVersions } from '../../src/platform/database/migrate.ts';
 import { grantAccess, makeScenarioTree } from '../factories.ts';
+import { openStream } from '../live-stream.ts';
 import { bearerHeader, call, Cluster, CLUSTER_ADMIN, type Answer } from './cluster.ts';
 
 /**
@@ -52,7 +53,12 @@ async function makeTenant() {
   });
   expect(account.status, account.text).toBe(201);
   const token = await login(email, 'client-password-1');
-  return { organizationId: organization.body.id as string, token, headers: bearerHeader(token) };
+  return {
+    organizationId: organization.body.id as string,
+    accountId: account.body.id as string,
+    token,
+    headers: bearerHeader(token),
+  };
 }
 
 /** A headset enrolled through nginx with the organisation's code. */
@@ -275,6 +281,23 @@ describe('three nodes behind nginx', () => {
           async () => (await heartbeat(on(node, '/v1/headset/heartbeat'), headset.headers)).status,
         )
         .toBe(200);
+    }
+  });
+
+  it('ends a live stream held by one node when the password is reset through another', async () => {
+    const tenant = await makeTenant();
+    // Straight to node 1, as a console whose stream nginx sent there.
+    const stream = await openStream(cluster.nodes[1]!.url, tenant.headers);
+    const resetAt = Date.now();
+    const reset = await call(on(0, `/v1/admin/users/${tenant.accountId}/password`), {
+      headers: bearerHeader(adminToken),
+      body: { new_password: 'client-password-2' },
+    });
+    expect(reset.status, reset.text).toBe(200);
+    await stream.ended;
+    expect(Date.now() - resetAt).toBeLessThan(2000);
+    for (const node of [0, 1, 2]) {
+      expect((await call(on(node, '/v1/events'), { headers: tenant.headers })).status).toBe(401);
     }
   });
 

@@ -403,6 +403,16 @@ export interface OpenDatabaseOptions {
  * async stack, as pg's own promise gives them.
  */
 class CallbackClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection lost while the pool has lent the client out (between the statements of a
+    // transaction, say) is told as an 'error' event, which pg-pool listens to only while the
+    // client is idle: unheard, it would end the process (an administrator's
+    // pg_terminate_backend, a database restart). The next statement on it fails instead, and the
+    // pool drops the client when it comes back.
+    this.on('error', () => {});
+  }
+
   // @ts-expect-error pg types query() as overloads; this serves the one Kysely calls.
   override query(config: unknown, values?: unknown, callback?: unknown) {
     if (typeof config !== 'string' || typeof values === 'function' || callback !== undefined) {
