@@ -5,6 +5,7 @@ import { DatabaseLostError } from '../platform/database/db.ts';
 import type { BackgroundJob, JobReport } from '../platform/ops/job-monitor.ts';
 import { pruneRateLimits } from '../platform/service/rate-limit.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
+import { purgeReportKeys } from './report-keys.ts';
 import { devicesGoneOffline, runSweep } from './sweeper.ts';
 
 /** How often the sweeper runs: a quarter of the shortest delay it enforces, at least 100 ms. */
@@ -115,6 +116,11 @@ export function startHeadsetJobs(
         timeout: result.timedOut.length,
       });
       await pruneRateLimits(ctx.db, ctx.clock.now());
+      // Report keys are answered again for at least the late-result window, then forgotten.
+      await purgeReportKeys(
+        ctx.db,
+        new Date(ctx.clock.now().getTime() - ctx.config.lateResultWindowMs),
+      );
       if (result.disconnected.length > 0 || result.timedOut.length > 0) {
         ctx.log.info(
           { disconnected: result.disconnected, timeout: result.timedOut },

@@ -106,7 +106,7 @@ describe('device cache (heartbeat answered from memory)', () => {
       payload: { completed_tasks: 2 },
     });
     expect(late.statusCode).toBe(409);
-    expect(late.json().error).toBe('session_not_active');
+    expect(late.json().error).toBe('session_cancelled');
   });
 
   it('shows null on the next heartbeat once the headset finishes, or the sweeper ends the session', async () => {

@@ -71,10 +71,24 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
     },
   );
   registerRoute(app, routes.reportProgress, (request) =>
-    headset.reportProgress(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
+    headset.reportProgress(
+      ctx,
+      lastSeen,
+      deviceOf(request),
+      request.params.id,
+      request.body,
+      request.headers['idempotency-key'],
+    ),
   );
   registerRoute(app, routes.finishSession, (request) =>
-    headset.finishSession(ctx, lastSeen, deviceOf(request), request.params.id, request.body),
+    headset.finishSession(
+      ctx,
+      lastSeen,
+      deviceOf(request),
+      request.params.id,
+      request.body,
+      request.headers['idempotency-key'],
+    ),
   );
 }
 

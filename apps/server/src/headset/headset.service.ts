@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import type {
   EnrollBody,
   EnrollmentCode,
@@ -25,10 +26,11 @@ import {
 } from '../platform/service/rate-limit.ts';
 import type { MovementType, SessionStatus } from '../platform/database/schema.ts';
 import { iso } from '../platform/service/serialize.ts';
-import { endActiveSession } from '../sessions/session-end.ts';
+import { completeLateResult, endActiveSession, raisedTaskCount } from '../sessions/session-end.ts';
 import { publishSession } from '../sessions/session-events.ts';
 import { checkTaskNumbers, storeTasks } from '../sessions/tasks.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
+import { once, reportKey, storeAnswer } from './report-keys.ts';
 import { LastSeenBuffer } from './last-seen.ts';
 import type { WithLive } from '../events/live-events.ts';
 import type { WithDeviceChanges } from '../devices/device-changes.ts';
@@ -356,7 +358,7 @@ export function sightings(ctx: HeadsetContext): LastSeenBuffer {
 
 /**
  * Costs no query of its own: the device and its session were read with the token (usually from
- * the device cache), and last-seen, battery and app version go to the in-memory buffer. Battery
+ * the device cache), and last-seen, battery, app version and backlog go to the in-memory buffer. Battery
  * and app version are passed on whenever reported: the cached device's may be older than what
  * another process wrote since, and the flush writes a row only when a value changed anyway.
  */
@@ -370,6 +372,7 @@ export function heartbeat(
   lastSeen.record(device.id, now, {
     batteryPercent: body.battery_percent,
     appVersion: body.app_version,
+    pendingReports: body.pending_reports,
   });
   return {
     device_id: device.id,
@@ -385,22 +388,77 @@ const notActive = (status: SessionStatus) =>
     details: { status },
   });
 
-/** The session as this device may report on it: 404 if it is not the device's, 409 once ended. */
-async function reportableSession(
+const cancelled = () =>
+  new AppError('session_cancelled', 'The session was cancelled in the console; stop playing');
+
+const windowPassed = (endedAt: Date) =>
+  new AppError(
+    'late_result_window_passed',
+    'The server ended this session longer ago than the late-result window; the result is refused',
+    { details: { ended_at: iso(endedAt) } },
+  );
+
+/** The session as a report found it. */
+interface ReportTarget {
+  status: SessionStatus;
+  maxTasks: number;
+  startedAt: Date;
+}
+
+/** The earliest server ending a late report may still follow (LATE_RESULT_WINDOW_MS). */
+const lateWindowStart = (ctx: HeadsetContext, now: Date) =>
+  new Date(now.getTime() - ctx.config.lateResultWindowMs);
+
+/**
+ * Why a session takes no report of its headset, if it takes none: cancelled stays cancelled; a
+ * session the server ended takes reports within the late-result window; a completed one takes
+ * older progress (which changes nothing it holds) but no second finish.
+ */
+function refusal(
+  row: { status: SessionStatus; ended_at: Date | null },
+  windowStart: Date,
+  report: 'progress' | 'finish',
+): AppError | undefined {
+  switch (row.status) {
+    case 'active':
+      return undefined;
+    case 'cancelled':
+      return cancelled();
+    case 'completed':
+      return report === 'finish' ? notActive(row.status) : undefined;
+    case 'disconnected':
+    case 'timeout':
+      return row.ended_at && row.ended_at < windowStart ? windowPassed(row.ended_at) : undefined;
+  }
+}
+
+/** The session as this device may report on it: 404 if it is not the device's, else its refusal. */
+async function reportTarget(
   ctx: HeadsetContext,
   device: AuthenticatedDevice,
   sessionId: string,
-): Promise<{ maxTasks: number }> {
-  if (device.session?.id === sessionId) return { maxTasks: device.session.max_tasks };
+  report: 'progress' | 'finish',
+  now: Date,
+): Promise<ReportTarget> {
+  // The device's active session came with its token (usually from the device cache).
+  const launched = device.session;
+  if (launched?.id === sessionId) {
+    return {
+      status: 'active',
+      maxTasks: launched.max_tasks,
+      startedAt: new Date(launched.started_at),
+    };
+  }
   const row = await ctx.db
     .selectFrom('sessions')
-    .select(['status', 'max_tasks'])
+    .select(['status', 'max_tasks', 'started_at', 'ended_at'])
     .where('id', '=', sessionId)
     .where('device_id', '=', device.id)
     .executeTakeFirst();
   if (!row) throw notFound('Session');
-  if (row.status !== 'active') throw notActive(row.status);
-  return { maxTasks: row.max_tasks };
+  const refused = refusal(row, lateWindowStart(ctx, now), report);
+  if (refused) throw refused;
+  return { status: row.status, maxTasks: row.max_tasks, startedAt: row.started_at };
 }
 
 function checkTaskCount(completedTasks: number, maxTasks: number) {
@@ -412,19 +470,55 @@ function checkTaskCount(completedTasks: number, maxTasks: number) {
   }
 }
 
-/** The session ended between our read and our write: tell the headset how. */
-async function endedMeanwhile(ctx: HeadsetContext, sessionId: string): Promise<never> {
+/** The session changed between our read and our write: tell the headset how it stands now. */
+async function changedMeanwhile(
+  ctx: HeadsetContext,
+  sessionId: string,
+  report: 'progress' | 'finish',
+  now: Date,
+): Promise<never> {
   const row = await ctx.db
     .selectFrom('sessions')
-    .select('status')
+    .select(['status', 'ended_at'])
     .where('id', '=', sessionId)
     .executeTakeFirst();
-  throw row ? notActive(row.status) : notFound('Session');
+  if (!row) throw notFound('Session');
+  throw refusal(row, lateWindowStart(ctx, now), report) ?? notActive(row.status);
 }
+
+/** A time the headset reported, as it sent it and clamped to [started_at, now]. */
+function reportedTime(occurredAt: string | undefined, startedAt: Date, now: Date) {
+  if (occurredAt === undefined) return undefined;
+  const reported = new Date(occurredAt);
+  const clamped = new Date(
+    Math.min(Math.max(reported.getTime(), startedAt.getTime()), now.getTime()),
+  );
+  return { reported, clamped };
+}
+
+/** A report as the protocol names it: the path its key's request hash is taken over. */
+const reportPath = (sessionId: string, report: 'progress' | 'finish') =>
+  `/v1/headset/sessions/${sessionId}/${report}`;
+
+const progressAnswer = (row: {
+  id: string;
+  status: SessionStatus;
+  completed_tasks: number;
+  max_tasks: number;
+}): SessionProgressResponse => ({
+  id: row.id,
+  status: row.status,
+  completed_tasks: row.completed_tasks,
+  max_tasks: row.max_tasks,
+});
 
 /**
  * Records the count of completed tasks and, when the headset tells it, the task that just ended
- * (older headsets send the count only), in one transaction.
+ * (older headsets send the count only), in one transaction, by the protocol's order rules
+ * (docs/headset-protocol.md): the count never goes down, so an older or repeated report changes
+ * nothing; a report older than one applied (`seq`) only adds tasks not told yet. A session the
+ * server ended takes progress within the late-result window (its status stays; the finish
+ * decides it), a completed one takes it as the older report it is.
  */
 export async function reportProgress(
   ctx: HeadsetContext,
@@ -432,69 +526,125 @@ export async function reportProgress(
   device: AuthenticatedDevice,
   sessionId: string,
   body: ProgressBody,
+  idempotencyKey?: string,
 ): Promise<SessionProgressResponse> {
-  // Any report shows the headset is alive, as a heartbeat does.
-  lastSeen.record(device.id, ctx.clock.now());
-  const { maxTasks } = await reportableSession(ctx, device, sessionId);
-  checkTaskCount(body.completed_tasks, maxTasks);
-  if (body.task) checkTaskNumbers([body.task], maxTasks, 'body.task.number');
   const now = ctx.clock.now();
-  const progress = await ctx.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('sessions')
-      .set({ completed_tasks: body.completed_tasks })
-      .where('id', '=', sessionId)
-      .where('device_id', '=', device.id)
-      .where('status', '=', 'active')
-      .returning(['id', 'status', 'completed_tasks', 'max_tasks', 'device_id', 'organization_id'])
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const [task] = body.task ? await storeTasks(trx, sessionId, [body.task], now) : [];
-    // The launch description a heartbeat answers carries completed_tasks.
-    await ctx.deviceEvents.changed(trx, device.id);
-    return { row, task };
+  // Any report shows the headset is alive, as a heartbeat does.
+  lastSeen.record(device.id, now);
+  const key = reportKey(device.id, idempotencyKey, {
+    method: 'POST',
+    path: reportPath(sessionId, 'progress'),
+    body,
   });
-  if (!progress) return endedMeanwhile(ctx, sessionId);
-  publishSession(ctx.live, 'progress', progress.row, progress.task);
-  const { id, status, completed_tasks, max_tasks } = progress.row;
-  return { id, status, completed_tasks, max_tasks };
+  return once(ctx.db, key, async () => {
+    const target = await reportTarget(ctx, device, sessionId, 'progress', now);
+    checkTaskCount(body.completed_tasks, target.maxTasks);
+    if (body.task) checkTaskNumbers([body.task], target.maxTasks, 'body.task.number');
+    const occurredAt = reportedTime(body.occurred_at, target.startedAt, now);
+    const windowStart = lateWindowStart(ctx, now);
+    const progress = await ctx.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('sessions')
+        .set({
+          completed_tasks: raisedTaskCount(body.completed_tasks),
+          ...(body.seq !== undefined
+            ? { progress_seq: sql<number>`greatest(coalesce(progress_seq, 0), ${body.seq}::int)` }
+            : {}),
+        })
+        .where('id', '=', sessionId)
+        .where('device_id', '=', device.id)
+        .where((eb) =>
+          eb.or([
+            eb('status', 'in', ['active', 'completed']),
+            eb.and([
+              eb('status', 'in', ['disconnected', 'timeout']),
+              eb('ended_at', '>=', windowStart),
+            ]),
+          ]),
+        )
+        .returning([
+          'id',
+          'status',
+          'completed_tasks',
+          'max_tasks',
+          'device_id',
+          'organization_id',
+          'progress_seq',
+        ])
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const older =
+        body.seq !== undefined && row.progress_seq !== null && row.progress_seq > body.seq;
+      const [task] = body.task
+        ? await storeTasks(trx, sessionId, [body.task], now, { occurredAt, older })
+        : [];
+      // The launch description a heartbeat answers carries completed_tasks.
+      if (row.status === 'active') await ctx.deviceEvents.changed(trx, device.id);
+      const answer = progressAnswer(row);
+      if (key) await storeAnswer(trx, key, answer, now);
+      return { row, task, answer };
+    });
+    if (!progress) return changedMeanwhile(ctx, sessionId, 'progress', now);
+    publishSession(ctx.live, 'progress', progress.row, progress.task);
+    return progress.answer;
+  });
 }
 
-/** Ends the session as completed; success=false is still completed, with success false. */
+/**
+ * Ends the session as completed (success=false is still completed, with success false), at the
+ * headset's occurred_at when it tells it. A session the server ended as disconnected or timeout
+ * within the late-result window takes the finish as a late result. The count never goes down: a
+ * finish with fewer tasks than reported keeps the higher count.
+ */
 export async function finishSession(
   ctx: HeadsetContext,
   lastSeen: LastSeenBuffer,
   device: AuthenticatedDevice,
   sessionId: string,
   body: FinishBody,
+  idempotencyKey?: string,
 ): Promise<SessionProgressResponse> {
-  // Any report shows the headset is alive, as a heartbeat does.
-  lastSeen.record(device.id, ctx.clock.now());
-  const { maxTasks } = await reportableSession(ctx, device, sessionId);
-  checkTaskCount(body.completed_tasks, maxTasks);
-  if (body.tasks) checkTaskNumbers(body.tasks, maxTasks, 'body.tasks[].number');
   const now = ctx.clock.now();
-  const ended = await ctx.db.transaction().execute(async (trx) => {
-    const session = await endActiveSession(
-      ctx.deviceEvents,
-      trx,
-      { sessionId, deviceId: device.id },
-      {
-        status: 'completed',
-        now,
-        completedTasks: body.completed_tasks,
-        success: body.success,
-      },
-    );
-    if (session && body.tasks) await storeTasks(trx, sessionId, body.tasks, now);
-    return session;
+  // Any report shows the headset is alive, as a heartbeat does.
+  lastSeen.record(device.id, now);
+  const key = reportKey(device.id, idempotencyKey, {
+    method: 'POST',
+    path: reportPath(sessionId, 'finish'),
+    body,
   });
-  if (!ended) return endedMeanwhile(ctx, sessionId);
-  publishSession(ctx.live, 'ended', ended);
-  return {
-    id: ended.id,
-    status: ended.status,
-    completed_tasks: ended.completed_tasks,
-    max_tasks: ended.max_tasks,
-  };
+  return once(ctx.db, key, async () => {
+    const target = await reportTarget(ctx, device, sessionId, 'finish', now);
+    checkTaskCount(body.completed_tasks, target.maxTasks);
+    if (body.tasks) checkTaskNumbers(body.tasks, target.maxTasks, 'body.tasks[].number');
+    const occurredAt = body.occurred_at ? new Date(body.occurred_at) : undefined;
+    const outcome = {
+      now,
+      occurredAt,
+      completedTasks: body.completed_tasks,
+      success: body.success,
+    };
+    const ended = await ctx.db.transaction().execute(async (trx) => {
+      // Active as far as we know; else (or if the sweeper ended it meanwhile) a late result.
+      const session =
+        (await endActiveSession(
+          ctx.deviceEvents,
+          trx,
+          { sessionId, deviceId: device.id },
+          { status: 'completed', ...outcome },
+        )) ??
+        (await completeLateResult(
+          trx,
+          { sessionId, deviceId: device.id },
+          { ...outcome, windowStart: lateWindowStart(ctx, now) },
+        ));
+      if (!session) return undefined;
+      if (body.tasks) await storeTasks(trx, sessionId, body.tasks, now);
+      const answer = progressAnswer(session);
+      if (key) await storeAnswer(trx, key, answer, now);
+      return { session, answer };
+    });
+    if (!ended) return changedMeanwhile(ctx, sessionId, 'finish', now);
+    publishSession(ctx.live, 'ended', ended.session);
+    return ended.answer;
+  });
 }

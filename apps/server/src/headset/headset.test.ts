@@ -484,7 +484,7 @@ describe('progress and finish', () => {
     expect(over.statusCode).toBe(400);
   });
 
-  it('answers 409 session_not_active once the session has ended, e.g. cancelled', async () => {
+  it('answers 409 session_cancelled once the console cancelled the session', async () => {
     const { headset, session, tenant } = await deviceInSession(3);
     const cancel = await t.app.inject({
       method: 'POST',
@@ -497,9 +497,8 @@ describe('progress and finish', () => {
     const progress = await report(headset.headers, session.id, 'progress', { completed_tasks: 1 });
     expect(progress.statusCode).toBe(409);
     expect(progress.json()).toEqual({
-      error: 'session_not_active',
-      message: 'Session is no longer active (cancelled)',
-      details: { status: 'cancelled' },
+      error: 'session_cancelled',
+      message: 'The session was cancelled in the console; stop playing',
     });
     const finish = await report(headset.headers, session.id, 'finish', {
       completed_tasks: 1,

@@ -7,11 +7,14 @@ interface Sighting {
   /** As last reported (null when not reported); the flush writes a row only if a value changed. */
   batteryPercent: number | null;
   appVersion: string | null;
+  pendingReports: number | null;
 }
 
 export interface ReportedState {
   batteryPercent?: number;
   appVersion?: string;
+  /** Reports the headset still holds, unsent (heartbeat's pending_reports). */
+  pendingReports?: number;
 }
 
 export interface FlushResult {
@@ -89,13 +92,14 @@ export class LastSeenBuffer {
     return this.pending.get(deviceId)?.seen;
   }
 
-  /** Records that the device was heard from at `seen`, with changed battery/app version if any. */
+  /** Records that the device was heard from at `seen`, with what it reported (battery, app version, backlog). */
   record(deviceId: string, seen: Date, changed: ReportedState = {}): void {
     const previous = this.pending.get(deviceId);
     this.pending.set(deviceId, {
       seen: previous && previous.seen > seen ? previous.seen : seen,
       batteryPercent: changed.batteryPercent ?? previous?.batteryPercent ?? null,
       appVersion: changed.appVersion ?? previous?.appVersion ?? null,
+      pendingReports: changed.pendingReports ?? previous?.pendingReports ?? null,
     });
   }
 
@@ -145,11 +149,13 @@ export class LastSeenBuffer {
     const seen: Date[] = [];
     const battery: Array<number | null> = [];
     const appVersion: Array<string | null> = [];
+    const pendingReports: Array<number | null> = [];
     for (const [id, sighting] of entries) {
       ids.push(id);
       seen.push(sighting.seen);
       battery.push(sighting.batteryPercent);
       appVersion.push(sighting.appVersion);
+      pendingReports.push(sighting.pendingReports);
     }
     // A sighting older than what another process already wrote moves nothing; battery and
     // app version are taken only from a sighting at least as new as the stored last-seen. The
@@ -163,18 +169,22 @@ export class LastSeenBuffer {
           battery_percent = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
             THEN coalesce(v.battery_percent, d.battery_percent) ELSE d.battery_percent END,
           app_version = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
-            THEN coalesce(v.app_version, d.app_version) ELSE d.app_version END
+            THEN coalesce(v.app_version, d.app_version) ELSE d.app_version END,
+          pending_reports = CASE WHEN d.last_seen_at IS NULL OR d.last_seen_at <= v.seen
+            THEN coalesce(v.pending_reports, d.pending_reports) ELSE d.pending_reports END
         FROM (SELECT u.*, before.last_seen_at AS before
               FROM (SELECT unnest(${ids}::uuid[]) AS id,
                            unnest(${seen}::timestamptz[]) AS seen,
                            unnest(${battery}::int[]) AS battery_percent,
-                           unnest(${appVersion}::text[]) AS app_version) u
+                           unnest(${appVersion}::text[]) AS app_version,
+                           unnest(${pendingReports}::int[]) AS pending_reports) u
               JOIN devices before ON before.id = u.id) v
         WHERE d.id = v.id
           AND (d.last_seen_at IS NULL OR d.last_seen_at < v.seen
                OR (d.last_seen_at = v.seen
                    AND (coalesce(v.battery_percent, d.battery_percent) IS DISTINCT FROM d.battery_percent
-                        OR coalesce(v.app_version, d.app_version) IS DISTINCT FROM d.app_version)))
+                        OR coalesce(v.app_version, d.app_version) IS DISTINCT FROM d.app_version
+                        OR coalesce(v.pending_reports, d.pending_reports) IS DISTINCT FROM d.pending_reports)))
         RETURNING d.id, d.organization_id,
           (v.before IS NULL OR v.before <= v.seen - ${offlineAfter}::interval) AS came_online)
       SELECT count(*)::int AS updated,
@@ -197,6 +207,7 @@ export class LastSeenBuffer {
           seen: newer.seen,
           batteryPercent: newer.batteryPercent ?? sighting.batteryPercent,
           appVersion: newer.appVersion ?? sighting.appVersion,
+          pendingReports: newer.pendingReports ?? sighting.pendingReports,
         });
       }
     }

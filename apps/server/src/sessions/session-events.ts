@@ -9,7 +9,7 @@ export function publishSession(
   session: Pick<
     Session,
     'id' | 'device_id' | 'organization_id' | 'status' | 'completed_tasks' | 'max_tasks'
-  >,
+  > & { late_result?: boolean },
   task?: SessionTask,
 ): void {
   live.publish({
@@ -21,6 +21,8 @@ export function publishSession(
     status: session.status,
     completed_tasks: session.completed_tasks,
     max_tasks: session.max_tasks,
+    // A late result turns an ended session into a result: the live views show the mark.
+    ...(session.late_result ? { late_result: true } : {}),
     ...(task ? { task } : {}),
   });
   // A session starting or ending changes its device's status too.

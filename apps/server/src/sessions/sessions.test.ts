@@ -93,6 +93,8 @@ describe('POST /v1/sessions/start', () => {
         { id: night!.id, name: 'Night', name_en: null },
         { id: smoke!.id, name: 'Smoke', name_en: null },
       ],
+      late_result: false,
+      ended_by_server_as: null,
     });
 
     const devices = await t.app.inject({ url: '/v1/devices', headers: tenant.headers });
