@@ -118,7 +118,9 @@ export class Outbox {
   }
 
   private write(text: string): void {
-    if (this.fd === undefined) return;
+    if (this.file === undefined) return;
+    // A closed outbox must not look as if it kept a report.
+    if (this.fd === undefined) throw new Error(`outbox ${this.file} is closed`);
     fs.writeSync(this.fd, text);
     fs.fsyncSync(this.fd);
   }

@@ -53,6 +53,14 @@ describe('the outbox', () => {
     outbox.close();
   });
 
+  it('refuses a report once closed, rather than seem to keep it', () => {
+    const file = tempFile();
+    const outbox = Outbox.open(file);
+    outbox.close();
+    expect(() => outbox.add(progress(1))).toThrow(/is closed/);
+    expect(Outbox.open(file).size).toBe(0);
+  });
+
   it('refuses a second report under a key it already holds', () => {
     const outbox = Outbox.open();
     outbox.add(progress(1));
