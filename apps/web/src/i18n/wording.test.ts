@@ -53,6 +53,8 @@ const LATIN_ALLOWED = new Set([
   'APK',
   'apk',
   'ADB',
+  'Unity',
+  'SDK',
   'USB',
   'CSV',
   'QR',

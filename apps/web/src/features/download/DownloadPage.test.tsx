@@ -111,4 +111,17 @@ describe('download screen', () => {
     await screen.findByRole('link', { name: 'Download for Oculus' });
     expect(screen.queryByTestId('app-builds-admin')).not.toBeInTheDocument();
   });
+
+  it('points app developers at the Unity SDK and shows its guide, bundled with the console', async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'GET /v1/vr-app/download': links });
+    renderWithProviders(<DownloadPage />);
+    expect(await screen.findByText('For app developers: Unity SDK')).toBeInTheDocument();
+    expect(screen.getByText('sdk/unity')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Read the SDK guide' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unity SDK guide' });
+    // The package's own README: install, enrol, the loop, offline behaviour.
+    expect(await within(dialog).findByText(/await client\.EnrollAsync\(/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Offline: what the SDK guarantees/)).toBeInTheDocument();
+  });
 });

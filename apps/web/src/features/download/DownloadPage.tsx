@@ -35,6 +35,7 @@ import { notifySuccess } from '../../lib/notify';
 import { useAuth } from '../../auth/AuthProvider';
 import { useDownloadLinks } from '../../api/downloads';
 import { AppBuildsAdmin } from './AppBuildsAdmin';
+import { SdkGuide } from './SdkGuide';
 
 const PLATFORMS: Array<{ platform: AppPlatform; field: 'oculus_url' | 'pico_url' }> = [
   { platform: 'oculus', field: 'oculus_url' },
@@ -251,6 +252,8 @@ export function DownloadPage() {
             <DirectLinks links={data} />
           </Card>
         ) : null}
+
+        <SdkGuide />
       </Stack>
     </>
   );
