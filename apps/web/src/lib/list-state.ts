@@ -124,26 +124,56 @@ function useDebouncedSearch(
   return [search, setSearch];
 }
 
-/** limit, offset, sort, order and q for a list's endpoint. */
-function listQuery<Sort extends string>(
-  pageSize: number,
-  pageIndex: number,
-  sort: Sort | undefined,
-  order: SortOrder,
-  q: string,
-): ListQuery<Sort> {
+/** Where a list's page, sort and search are held (the URL, or the component). */
+interface HeldListState<Sort extends string> {
+  pageSize: number;
+  sortFields: readonly Sort[];
+  pageIndex: number;
+  setPage(pageIndex: number): void;
+  sort: Sort | undefined;
+  order: SortOrder;
+  setSort(sort: Sort | undefined, order: SortOrder): void;
+  q: string;
+  /** Takes the search box's text, once typing has paused. */
+  commitSearch(text: string): void;
+}
+
+/**
+ * What every list state builds on the page, sort and search it holds: the search box typing ahead
+ * of `q`, and limit, offset, sort, order and q for the list's endpoint.
+ */
+function useHeldList<Sort extends string>(held: HeldListState<Sort>) {
+  // Picked one by one: the caller may hand in more (its options) than the state it returns.
+  const { pageSize, sortFields, pageIndex, setPage, sort, order, setSort, q, commitSearch } = held;
+  const [search, setSearch] = useDebouncedSearch(q, commitSearch);
+  const query = useMemo<ListQuery<Sort>>(
+    () => ({
+      limit: pageSize,
+      offset: pageIndex * pageSize,
+      ...(sort ? { sort, order } : {}),
+      ...(q ? { q } : {}),
+    }),
+    [pageSize, pageIndex, sort, order, q],
+  );
   return {
-    limit: pageSize,
-    offset: pageIndex * pageSize,
-    ...(sort ? { sort, order } : {}),
-    ...(q ? { q } : {}),
+    pageSize,
+    sortFields,
+    pageIndex,
+    setPage,
+    sort,
+    order,
+    setSort,
+    q,
+    search,
+    setSearch,
+    query,
   };
 }
 
 export function useListState<Sort extends string, F extends FilterSpec = Record<never, never>>(
   options: ListStateOptions<Sort, F>,
 ): ListState<Sort, F> {
-  const { pageSize, sortFields, defaultSort } = options;
+  const { sortFields, defaultSort } = options;
   const [searchParams, setSearchParams] = useSearchParams();
 
   // Writes build on the newest parameters, even two in one event or one from a timer. Kept in
@@ -200,8 +230,6 @@ export function useListState<Sort extends string, F extends FilterSpec = Record<
     (text: string) => write({ [SEARCH]: text, [PAGE]: null }, { replace: true }),
     [write],
   );
-  const [search, setSearch] = useDebouncedSearch(q, commitSearch);
-
   const setPage = useCallback(
     (index: number) => write({ [PAGE]: index > 0 ? String(index + 1) : null }),
     [write],
@@ -234,27 +262,22 @@ export function useListState<Sort extends string, F extends FilterSpec = Record<
     [write],
   );
 
-  const query = useMemo(
-    () => listQuery(pageSize, pageIndex, sort, order, q),
-    [pageSize, pageIndex, sort, order, q],
-  );
-
-  return {
+  const held = useHeldList({
+    ...options,
     pageIndex,
-    pageSize,
     setPage,
-    sortFields,
     sort,
     order,
     setSort,
     q,
-    search,
-    setSearch,
+    commitSearch,
+  });
+  return {
+    ...held,
     filters,
     setFilters,
     setParams,
     filtered: Boolean(q) || Object.keys(filters).length > 0,
-    query,
   };
 }
 
@@ -292,7 +315,7 @@ export interface LocalListState<Sort extends string> extends TableState {
 export function useLocalListState<Sort extends string>(
   options: Omit<ListStateOptions<Sort, never>, 'filters'>,
 ): LocalListState<Sort> {
-  const { pageSize, sortFields, defaultSort } = options;
+  const { defaultSort } = options;
   const [pageIndex, setPage] = useState(0);
   const [sorting, setSorting] = useState<{ sort?: Sort; order: SortOrder }>({
     sort: defaultSort?.sort,
@@ -303,7 +326,6 @@ export function useLocalListState<Sort extends string>(
     setQ(text);
     setPage(0);
   }, []);
-  const [search, setSearch] = useDebouncedSearch(q, commitSearch);
   const setSort = useCallback(
     (sort: Sort | undefined, order: SortOrder) => {
       setSorting(
@@ -314,26 +336,22 @@ export function useLocalListState<Sort extends string>(
     [defaultSort?.sort, defaultSort?.order],
   );
   const { sort, order } = sorting;
-  const query = useMemo(
-    () => listQuery(pageSize, pageIndex, sort, order, q),
-    [pageSize, pageIndex, sort, order, q],
-  );
-  return {
+  const held = useHeldList({
+    ...options,
     pageIndex,
-    pageSize,
     setPage,
-    sortFields,
     sort,
     order,
     setSort,
     q,
-    search,
-    setSearch,
+    commitSearch,
+  });
+  return {
+    ...held,
     atStart:
       pageIndex === 0 &&
       !q &&
       sort === defaultSort?.sort &&
       order === (defaultSort?.order ?? 'asc'),
-    query,
   };
 }
