@@ -1,8 +1,9 @@
 import type { DeviceType } from '@vrtc/server/platform/database/schema.ts';
 
 /**
- * What the demo database holds, as plain data: organisations, logins, a bilingual scenario
- * catalogue, trainees and headsets. `demo.seed.ts` writes it; `demo.main.ts` prints the logins.
+ * What the demo database holds, as plain data: organisations, logins, a scenario catalogue in
+ * Russian and English (every name and description), trainees and headsets. `demo.seed.ts` writes
+ * it; `demo.main.ts` prints the logins.
  */
 
 export const DEMO_ADMIN = { email: 'admin@demo.local', password: 'admin-demo' } as const;
@@ -16,23 +17,36 @@ export const DEMO_PARTNER = {
 export const DEMO_ORGANIZATION = 'Учебный центр «Вектор»';
 export const PARTNER_ORGANIZATION = 'Nordic Logistics Ltd.';
 
+/**
+ * A text of the catalogue in both console languages: `ru` is stored as the primary `name` /
+ * `description`, `en` as `name_en` / `description_en`, so each language reads its own.
+ */
+export interface Bilingual {
+  ru: string;
+  en: string;
+}
+
+export interface OptionSpec {
+  name: Bilingual;
+  description: Bilingual;
+}
 export interface LevelSpec {
-  name: string;
-  description: string;
+  name: Bilingual;
+  description: Bilingual;
   maxTasks: number;
-  options: Array<{ name: string; description: string }>;
+  options: OptionSpec[];
 }
 export interface ModuleSpec {
-  name: string;
-  description: string;
+  name: Bilingual;
+  description: Bilingual;
   levels: LevelSpec[];
 }
 /** How the demo organisation holds a scenario: for good, soon expiring, far ahead, or expired. */
 export type DemoGrant = 'never' | 'expiring' | 'active' | 'expired';
 export interface ScenarioSpec {
   key: 'fire' | 'height' | 'first-aid' | 'forklift';
-  name: string;
-  description: string;
+  name: Bilingual;
+  description: Bilingual;
   demoGrant: DemoGrant;
   /** The partner organisation's grant, if any. */
   partnerGrant?: DemoGrant;
@@ -47,63 +61,158 @@ export const GRANT_EXPIRY_DAYS: Record<DemoGrant, number | null> = {
   expired: -9,
 };
 
-const opt = (name: string, description: string) => ({ name, description });
+const bi = (ru: string, en: string): Bilingual => ({ ru, en });
+
+/** The options the levels share, each in both languages. */
+const OPTION = {
+  night: {
+    name: bi('Ночь', 'Night'),
+    description: bi('Аварийное освещение', 'Emergency lighting'),
+  },
+  nightFlood: {
+    name: bi('Ночь', 'Night'),
+    description: bi('Только прожекторы', 'Floodlights only'),
+  },
+  nightTorch: {
+    name: bi('Ночь', 'Night'),
+    description: bi('Освещение фонариком', 'Torchlight only'),
+  },
+  smoke: {
+    name: bi('Задымление', 'Smoke'),
+    description: bi('Видимость 2–3 метра', 'Visibility 2–3 metres'),
+  },
+  blockedExit: {
+    name: bi('Заблокированный выход', 'Blocked exit'),
+    description: bi('Основной выход закрыт', 'The main exit is closed'),
+  },
+  panic: {
+    name: bi('Паника', 'Panic'),
+    description: bi('Посетители не слушают указаний', 'Visitors ignore instructions'),
+  },
+  draught: {
+    name: bi('Ветер', 'Wind'),
+    description: bi('Сквозняк из открытого окна', 'Draught from an open window'),
+  },
+  fireTimeLimit: {
+    name: bi('Ограничение времени', 'Time limit'),
+    description: bi('5 минут на все задания', '5 minutes for all tasks'),
+  },
+  noise: {
+    name: bi('Шум', 'Noise'),
+    description: bi('Громкая музыка в помещении', 'Loud music in the room'),
+  },
+  bystanders: {
+    name: bi('Зрители', 'Bystanders'),
+    description: bi('Вокруг собралась толпа', 'A crowd has gathered around'),
+  },
+  shockTimeLimit: {
+    name: bi('Ограничение времени', 'Time limit'),
+    description: bi('Разряд не позднее чем через 3 минуты', 'Shock within 3 minutes'),
+  },
+  rainOutdoors: {
+    name: bi('Дождь', 'Rain'),
+    description: bi('Происшествие на улице', 'The accident is outdoors'),
+  },
+  lowLight: {
+    name: bi('Слабое освещение', 'Low light'),
+    description: bi('Тусклый свет на складе', 'Dim warehouse lighting'),
+  },
+  checkTimeLimit: {
+    name: bi('Ограничение времени', 'Time limit'),
+    description: bi('Три минуты на всю проверку', 'Three minutes for the whole check'),
+  },
+  gusts: {
+    name: bi('Ветер', 'Wind'),
+    description: bi('Порывы до 12 м/с', 'Gusts up to 12 m/s'),
+  },
+  rainBoards: {
+    name: bi('Дождь', 'Rain'),
+    description: bi('Мокрый скользкий настил', 'Wet, slippery boards'),
+  },
+  rainDock: {
+    name: bi('Дождь', 'Rain'),
+    description: bi('Мокрый перегрузочный мост', 'Wet dock plate'),
+  },
+  crowd: {
+    name: bi('Толпа', 'Crowd'),
+    description: bi('Пересменка, много пешеходов', 'Shift change, many pedestrians'),
+  },
+  truckTimeLimit: {
+    name: bi('Ограничение времени', 'Time limit'),
+    description: bi('Фура уезжает через 10 минут', 'The truck leaves in 10 minutes'),
+  },
+} satisfies Record<string, OptionSpec>;
 
 export const SCENARIOS: ScenarioSpec[] = [
   {
     key: 'fire',
-    name: 'Пожарная безопасность',
-    description:
+    name: bi('Пожарная безопасность', 'Fire Safety'),
+    description: bi(
       'Действия при пожаре в офисе и на складе: тревога, эвакуация, первичные средства пожаротушения.',
+      'What to do in a fire at the office and in the warehouse: alarm, evacuation, first-response extinguishers.',
+    ),
     demoGrant: 'never',
     modules: [
       {
-        name: 'Эвакуация из офиса',
-        description: 'Сигнал тревоги, выбор безопасного маршрута, сбор на точке эвакуации.',
+        name: bi('Эвакуация из офиса', 'Office evacuation'),
+        description: bi(
+          'Сигнал тревоги, выбор безопасного маршрута, сбор на точке эвакуации.',
+          'Raise the alarm, choose a safe route, gather at the assembly point.',
+        ),
         levels: [
           {
-            name: 'Знакомство с планом эвакуации',
-            description: 'Найти план эвакуации, ближайший выход и огнетушитель.',
+            name: bi('Знакомство с планом эвакуации', 'Reading the evacuation plan'),
+            description: bi(
+              'Найти план эвакуации, ближайший выход и огнетушитель.',
+              'Find the evacuation plan, the nearest exit and the extinguisher.',
+            ),
             maxTasks: 3,
-            options: [opt('Ночь', 'Аварийное освещение'), opt('Задымление', 'Видимость 2–3 метра')],
+            options: [OPTION.night, OPTION.smoke],
           },
           {
-            name: 'Эвакуация с посетителями',
-            description: 'Вывести группу посетителей, проверить переговорную и санузлы.',
+            name: bi('Эвакуация с посетителями', 'Evacuating visitors'),
+            description: bi(
+              'Вывести группу посетителей, проверить переговорную и санузлы.',
+              'Lead a group of visitors out, check the meeting room and washrooms.',
+            ),
             maxTasks: 5,
-            options: [
-              opt('Задымление', 'Видимость 2–3 метра'),
-              opt('Заблокированный выход', 'Основной выход закрыт'),
-              opt('Паника', 'Посетители не слушают указаний'),
-            ],
+            options: [OPTION.smoke, OPTION.blockedExit, OPTION.panic],
           },
         ],
       },
       {
-        name: 'Тушение возгорания',
-        description: 'Выбор огнетушителя по классу пожара и его применение.',
+        name: bi('Тушение возгорания', 'Putting out a fire'),
+        description: bi(
+          'Выбор огнетушителя по классу пожара и его применение.',
+          'Choose the extinguisher for the class of fire and use it.',
+        ),
         levels: [
           {
-            name: 'Порошковый огнетушитель',
-            description: 'Возгорание корзины для бумаг: сорвать пломбу, направить струю, потушить.',
+            name: bi('Порошковый огнетушитель', 'Powder extinguisher'),
+            description: bi(
+              'Возгорание корзины для бумаг: сорвать пломбу, направить струю, потушить.',
+              'A waste-paper basket is burning: break the seal, aim the jet, put it out.',
+            ),
             maxTasks: 3,
-            options: [opt('Ветер', 'Сквозняк из открытого окна')],
+            options: [OPTION.draught],
           },
           {
-            name: 'Электрооборудование под напряжением',
-            description: 'Горит серверная стойка: обесточить, выбрать углекислотный огнетушитель.',
+            name: bi('Электрооборудование под напряжением', 'Live electrical equipment'),
+            description: bi(
+              'Горит серверная стойка: обесточить, выбрать углекислотный огнетушитель.',
+              'A server rack is on fire: cut the power, pick the CO₂ extinguisher.',
+            ),
             maxTasks: 4,
-            options: [opt('Ночь', 'Аварийное освещение'), opt('Задымление', 'Видимость 2–3 метра')],
+            options: [OPTION.night, OPTION.smoke],
           },
           {
-            name: 'Склад с горючими материалами',
-            description: 'Возгорание паллет на складе: тревога, локализация, встреча пожарных.',
+            name: bi('Склад с горючими материалами', 'Warehouse with flammable goods'),
+            description: bi(
+              'Возгорание паллет на складе: тревога, локализация, встреча пожарных.',
+              'Pallets on fire in the warehouse: alarm, containment, meeting the fire brigade.',
+            ),
             maxTasks: 6,
-            options: [
-              opt('Ночь', 'Аварийное освещение'),
-              opt('Задымление', 'Видимость 2–3 метра'),
-              opt('Ограничение времени', '5 минут на все задания'),
-            ],
+            options: [OPTION.night, OPTION.smoke, OPTION.fireTimeLimit],
           },
         ],
       },
@@ -111,49 +220,65 @@ export const SCENARIOS: ScenarioSpec[] = [
   },
   {
     key: 'height',
-    name: 'Working at Height',
-    description: 'Fall protection on scaffolds and roofs: equipment checks, anchoring, rescue.',
+    name: bi('Работы на высоте', 'Working at Height'),
+    description: bi(
+      'Защита от падения на лесах и кровле: проверка снаряжения, страховка, спасение.',
+      'Fall protection on scaffolds and roofs: equipment checks, anchoring, rescue.',
+    ),
     demoGrant: 'expiring',
     partnerGrant: 'never',
     modules: [
       {
-        name: 'Harness inspection',
-        description: 'Inspect a full-body harness and lanyard before use.',
+        name: bi('Осмотр страховочной привязи', 'Harness inspection'),
+        description: bi(
+          'Осмотреть страховочную привязь и строп перед работой.',
+          'Inspect a full-body harness and lanyard before use.',
+        ),
         levels: [
           {
-            name: 'Spot the defects',
-            description: 'Find the worn webbing, the cracked buckle and the expired tag.',
+            name: bi('Найти дефекты', 'Spot the defects'),
+            description: bi(
+              'Найти потёртую ленту, треснувшую пряжку и просроченную бирку.',
+              'Find the worn webbing, the cracked buckle and the expired tag.',
+            ),
             maxTasks: 4,
-            options: [opt('Low light', 'Dim warehouse lighting')],
+            options: [OPTION.lowLight],
           },
           {
-            name: 'Donning and fitting',
-            description: 'Put on the harness, adjust leg straps and check the dorsal D-ring.',
+            name: bi('Надевание и подгонка', 'Donning and fitting'),
+            description: bi(
+              'Надеть привязь, подтянуть ножные лямки, проверить спинное кольцо.',
+              'Put on the harness, adjust leg straps and check the dorsal D-ring.',
+            ),
             maxTasks: 3,
-            options: [opt('Time limit', 'Three minutes for the whole check')],
+            options: [OPTION.checkTimeLimit],
           },
         ],
       },
       {
-        name: 'Scaffold work',
-        description: 'Move safely on a scaffold, staying tied off at all times.',
+        name: bi('Работа на строительных лесах', 'Scaffold work'),
+        description: bi(
+          'Безопасно перемещаться по лесам, всё время оставаясь пристёгнутым.',
+          'Move safely on a scaffold, staying tied off at all times.',
+        ),
         levels: [
           {
-            name: 'Climbing and tying off',
-            description: 'Climb to the second lift using 100% tie-off.',
+            name: bi('Подъём со страховкой', 'Climbing and tying off'),
+            description: bi(
+              'Подняться на второй ярус, не отстёгиваясь ни на миг.',
+              'Climb to the second lift using 100% tie-off.',
+            ),
             maxTasks: 4,
-            options: [opt('Wind', 'Gusts up to 12 m/s'), opt('Rain', 'Wet, slippery boards')],
+            options: [OPTION.gusts, OPTION.rainBoards],
           },
           {
-            name: 'Rescue of a suspended worker',
-            description:
+            name: bi('Спасение зависшего работника', 'Rescue of a suspended worker'),
+            description: bi(
+              'Коллега завис на привязи: поднять тревогу и начать план спасения.',
               'A colleague hangs in his harness: raise the alarm and start the rescue plan.',
+            ),
             maxTasks: 6,
-            options: [
-              opt('Night', 'Floodlights only'),
-              opt('Rain', 'Wet, slippery boards'),
-              opt('Wind', 'Gusts up to 12 m/s'),
-            ],
+            options: [OPTION.nightFlood, OPTION.rainBoards, OPTION.gusts],
           },
         ],
       },
@@ -161,46 +286,64 @@ export const SCENARIOS: ScenarioSpec[] = [
   },
   {
     key: 'first-aid',
-    name: 'Первая помощь',
-    description: 'Оказание первой помощи до приезда скорой: оценка обстановки, СЛР, кровотечения.',
+    name: bi('Первая помощь', 'First Aid'),
+    description: bi(
+      'Оказание первой помощи до приезда скорой: оценка обстановки, СЛР, кровотечения.',
+      'First aid until the ambulance arrives: assessing the scene, CPR, bleeding.',
+    ),
     demoGrant: 'active',
     modules: [
       {
-        name: 'Сердечно-лёгочная реанимация',
-        description: 'Проверка сознания и дыхания, вызов скорой, компрессии и вдохи.',
+        name: bi('Сердечно-лёгочная реанимация', 'Cardiopulmonary resuscitation'),
+        description: bi(
+          'Проверка сознания и дыхания, вызов скорой, компрессии и вдохи.',
+          'Check response and breathing, call the ambulance, compressions and breaths.',
+        ),
         levels: [
           {
-            name: 'Взрослый пострадавший',
-            description: 'Человек упал в коридоре и не дышит.',
+            name: bi('Взрослый пострадавший', 'Adult casualty'),
+            description: bi(
+              'Человек упал в коридоре и не дышит.',
+              'A man has collapsed in the corridor and is not breathing.',
+            ),
             maxTasks: 5,
-            options: [
-              opt('Шум', 'Громкая музыка в помещении'),
-              opt('Зрители', 'Вокруг собралась толпа'),
-            ],
+            options: [OPTION.noise, OPTION.bystanders],
           },
           {
-            name: 'СЛР с дефибриллятором',
-            description: 'Найти АНД, наложить электроды, следовать голосовым подсказкам.',
+            name: bi('СЛР с дефибриллятором', 'CPR with a defibrillator'),
+            description: bi(
+              'Найти АНД, наложить электроды, следовать голосовым подсказкам.',
+              'Find the AED, attach the pads, follow the voice prompts.',
+            ),
             maxTasks: 6,
-            options: [opt('Ограничение времени', 'Разряд не позднее чем через 3 минуты')],
+            options: [OPTION.shockTimeLimit],
           },
         ],
       },
       {
-        name: 'Остановка кровотечения',
-        description: 'Прямое давление, давящая повязка, кровоостанавливающий жгут.',
+        name: bi('Остановка кровотечения', 'Stopping bleeding'),
+        description: bi(
+          'Прямое давление, давящая повязка, кровоостанавливающий жгут.',
+          'Direct pressure, a pressure bandage, a tourniquet.',
+        ),
         levels: [
           {
-            name: 'Порез кисти',
-            description: 'Остановить кровотечение давящей повязкой.',
+            name: bi('Порез кисти', 'Cut hand'),
+            description: bi(
+              'Остановить кровотечение давящей повязкой.',
+              'Stop the bleeding with a pressure bandage.',
+            ),
             maxTasks: 3,
-            options: [opt('Зрители', 'Вокруг собралась толпа')],
+            options: [OPTION.bystanders],
           },
           {
-            name: 'Артериальное кровотечение',
-            description: 'Наложить жгут выше раны и записать время.',
+            name: bi('Артериальное кровотечение', 'Arterial bleeding'),
+            description: bi(
+              'Наложить жгут выше раны и записать время.',
+              'Apply a tourniquet above the wound and note the time.',
+            ),
             maxTasks: 4,
-            options: [opt('Ночь', 'Освещение фонариком'), opt('Дождь', 'Происшествие на улице')],
+            options: [OPTION.nightTorch, OPTION.rainOutdoors],
           },
         ],
       },
@@ -208,49 +351,65 @@ export const SCENARIOS: ScenarioSpec[] = [
   },
   {
     key: 'forklift',
-    name: 'Forklift Operation',
-    description:
+    name: bi('Управление погрузчиком', 'Forklift Operation'),
+    description: bi(
+      'Вилочный погрузчик: осмотр перед сменой, загрузка фуры, пешеходы в проходе.',
       'Counterbalance forklift: pre-shift check, loading a truck, pedestrians in the aisle.',
+    ),
     demoGrant: 'expired',
     partnerGrant: 'active',
     modules: [
       {
-        name: 'Pre-shift inspection',
-        description: 'Walk-around check of the truck before the first lift.',
+        name: bi('Осмотр перед сменой', 'Pre-shift inspection'),
+        description: bi(
+          'Обход погрузчика перед первым подъёмом груза.',
+          'Walk-around check of the truck before the first lift.',
+        ),
         levels: [
           {
-            name: 'Daily checklist',
-            description: 'Tyres, forks, chains, hydraulics, horn and lights.',
+            name: bi('Ежедневный чек-лист', 'Daily checklist'),
+            description: bi(
+              'Шины, вилы, цепи, гидравлика, звуковой сигнал и фары.',
+              'Tyres, forks, chains, hydraulics, horn and lights.',
+            ),
             maxTasks: 4,
-            options: [opt('Low light', 'Dim warehouse lighting')],
+            options: [OPTION.lowLight],
           },
           {
-            name: 'Battery and charging',
-            description: 'Check the electrolyte, connect the charger, ventilate the area.',
+            name: bi('Аккумулятор и зарядка', 'Battery and charging'),
+            description: bi(
+              'Проверить электролит, подключить зарядное устройство, проветрить помещение.',
+              'Check the electrolyte, connect the charger, ventilate the area.',
+            ),
             maxTasks: 3,
             options: [],
           },
         ],
       },
       {
-        name: 'Loading dock',
-        description: 'Load a trailer at the dock without hitting people or racks.',
+        name: bi('Погрузочная рампа', 'Loading dock'),
+        description: bi(
+          'Загрузить прицеп у рампы, не задев людей и стеллажи.',
+          'Load a trailer at the dock without hitting people or racks.',
+        ),
         levels: [
           {
-            name: 'Pallet to trailer',
-            description: 'Move six pallets from the rack into the trailer.',
+            name: bi('Паллеты в прицеп', 'Pallet to trailer'),
+            description: bi(
+              'Перевезти шесть паллет со стеллажа в прицеп.',
+              'Move six pallets from the rack into the trailer.',
+            ),
             maxTasks: 5,
-            options: [opt('Rain', 'Wet dock plate'), opt('Night', 'Floodlights only')],
+            options: [OPTION.rainDock, OPTION.nightFlood],
           },
           {
-            name: 'Pedestrians in the aisle',
-            description: 'Pedestrians appear in the aisle: slow down, sound the horn, give way.',
+            name: bi('Пешеходы в проходе', 'Pedestrians in the aisle'),
+            description: bi(
+              'В проходе появились пешеходы: сбавить скорость, подать сигнал, уступить.',
+              'Pedestrians appear in the aisle: slow down, sound the horn, give way.',
+            ),
             maxTasks: 6,
-            options: [
-              opt('Crowd', 'Shift change, many pedestrians'),
-              opt('Time limit', 'The truck leaves in 10 minutes'),
-              opt('Night', 'Floodlights only'),
-            ],
+            options: [OPTION.crowd, OPTION.truckTimeLimit, OPTION.nightFlood],
           },
         ],
       },
@@ -326,7 +485,7 @@ export const DEMO_HEADSETS: DeviceSpec[] = [
 ];
 
 /** A spare headset of the demo organisation that stays offline (seeded, never enrolled). */
-export const DEMO_SPARE_DEVICE: DeviceSpec = { name: 'Oculus Quest 2 (резерв)', type: 'oculus' };
+export const DEMO_SPARE_DEVICE: DeviceSpec = { name: 'Oculus Quest 2 №4', type: 'oculus' };
 
 export const PARTNER_DEVICES: DeviceSpec[] = [
   { name: 'Dock-Pico-A', type: 'pico' },

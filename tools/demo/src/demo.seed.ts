@@ -17,6 +17,7 @@ import {
   PARTNER_ORGANIZATION,
   PARTNER_VR_USERS,
   SCENARIOS,
+  type Bilingual,
   type DemoGrant,
   type DeviceSpec,
   type ScenarioSpec,
@@ -24,9 +25,10 @@ import {
 } from './demo-content.ts';
 
 /**
- * Fills a migrated, empty database with the demo: two organisations, three logins, the bilingual
- * scenario catalogue with grants in every expiry state, trainees, spare headsets, and (in a second
- * step, once the demo headsets are enrolled) about six weeks of session history. Everything is
+ * Fills a migrated, empty database with the demo: two organisations, three logins, the scenario
+ * catalogue (every name and description in Russian and English, so sessions record both) with
+ * grants in every expiry state, trainees, spare headsets, and (in a second step, once the demo
+ * headsets are enrolled) about six weeks of session history. Everything is
  * placed relative to `clock.now()` and drawn from a seeded random source, so a test with a fixed
  * clock gets the same figures every time.
  */
@@ -56,14 +58,15 @@ export interface SeededAccount {
 export interface SeededLevel {
   scenarioKey: ScenarioSpec['key'];
   scenarioId: string;
-  scenarioName: string;
+  scenarioName: Bilingual;
   moduleId: string;
-  moduleName: string;
+  moduleName: Bilingual;
   levelId: string;
-  levelName: string;
+  levelName: Bilingual;
   levelNumber: number;
   maxTasks: number;
-  options: Array<{ id: string; name: string }>;
+  /** As a session records them: the primary (Russian) name and the English one. */
+  options: Array<{ id: string; name: string; name_en: string }>;
 }
 
 export interface SeededVrUser extends VrUserSpec {
@@ -105,7 +108,13 @@ async function insertContent(trx: Tx, createdAt: Date): Promise<SeededLevel[]> {
   for (const spec of SCENARIOS) {
     const scenario = await trx
       .insertInto('scenarios')
-      .values({ name: spec.name, description: spec.description, created_at: createdAt })
+      .values({
+        name: spec.name.ru,
+        name_en: spec.name.en,
+        description: spec.description.ru,
+        description_en: spec.description.en,
+        created_at: createdAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const modules = await trx
@@ -113,8 +122,10 @@ async function insertContent(trx: Tx, createdAt: Date): Promise<SeededLevel[]> {
       .values(
         spec.modules.map((module, index) => ({
           scenario_id: scenario.id,
-          name: module.name,
-          description: module.description,
+          name: module.name.ru,
+          name_en: module.name.en,
+          description: module.description.ru,
+          description_en: module.description.en,
           order_index: index,
           created_at: createdAt,
         })),
@@ -122,15 +133,17 @@ async function insertContent(trx: Tx, createdAt: Date): Promise<SeededLevel[]> {
       .returning(['id', 'name'])
       .execute();
     for (const moduleSpec of spec.modules) {
-      const moduleId = modules.find((row) => row.name === moduleSpec.name)!.id;
+      const moduleId = modules.find((row) => row.name === moduleSpec.name.ru)!.id;
       const levelRows = await trx
         .insertInto('levels')
         .values(
           moduleSpec.levels.map((level, index) => ({
             module_id: moduleId,
-            name: level.name,
+            name: level.name.ru,
+            name_en: level.name.en,
             level_number: index + 1,
-            description: level.description,
+            description: level.description.ru,
+            description_en: level.description.en,
             max_tasks: level.maxTasks,
             created_at: createdAt,
           })),
@@ -138,7 +151,7 @@ async function insertContent(trx: Tx, createdAt: Date): Promise<SeededLevel[]> {
         .returning(['id', 'name'])
         .execute();
       for (const [index, levelSpec] of moduleSpec.levels.entries()) {
-        const levelId = levelRows.find((row) => row.name === levelSpec.name)!.id;
+        const levelId = levelRows.find((row) => row.name === levelSpec.name.ru)!.id;
         const options =
           levelSpec.options.length === 0
             ? []
@@ -147,13 +160,15 @@ async function insertContent(trx: Tx, createdAt: Date): Promise<SeededLevel[]> {
                 .values(
                   levelSpec.options.map((option, order) => ({
                     level_id: levelId,
-                    name: option.name,
-                    description: option.description,
+                    name: option.name.ru,
+                    name_en: option.name.en,
+                    description: option.description.ru,
+                    description_en: option.description.en,
                     order_index: order,
                     created_at: createdAt,
                   })),
                 )
-                .returning(['id', 'name', 'order_index'])
+                .returning(['id', 'name', 'name_en', 'order_index'])
                 .execute();
         levels.push({
           scenarioKey: spec.key,
@@ -167,7 +182,7 @@ async function insertContent(trx: Tx, createdAt: Date): Promise<SeededLevel[]> {
           maxTasks: levelSpec.maxTasks,
           options: options
             .sort((a, b) => a.order_index - b.order_index)
-            .map((option) => ({ id: option.id, name: option.name })),
+            .map((option) => ({ id: option.id, name: option.name, name_en: option.name_en! })),
         });
       }
     }
@@ -508,9 +523,12 @@ function planOrganization(
           device_name: device.name,
           device_type: device.type,
           vr_user_name: vrUser.name,
-          scenario_name: level.scenarioName,
-          module_name: level.moduleName,
-          level_name: level.levelName,
+          scenario_name: level.scenarioName.ru,
+          module_name: level.moduleName.ru,
+          level_name: level.levelName.ru,
+          scenario_name_en: level.scenarioName.en,
+          module_name_en: level.moduleName.en,
+          level_name_en: level.levelName.en,
           level_number: level.levelNumber,
           max_tasks: level.maxTasks,
           selected_options: JSON.stringify(options),

@@ -105,7 +105,10 @@ describe('demo seed', () => {
     const list = response.json<ScenarioTreeList>().scenarios;
     // Four scenarios, one of whose grants expired nine days ago: three can be run.
     expect(list.map((s) => s.name).sort()).toEqual(
-      ['Working at Height', 'Первая помощь', 'Пожарная безопасность'].sort(),
+      ['Работы на высоте', 'Первая помощь', 'Пожарная безопасность'].sort(),
+    );
+    expect(list.map((s) => s.name_en).sort()).toEqual(
+      ['Working at Height', 'First Aid', 'Fire Safety'].sort(),
     );
     const now = new Date(NOW).getTime();
     const expiries = list.map((s) =>
@@ -128,7 +131,33 @@ describe('demo seed', () => {
       list.flatMap((s) =>
         s.modules.flatMap((m) => m.levels.flatMap((l) => l.options.map((o) => o.name))),
       ),
-    ).toEqual(expect.arrayContaining(['Ночь', 'Задымление', 'Rain', 'Night']));
+    ).toEqual(expect.arrayContaining(['Ночь', 'Задымление', 'Дождь', 'Ветер']));
+  });
+
+  it('names and describes every scenario, module, level and option in Russian and in English', async () => {
+    const staff = await login(DEMO_STAFF.email, DEMO_STAFF.password);
+    const response = await t.app.inject({
+      url: '/v1/scenarios-full',
+      headers: bearer(staff.token),
+    });
+    const texts = response
+      .json<ScenarioTreeList>()
+      .scenarios.flatMap((scenario) => [
+        scenario,
+        ...scenario.modules.flatMap((module) => [
+          module,
+          ...module.levels.flatMap((level) => [level, ...level.options]),
+        ]),
+      ]);
+    expect(texts.length).toBeGreaterThan(40);
+    const cyrillic = /[а-яё]/i;
+    for (const text of texts) {
+      // The primary text is Russian, the English one is there and has no Russian in it.
+      expect(text.name, text.name).toMatch(cyrillic);
+      expect(text.description, text.name).toMatch(cyrillic);
+      expect(text.name_en, text.name).toMatch(/^[^а-яё]+$/i);
+      expect(text.description_en, text.name).toMatch(/^[^а-яё]+$/i);
+    }
   });
 
   it('writes a history the statistics screens show', async () => {
@@ -184,6 +213,14 @@ describe('demo seed', () => {
     );
     const names = new Set(sessions.map((s) => s.device_name));
     for (const headset of DEMO_HEADSETS) expect(names).toContain(headset.name);
+    // Each past session recorded what it ran in both languages, so history reads right in each.
+    for (const session of sessions) {
+      expect(session.scenario_name_en).toBeTruthy();
+      expect(session.module_name_en).toBeTruthy();
+      expect(session.level_name_en).toBeTruthy();
+      for (const option of session.selected_options) expect(option.name_en).toBeTruthy();
+    }
+    expect(sessions.some((s) => s.selected_options.length > 0)).toBe(true);
   });
 
   it('is deterministic: a few hundred sessions, the same for the same clock', () => {

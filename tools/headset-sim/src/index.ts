@@ -461,11 +461,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       const startedAt = Date.now();
       await sleep(pace, signal);
       completed += 1;
-      // Task detail as a training app reports it: which task, how it went, score and time.
+      // Task detail as a training app reports it: which task, how it went, score and time. No
+      // name: the simulator has no real task to name, and one name in one language would read as
+      // "Задание 1: Task 1" in a Russian console; the console words the number in its language.
       const task: TaskReport = {
         number: completed,
         key: `task-${completed}`,
-        name: `Task ${completed}`,
         result: 'passed',
         score: Math.round(60 + this.random() * 40),
         duration_ms: Date.now() - startedAt,
@@ -488,7 +489,6 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       tasks.push({
         number: completed + 1,
         key: `task-${completed + 1}`,
-        name: `Task ${completed + 1}`,
         result: 'failed',
         score: Math.round(this.random() * 50),
         duration_ms: Date.now() - startedAt,

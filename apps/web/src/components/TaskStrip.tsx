@@ -42,9 +42,12 @@ export function taskSlots(
   });
 }
 
-/** "Task 3" or "Task 3: Climb the ladder". */
-export function taskTitle(t: TFunction, number: number, task?: Pick<SessionTask, 'name' | 'key'>) {
-  const name = task?.name ?? task?.key;
+/**
+ * "Task 3" or "Task 3: Climb the ladder". Only a name is shown: a key (`task-3`) is the training
+ * app's identifier, not a text for people, and would read as a second, untranslated title.
+ */
+export function taskTitle(t: TFunction, number: number, task?: Pick<SessionTask, 'name'>) {
+  const name = task?.name;
   return name ? t('common:tasks.named', { number, name }) : t('common:tasks.numbered', { number });
 }
 

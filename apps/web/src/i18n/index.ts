@@ -84,13 +84,22 @@ export function storedLanguage(): Language {
 export function setLanguage(language: Language): void {
   localStorage.setItem(LANGUAGE_KEY, language);
   void i18n.changeLanguage(language);
-  document.documentElement.lang = language;
 }
 
 /** Locale for dates and numbers: Russian unless the language is English. */
 export function dateLocale(language: string): string {
   return language === 'en' ? 'en-GB' : 'ru-RU';
 }
+
+/**
+ * The page speaks the console's language: the document's `lang` (screen readers, hyphenation) and
+ * its title (the tab, bookmarks) follow every change, the first one at start-up included.
+ */
+i18n.on('languageChanged', (language) => {
+  if (typeof document === 'undefined') return;
+  document.documentElement.lang = language;
+  document.title = i18n.t('common:appName', { lng: language });
+});
 
 const resources = dictionaries();
 void i18n
@@ -108,6 +117,5 @@ void i18n
     interpolation: { escapeValue: false },
     returnNull: false,
   });
-if (typeof document !== 'undefined') document.documentElement.lang = i18n.language;
 
 export default i18n;
