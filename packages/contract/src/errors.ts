@@ -91,7 +91,7 @@ export const ERRORS = {
   },
   rate_limited: {
     status: 429,
-    when: 'too many sign-in attempts (5 per account or 30 per client address in 15 minutes) or enrolment attempts; Retry-After says when to try again',
+    when: 'too many failed sign-ins (in 15 minutes: 5 per address and account, 50 per account, 100 per address) or wrong enrolment codes (300 per address); Retry-After says when to try again',
   },
   internal_error: { status: 500, when: 'a bug: no input, however malformed, should produce it' },
   service_unavailable: {

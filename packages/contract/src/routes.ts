@@ -170,7 +170,8 @@ export const routes = {
     access: 'public',
     tags: ['auth'],
     description:
-      '5 failures per account and 30 per client address in 15 minutes, then 429 with Retry-After.',
+      'Failures in 15 minutes: 5 per client address and account, 50 per account from any ' +
+      'address, 100 per address across accounts; then 429 with Retry-After.',
     body: LoginBody,
     success: { status: 200, body: LoginResponse },
     errors: ['invalid_credentials', 'forbidden', 'rate_limited'],
@@ -380,8 +381,8 @@ export const routes = {
     tags: ['headset'],
     description:
       'Joins the organisation of a valid enrolment code (case-insensitive). 400 ' +
-      'enrollment_code_invalid for a wrong or expired code; 429 after 20 failures from one ' +
-      'address within 15 minutes.',
+      'enrollment_code_invalid for a wrong or expired code; 429 after 300 wrong codes from ' +
+      'one address within 15 minutes (right codes are not counted).',
     body: EnrollBody,
     success: { status: 201, body: EnrollResponse },
     errors: ['enrollment_code_invalid', 'rate_limited', 'quota_exceeded'],

@@ -12,23 +12,28 @@ import {
 import { verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
+/**
+ * Sign-in limits (decision 008, docs/operations.md), failures per 15 minutes. Strict per address
+ * and account: one client guessing one account's password. Loose per account (every address) and
+ * per address (every account): a flood from one address cannot lock an account out for everyone
+ * else, and one site's NAT, all its staff behind one address, is not locked out by a few typos.
+ */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 5;
-export const LOGIN_MAX_FAILURES_PER_ADDRESS = 30;
+export const LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT = 5;
+export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 50;
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 100;
 
-function loginLimits(email: string, clientAddress: string): Limit[] {
-  return [
-    {
-      key: `login:account:${email.trim().toLowerCase()}`,
-      max: LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      windowMs: LOGIN_WINDOW_MS,
-    },
-    {
-      key: `login:address:${clientAddress}`,
-      max: LOGIN_MAX_FAILURES_PER_ADDRESS,
-      windowMs: LOGIN_WINDOW_MS,
-    },
-  ];
+function loginLimits(email: string, clientAddress: string) {
+  const account = email.trim().toLowerCase();
+  const limit = (key: string, max: number): Limit => ({ key, max, windowMs: LOGIN_WINDOW_MS });
+  return {
+    pair: limit(
+      `login:address-account:${clientAddress}:${account}`,
+      LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
+    ),
+    account: limit(`login:account:${account}`, LOGIN_MAX_FAILURES_PER_ACCOUNT),
+    address: limit(`login:address:${clientAddress}`, LOGIN_MAX_FAILURES_PER_ADDRESS),
+  };
 }
 
 export async function login(
@@ -38,8 +43,11 @@ export async function login(
 ): Promise<LoginResponse> {
   const now = ctx.clock.now();
   const limits = loginLimits(body.email, clientAddress);
-  // Counted before the password is hashed: a parallel burst cannot outrun its own count.
-  await takeAttempt(ctx.db, now, limits);
+  // Counted before the password is hashed: a parallel burst cannot outrun its own count. The
+  // strict limit first, alone: an attempt it refuses is not counted against the loose ones, so
+  // an address hammering one account adds at most its strict limit to the account's count.
+  await takeAttempt(ctx.db, now, [limits.pair]);
+  await takeAttempt(ctx.db, now, [limits.account, limits.address]);
 
   const account = await ctx.db
     .selectFrom('accounts')
@@ -66,11 +74,10 @@ export async function login(
   if (!account.organization_active) {
     throw new AppError('forbidden', 'This organization is deactivated');
   }
-  // The password was right: the account's failures are forgiven, and this attempt was no failure
-  // of the address.
-  const [accountLimit, addressLimit] = limits;
-  await clearRateLimit(ctx.db, [accountLimit!.key]);
-  await refundAttempt(ctx.db, now, [addressLimit!.key]);
+  // The password was right: this address's failures on the account are forgiven, and this attempt
+  // was no failure of the account or the address (other addresses' failures still count).
+  await clearRateLimit(ctx.db, [limits.pair.key]);
+  await refundAttempt(ctx.db, now, [limits.account.key, limits.address.key]);
 
   const { token, expiresAt } = await issueToken(ctx, account.id);
   return {
