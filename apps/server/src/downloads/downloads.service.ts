@@ -87,7 +87,7 @@ export async function saveBuild(
   if (declaredLength !== undefined && declaredLength > APP_BUILD_MAX_BYTES) throw tooLarge();
 
   const dir = buildsDir(ctx.config);
-  await fs.promises.mkdir(dir, { recursive: true });
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(dir, `.${platform}.${crypto.randomBytes(6).toString('hex')}.upload`);
   let size = 0;
   let head = Buffer.alloc(0);
@@ -108,7 +108,7 @@ export async function saveBuild(
     },
   });
   // Opened before streaming, so the cleanup below never races the file's creation.
-  const out = (await fs.promises.open(temp, 'wx', 0o644)).createWriteStream();
+  const out = (await fs.promises.open(temp, 'wx', 0o600)).createWriteStream();
   try {
     await pipeline(body, counter, out);
     if (size === 0) throw new AppError('bad_request', 'The build file is empty');

@@ -12,14 +12,28 @@ const REASONS: Record<string, string> = {
 };
 
 /**
- * Makes sure DATA_DIR exists and is writable (the embedded database, uploaded builds and the
- * signing secret live there), or throws one message that names the directory, says what is wrong
- * and what to do: better at start than as an opaque error on the first upload.
+ * From now on, everything this process creates is its owner's only (directories 0700, files
+ * 0600), whatever umask it was started with: DATA_DIR holds password hashes (the embedded
+ * database), the signing secret and the builds, and the usual umask 022 would let every local
+ * user read them. The umask covers every file the process creates; PGlite, which also sets modes
+ * of its own, is kept owner-only in its thread (pglite-worker.ts).
+ */
+export function ownerOnlyFiles(): void {
+  process.umask(0o077);
+}
+
+/**
+ * Makes sure DATA_DIR exists, is its owner's only (0700) and is writable (the embedded database,
+ * uploaded builds and the signing secret live there), or throws one message that names the
+ * directory, says what is wrong and what to do: better at start than as an opaque error on the
+ * first upload. Everything the process writes afterwards is owner-only (ownerOnlyFiles).
  */
 export function prepareDataDir(dir: string): void {
+  ownerOnlyFiles();
   const probe = path.join(dir, `.write-test-${process.pid}`);
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    restrictToOwner(dir);
     fs.writeFileSync(probe, '');
     fs.rmSync(probe);
   } catch (error) {
@@ -30,5 +44,14 @@ export function prepareDataDir(dir: string): void {
         'let the server’s user write to it, or set DATA_DIR to a directory that it can write.',
       { cause: error },
     );
+  }
+}
+
+/** chmod 0700; a directory the server's user does not own (but may write) is left as it is. */
+function restrictToOwner(dir: string): void {
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
   }
 }

@@ -26,6 +26,21 @@ interface ErrorData {
   [field: string]: unknown;
 }
 
+/**
+ * PGlite's file system layer sets the modes of the files it writes itself (chmod with its
+ * in-memory defaults, 0666), which no umask masks. Everything in DATA_DIR is its owner's only
+ * (data-dir.ts): the group and other bits come off every mode it sets. This thread runs only
+ * PGlite, and its `fs` is its own (a worker's modules are not the main thread's).
+ */
+function keepModesOwnerOnly(): void {
+  const ownerOnly = (mode: fs.Mode) =>
+    (typeof mode === 'string' ? Number.parseInt(mode, 8) : mode) & ~0o077;
+  const { chmodSync, fchmodSync } = fs;
+  fs.chmodSync = (target, mode) => chmodSync(target, ownerOnly(mode));
+  fs.fchmodSync = (fd, mode) => fchmodSync(fd, ownerOnly(mode));
+}
+keepModesOwnerOnly();
+
 const { dataDir, snapshotPath } = workerData as WorkerSource;
 const port = parentPort as MessagePort;
 

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import * as tar from 'tar';
 import { openDatabase, type DatabaseHandle, type Db } from '../database/db.ts';
+import { ownerOnlyFiles, prepareDataDir } from '../config/data-dir.ts';
 
 /**
  * Backups of the embedded database (PGlite) with what else lives in DATA_DIR: the uploaded app
@@ -259,6 +260,8 @@ export async function createBackup(
     throw new BackupError(`There is no embedded database in ${dataDir} (DATA_DIR) to back up`);
   }
 
+  // The backup holds password hashes and the signing secret: nothing of it readable by others.
+  ownerOnlyFiles();
   const staging = fs.mkdtempSync(path.join(dataDir, '.backup-'));
   const partial = `${target}.partial-${process.pid}`;
   try {
@@ -378,7 +381,8 @@ export async function restoreBackup(
     );
   }
 
-  fs.mkdirSync(dataDir, { recursive: true });
+  // What is restored is as private as what the server writes (0700 / 0600, whatever the umask).
+  prepareDataDir(dataDir);
   const staging = fs.mkdtempSync(path.join(dataDir, '.restore-'));
   try {
     await tar.extract({
