@@ -14,7 +14,7 @@ import { systemClock, type Clock } from './platform/service/clock.ts';
 import type { Config } from './platform/config/config.ts';
 import type { ServiceContext } from './platform/service/context.ts';
 import type { Db, PoolStats } from './platform/database/db.ts';
-import { Health, healthRoutes } from './platform/ops/health.ts';
+import { Health, healthRoutes, StorageCheck } from './platform/ops/health.ts';
 import { JobMonitor } from './platform/ops/job-monitor.ts';
 import { Metrics } from './platform/ops/metrics.ts';
 import { LOG_REDACT_PATHS, registerRequestLog, requestIdOf } from './platform/ops/request-log.ts';
@@ -209,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     jobs,
     notificationsListening: () => deviceEvents.listening,
     usesNotifications: Boolean(options.databaseUrl ?? config.databaseUrl),
+    storage: new StorageCheck(config.dataDir, () => clock.now().getTime()),
   });
   app.decorate('metrics', metrics);
   app.decorate('health', health);

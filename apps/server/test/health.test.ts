@@ -8,6 +8,7 @@ import type { AppInstance } from '../src/platform/http/app-types.ts';
 import { ManualClock } from '../src/platform/service/clock.ts';
 import { testConfig } from '../src/platform/config/config.ts';
 import type { DatabaseHandle } from '../src/platform/database/db.ts';
+import { STORAGE_CHECK_MAX_AGE_MS, StorageCheck } from '../src/platform/ops/health.ts';
 import { JobMonitor } from '../src/platform/ops/job-monitor.ts';
 import { createTestDatabase } from './harness.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process.ts';
@@ -37,13 +38,14 @@ describe('health endpoints', () => {
   let app: AppInstance;
   const fault = new DatabaseFault();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-health-'));
+  const clock = new ManualClock(new Date());
 
   beforeAll(async () => {
     database = await createTestDatabase();
     app = await buildApp({
       db: database.db.withPlugin(fault),
       config: testConfig({ dataDir, signingSecret: 'test-secret' }),
-      clock: new ManualClock(new Date()),
+      clock,
       logger: false,
       databaseUrl: database.databaseUrl,
     });
@@ -76,6 +78,7 @@ describe('health endpoints', () => {
       checks: {
         draining: false,
         database: 'ok',
+        storage: 'ok',
         background_jobs: 'off',
         device_notifications: kind === 'postgres' ? 'listening' : 'not_used',
       },
@@ -92,6 +95,7 @@ describe('health endpoints', () => {
       details: {
         draining: false,
         database: 'unreachable',
+        storage: 'ok',
         background_jobs: 'not_checked',
         device_notifications: kind === 'postgres' ? 'listening' : 'not_used',
       },
@@ -117,6 +121,32 @@ describe('health endpoints', () => {
         database.db,
       );
     }
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+  });
+
+  it('/readyz answers 503 storage_unavailable with the reason while DATA_DIR cannot be written', async () => {
+    expect((await app.inject('/readyz')).statusCode).toBe(200);
+    // Tests run as root, whom no chmod stops: a file where the directory was fails every write
+    // as a read-only or full disk does (ENOTDIR here; ENOSPC and EROFS below).
+    const moved = `${dataDir}.away`;
+    fs.renameSync(dataDir, moved);
+    fs.writeFileSync(dataDir, '');
+    try {
+      // The last answer is reused for a moment: balancers probe every few seconds.
+      expect((await app.inject('/readyz')).statusCode).toBe(200);
+      clock.advance(STORAGE_CHECK_MAX_AGE_MS);
+      const response = await app.inject('/readyz');
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        error: 'storage_unavailable',
+        message: `Not ready: DATA_DIR ${dataDir} cannot be written: a part of the path is a file, not a directory (ENOTDIR)`,
+        details: { database: 'ok', storage: 'unwritable' },
+      });
+    } finally {
+      fs.rmSync(dataDir);
+      fs.renameSync(moved, dataDir);
+    }
+    clock.advance(STORAGE_CHECK_MAX_AGE_MS);
     expect((await app.inject('/readyz')).statusCode).toBe(200);
   });
 
@@ -269,5 +299,79 @@ describe('draining on SIGTERM, and metrics, of the server process', { timeout: 1
     expect(alive.headers.get('connection')).toBe('close');
     expect(await server.exited).toBe(0);
     expect(Date.now() - signalledAt).toBeGreaterThanOrEqual(1500);
+  });
+});
+
+describe('the DATA_DIR check', () => {
+  const failing = (code: string) => {
+    let writes = 0;
+    const write = async () => {
+      writes++;
+      throw Object.assign(new Error(`${code}: simulated`), { code });
+    };
+    return { write, writes: () => writes };
+  };
+
+  it('tells a full disk and a read-only one apart, in words', async () => {
+    const full = new StorageCheck('/data', () => 0, failing('ENOSPC').write);
+    expect(await full.state()).toMatchObject({
+      state: 'full',
+      reason: 'DATA_DIR /data cannot be written: its disk is full (ENOSPC)',
+    });
+    const readOnly = new StorageCheck('/data', () => 0, failing('EROFS').write);
+    expect(await readOnly.state()).toMatchObject({
+      state: 'read_only',
+      reason: 'DATA_DIR /data cannot be written: it is on a read-only file system (EROFS)',
+    });
+  });
+
+  it('writes once per moment, however many probes come', async () => {
+    let now = 0;
+    const probe = failing('ENOSPC');
+    const check = new StorageCheck('/data', () => now, probe.write);
+    await Promise.all([check.state(), check.state(), check.state()]);
+    await check.state();
+    expect(probe.writes()).toBe(1);
+    now += STORAGE_CHECK_MAX_AGE_MS;
+    await check.state();
+    expect(probe.writes()).toBe(2);
+  });
+
+  it('leaves nothing behind in DATA_DIR', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-probe-'));
+    try {
+      expect((await new StorageCheck(dir, () => 0).state()).state).toBe('ok');
+      expect(fs.readdirSync(dir)).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('/readyz on a closed database', () => {
+  it('answers 503 with the reason', async () => {
+    const database = await createTestDatabase();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-health-'));
+    const app = await buildApp({
+      db: database.db,
+      config: testConfig({ dataDir, signingSecret: 'test-secret' }),
+      clock: new ManualClock(new Date()),
+      logger: false,
+    });
+    try {
+      await app.ready();
+      expect((await app.inject('/readyz')).statusCode).toBe(200);
+      await database.close();
+      const response = await app.inject('/readyz');
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        error: 'service_unavailable',
+        message: 'Not ready: the database cannot be reached',
+        details: { database: 'unreachable' },
+      });
+    } finally {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

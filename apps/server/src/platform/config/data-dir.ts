@@ -11,6 +11,12 @@ const REASONS: Record<string, string> = {
   EDQUOT: 'its disk quota is used up',
 };
 
+/** Why DATA_DIR cannot be written, in words, from the error a write met. */
+export function dataDirProblem(error: unknown): { code: string; reason: string } {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  return { code: code || 'error', reason: REASONS[code] ?? (error as Error).message };
+}
+
 /**
  * From now on, everything this process creates is its owner's only (directories 0700, files
  * 0600), whatever umask it was started with: DATA_DIR holds password hashes (the embedded
@@ -37,10 +43,9 @@ export function prepareDataDir(dir: string): void {
     fs.writeFileSync(probe, '');
     fs.rmSync(probe);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const reason = REASONS[code] ?? (error as Error).message;
+    const { code, reason } = dataDirProblem(error);
     throw new Error(
-      `DATA_DIR ${dir} cannot be used: ${reason} (${code || 'error'}). Create the directory and ` +
+      `DATA_DIR ${dir} cannot be used: ${reason} (${code}). Create the directory and ` +
         'let the server’s user write to it, or set DATA_DIR to a directory that it can write.',
       { cause: error },
     );

@@ -1,7 +1,10 @@
 import { ErrorBody } from '@vrtc/contract';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { AppInstance } from '../http/app-types.ts';
+import { dataDirProblem } from '../config/data-dir.ts';
 import type { Db } from '../database/db.ts';
 import type { JobMonitor } from './job-monitor.ts';
 import { migrationVersions } from '../database/migrate.ts';
@@ -16,13 +19,85 @@ declare module 'fastify' {
 /** Longest /readyz waits for the database before it calls it unreachable. */
 const DATABASE_CHECK_TIMEOUT_MS = 2000;
 
+/** How long a DATA_DIR write probe's answer is reused: every balancer probes every few seconds. */
+export const STORAGE_CHECK_MAX_AGE_MS = 2000;
+
+/** Writes a small file into `dir`, syncs it to the disk and removes it: what every write needs. */
+export async function probeWrite(dir: string): Promise<void> {
+  const file = path.join(dir, `.ready-probe-${process.pid}`);
+  const handle = await fs.promises.open(file, 'w', 0o600);
+  try {
+    await handle.writeFile('ready\n');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fs.promises.rm(file, { force: true });
+}
+
+type StorageState = 'ok' | 'full' | 'read_only' | 'unwritable';
+interface StorageAnswer {
+  at: number;
+  state: StorageState;
+  /** Why not, in words (absent when ok). */
+  reason?: string;
+}
+
+/**
+ * Whether DATA_DIR can be written right now (a full disk, a file system remounted read-only),
+ * probed by a real write and sync, the answer reused for STORAGE_CHECK_MAX_AGE_MS and shared by
+ * probes arriving together.
+ */
+export class StorageCheck {
+  private last: StorageAnswer | undefined;
+  private running: Promise<StorageAnswer> | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly now: () => number,
+    private readonly write: (dir: string) => Promise<void> = probeWrite,
+  ) {}
+
+  async state(): Promise<StorageAnswer> {
+    const at = this.now();
+    if (this.last && at - this.last.at < STORAGE_CHECK_MAX_AGE_MS) return this.last;
+    this.running ??= this.write(this.dir)
+      .then(
+        (): StorageAnswer => ({ at, state: 'ok' }),
+        (error: unknown): StorageAnswer => {
+          const { code, reason } = dataDirProblem(error);
+          const state: StorageState =
+            code === 'ENOSPC' || code === 'EDQUOT'
+              ? 'full'
+              : code === 'EROFS'
+                ? 'read_only'
+                : 'unwritable';
+          return {
+            at,
+            state,
+            reason: `DATA_DIR ${this.dir} cannot be written: ${reason} (${code})`,
+          };
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+      });
+    this.last = await this.running;
+    return this.last;
+  }
+}
+
 export interface Readiness {
   ready: boolean;
   /** Why not, in one line (absent when ready). */
   reason?: string;
+  /** The error code of the answer when not ready: the storage's, or the service's. */
+  code?: 'service_unavailable' | 'storage_unavailable';
   checks: {
     draining: boolean;
     database: 'ok' | 'unreachable' | 'timeout' | 'not_migrated';
+    /** DATA_DIR (builds, the signing secret, the embedded database) takes a write. */
+    storage: StorageState;
     background_jobs: 'ok' | 'off' | 'stalled' | 'not_checked';
     /** PostgreSQL: whether this process hears other processes' device changes (informational). */
     device_notifications: 'listening' | 'down' | 'not_used';
@@ -36,7 +111,8 @@ export interface Readiness {
  *   does not get every process restarted at once.
  * - Ready (`/readyz`): it can do useful work: not draining, the database answers within 2 s and
  *   holds every migration this build knows (a newer build's extra migrations are fine: old and new
- *   nodes run side by side during a rolling upgrade), and the background jobs are not stalled.
+ *   nodes run side by side during a rolling upgrade), DATA_DIR takes a write (not full, not
+ *   read-only), and the background jobs are not stalled.
  *
  * Draining starts on SIGTERM (main.ts): from then on /readyz answers 503, and every answer carries
  * `Connection: close`, so a balancer's kept-alive connections end with the request they carry
@@ -53,6 +129,7 @@ export class Health {
       /** True while device-change notifications are heard (or not needed). */
       notificationsListening: () => boolean;
       usesNotifications: boolean;
+      storage: StorageCheck;
     },
   ) {}
 
@@ -69,6 +146,7 @@ export class Health {
     const checks: Readiness['checks'] = {
       draining: this.draining,
       database: 'ok',
+      storage: 'ok',
       background_jobs: 'not_checked',
       device_notifications: !usesNotifications
         ? 'not_used'
@@ -79,9 +157,17 @@ export class Health {
     if (this.draining) {
       return { ready: false, reason: 'draining: the server is shutting down', checks };
     }
-    checks.database = await this.checkDatabase();
+    const [database, storage] = await Promise.all([
+      this.checkDatabase(),
+      this.options.storage.state(),
+    ]);
+    checks.database = database;
+    checks.storage = storage.state;
     if (checks.database !== 'ok') {
       return { ready: false, reason: DATABASE_REASONS[checks.database], checks };
+    }
+    if (storage.state !== 'ok') {
+      return { ready: false, code: 'storage_unavailable', reason: storage.reason, checks };
     }
     const state = jobs.state();
     checks.background_jobs = state.status;
@@ -164,8 +250,9 @@ export function healthRoutes(app: AppInstance, health: Health) {
         security: [],
         description:
           'Readiness: 200 when this process can take work (the database answers and is ' +
-          'migrated, background jobs run). 503 service_unavailable with the reason otherwise, ' +
-          'and from SIGTERM on while the process drains.',
+          'migrated, DATA_DIR takes a write, background jobs run). 503 with the reason ' +
+          'otherwise (storage_unavailable when DATA_DIR cannot be written, else ' +
+          'service_unavailable), and from SIGTERM on while the process drains.',
         response: { 200: ReadyBody, 503: ErrorBody },
       },
     },
@@ -174,7 +261,7 @@ export function healthRoutes(app: AppInstance, health: Health) {
       const readiness = await health.readiness();
       if (!readiness.ready) {
         return reply.status(503).send({
-          error: 'service_unavailable',
+          error: readiness.code ?? 'service_unavailable',
           message: `Not ready: ${readiness.reason}`,
           details: readiness.checks,
         });
