@@ -84,7 +84,7 @@ export interface AppOptions {
 
 /**
  * The one object every route module is handed: the infrastructure (ServiceContext) and what the
- * domains need beside it, each declared by the domain that uses it (ARCHITECTURE.md).
+ * domains need beside it, each declared by the domain that uses it (docs/ARCHITECTURE.md).
  */
 export type AppContext = ServiceContext &
   WithLive &

@@ -2,7 +2,10 @@ import { Type, type Static } from 'typebox';
 import { DeviceStatus, DeviceType, MovementType, Nullable, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
 
-/** A headset as the console shows it; status is derived on the server (ARCHITECTURE.md). */
+/**
+ * A headset as the console shows it; status is derived on the server (docs/ARCHITECTURE.md,
+ * "Headset protocol").
+ */
 export const Device = Type.Object({
   id: Uuid,
   name: Type.String(),

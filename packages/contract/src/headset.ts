@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { DeviceType, MovementType, Name, Nullable, Text, Timestamp, Uuid } from './common.ts';
 import { TaskReport } from './tasks.ts';
 
-/** The headset protocol (/v1/headset/*), as fixed in ARCHITECTURE.md. */
+/** The headset protocol (/v1/headset/*), as fixed in docs/ARCHITECTURE.md. */
 
 export const EnrollmentCode = Type.Object({
   code: Type.String({ minLength: 8, maxLength: 8 }),

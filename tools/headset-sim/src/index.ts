@@ -22,7 +22,7 @@ type HeadsetRoute =
   | typeof routes.finishSession;
 
 /**
- * A simulated headset speaking the headset protocol (ARCHITECTURE.md, "Headset protocol"):
+ * A simulated headset speaking the headset protocol (docs/ARCHITECTURE.md, "Headset protocol"):
  * enrols with a code (or reuses saved credentials), heartbeats at the server's interval, plays the
  * sessions the console starts on it task by task, and stops a session at once when the server
  * says it has ended. Every step is reported as an event with a readable line.

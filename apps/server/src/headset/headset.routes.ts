@@ -35,7 +35,7 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
 }
 
 /**
- * The headset protocol (/v1/headset/*, ARCHITECTURE.md). Enrolment is open (the code is the
+ * The headset protocol (/v1/headset/*, docs/ARCHITECTURE.md). Enrolment is open (the code is the
  * credential, failures are rate-limited per address); everything else takes a device token, which
  * works nowhere else, as user tokens do not work here.
  */
