@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type KyselyPlugin } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import type { AppInstance } from '../src/platform/http/app-types.ts';
 import { ManualClock } from '../src/platform/service/clock.ts';
@@ -234,15 +234,16 @@ describe('readiness of the background jobs', () => {
   }, 30_000);
 });
 
-/** Polls until `check` gives a value (expect.poll checks a matcher; this one returns the value). */
-async function pollFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Waits until `check` gives a value (expect.poll checks a matcher; this one returns the value). */
+function pollFor<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await check();
+      if (value === undefined) throw new Error('condition not met yet');
+      return value;
+    },
+    { timeout: timeoutMs, interval: 100 },
+  );
 }
 
 describe('job monitor', () => {

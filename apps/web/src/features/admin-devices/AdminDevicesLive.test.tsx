@@ -2,7 +2,8 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Device } from '@vrtc/contract';
 import i18n from 'i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LiveEventsProvider } from '../../api/live-events';
 import { fakeLiveServer, type FakeLiveServer } from '../../test/live';
 import { listAnswer } from '../../test/lists';
@@ -83,8 +84,13 @@ describe('All devices, live', () => {
     // Switched off, the list stays as it is (the admin may be choosing what to delete).
     await user.click(screen.getByRole('switch', { name: 'Auto-refresh' }));
     expect(await screen.findByText('Auto-refresh is off')).toBeInTheDocument();
+    // The event is applied (the live refresh runs, throttled) and whatever it refetched has
+    // arrived: Charlie is still not shown.
+    const refreshes = vi.spyOn(QueryClient.prototype, 'invalidateQueries');
     enrolled(device(3, 'Charlie'));
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await waitFor(() => expect(refreshes).toHaveBeenCalled());
+    await act(() => refreshes.mock.results[0]!.value);
+    refreshes.mockRestore();
     expect(screen.queryByText('Charlie')).not.toBeInTheDocument();
     // Its refresh button still reads the list.
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
