@@ -412,8 +412,25 @@ describe('three nodes behind nginx', () => {
         { timeout: DISCONNECT_AFTER_MS + 15_000, interval: 500 },
       )
       .toBe(count);
-    // Once each: the sweepers of all nodes together ended exactly these sessions …
-    await sleep(2000); // a second sweep on every node finds nothing more to end
+    // Once each: the sweepers of all nodes together ended exactly these sessions, even after
+    // every node has swept twice more (a whole sweep begun after the last one ended) …
+    const sweepsOf = async (node: number) => {
+      const metrics = await cluster.metrics(node);
+      return (
+        (metrics.get('vrtc_sweeper_runs_total{outcome="swept"}') ?? 0) +
+        (metrics.get('vrtc_sweeper_runs_total{outcome="skipped"}') ?? 0)
+      );
+    };
+    const sweepsBefore = await Promise.all([0, 1, 2].map(sweepsOf));
+    await expect
+      .poll(
+        async () => {
+          const sweeps = await Promise.all([0, 1, 2].map(sweepsOf));
+          return sweeps.every((runs, node) => runs >= sweepsBefore[node]! + 2);
+        },
+        { timeout: 15_000, interval: 200 },
+      )
+      .toBe(true);
     const endedAfter = await cluster.metricSum(
       'vrtc_sweeper_sessions_ended_total{reason="disconnected"}',
     );
@@ -435,6 +452,13 @@ describe('three nodes behind nginx', () => {
 });
 
 describe('a node failing or leaving', () => {
+  /** Waits until the load has had `count` writes acknowledged (the writes go on meanwhile). */
+  async function acknowledgedAtLeast(load: { acknowledged: string[] }, count: number) {
+    await expect
+      .poll(() => load.acknowledged.length, { timeout: 30_000, interval: 50 })
+      .toBeGreaterThanOrEqual(count);
+  }
+
   /** Writes through nginx from `workers` loops until stopped; what was acknowledged, what failed. */
   function writeLoad(
     tenant: { headers: Record<string, string> },
@@ -499,9 +523,11 @@ describe('a node failing or leaving', () => {
       headsets.map((h) => h.headers),
     );
     try {
-      await sleep(1500);
+      // Killed mid-run: once writes are flowing, and the load goes on until the other nodes
+      // have acknowledged as many again.
+      await acknowledgedAtLeast(load, 10);
       expect(await cluster.stopNode(1, 'SIGKILL')).toBeNull();
-      await sleep(2500);
+      await acknowledgedAtLeast(load, load.acknowledged.length + 15);
     } finally {
       await load.stop();
     }
@@ -558,10 +584,10 @@ describe('a node failing or leaving', () => {
       }
     })();
     try {
-      await sleep(1000);
+      await acknowledgedAtLeast(load, 10);
       node.process.child.kill('SIGTERM');
       expect(await node.process.exited).toBe(0);
-      await sleep(1000);
+      await acknowledgedAtLeast(load, load.acknowledged.length + 10);
     } finally {
       watching = false;
       await watch;
