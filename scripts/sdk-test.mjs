@@ -94,14 +94,18 @@ function freePort() {
 }
 
 /** The compiled server, as docs/operations.md runs it; resolves once it listens. */
+const running = new Set();
 function startServer(env) {
+  const startedAt = Date.now();
   const child = spawn(process.execPath, [serverEntry], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  running.add(child);
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  void exited.then(() => running.delete(child));
   return new Promise((resolve, reject) => {
     const onData = (chunk) => {
       output += chunk.toString();
@@ -110,7 +114,8 @@ function startServer(env) {
         child.stderr.removeListener('data', onData);
         child.stdout.resume();
         child.stderr.resume();
-        resolve({ child, exited, output: () => output });
+        const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+        resolve({ child, exited, output: () => output, seconds });
       }
     };
     child.stdout.on('data', onData);
@@ -126,6 +131,12 @@ async function stopServer(server) {
     server.child.kill('SIGTERM');
   await server.exited;
 }
+
+// Every server process this run started is gone when it ends, whatever happened (a test that gave
+// up while the control endpoint was still starting one).
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
 async function api(base, method, route, body, token) {
   const response = await fetch(`${base}${route}`, {
@@ -202,16 +213,23 @@ async function runAgainst(label, databaseUrl) {
   const base = `http://127.0.0.1:${port}`;
   let server = await startServer(env);
   // The control endpoint: the tests stop and restart the server through it.
+  let pending = Promise.resolve();
   const control = http.createServer((request, response) => {
     const answer = (status, text) => response.writeHead(status).end(text);
+    const startedAt = Date.now();
     const action =
       request.url === '/stop'
         ? stopServer(server)
         : request.url === '/start'
           ? startServer(env).then((started) => void (server = started))
           : Promise.reject(new Error(`unknown control ${request.url}`));
+    pending = action.catch(() => undefined);
     action.then(
-      () => answer(200, 'ok'),
+      () => {
+        const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+        console.log(`(harness: server ${request.url.slice(1)} took ${seconds} s)`);
+        answer(200, 'ok');
+      },
       (error) => answer(500, String(error)),
     );
   });
@@ -240,6 +258,7 @@ async function runAgainst(label, databaseUrl) {
     return status === 0;
   } finally {
     control.close();
+    await pending;
     await stopServer(server);
   }
 }

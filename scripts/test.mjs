@@ -1,7 +1,9 @@
 // `npm test`: every suite in turn. Checks on the repository itself (its lint rules fire); the
 // server integration tests on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL is
-// set; the demo's seed (tools/demo, on PGlite); the cluster suite (three nodes behind nginx) when
-// TEST_DATABASE_URL is set and nginx is installed; then the web unit tests and the browser tests.
+// set; the demo's seed (tools/demo, on PGlite); the Unity SDK under Mono against the real server
+// (scripts/sdk-test.mjs: PGlite, then PostgreSQL when TEST_DATABASE_URL is set); the cluster
+// suite (three nodes behind nginx) when TEST_DATABASE_URL is set and nginx is installed; then the
+// web unit tests and the browser tests.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -36,6 +38,9 @@ const suites = [
   { key: 'headset-sim', name: 'headset simulator', dir: 'tools/headset-sim', env: {} },
   // `npm run demo`'s seed, on the server's test databases (tools/demo/vitest.config.ts).
   { key: 'demo', name: 'demo (PGlite)', dir: 'tools/demo', env: { TEST_DB_KIND: 'pglite' } },
+  // The Unity SDK (sdk/unity) compiled with mcs and run with Mono against the compiled server; it
+  // fails, saying how to install Mono, when Mono is missing.
+  { key: 'sdk', name: 'Unity SDK (Mono)', dir: '.', env: {}, script: 'scripts/sdk-test.mjs' },
   {
     key: 'cluster',
     name: 'cluster (3 nodes behind nginx, PostgreSQL)',
@@ -63,7 +68,7 @@ if (only && selected.length === 0) {
 const results = [];
 for (const suite of selected) {
   const cwd = path.join(root, suite.dir);
-  const config = suite.config ?? 'vitest.config.ts';
+  const config = suite.script ?? suite.config ?? 'vitest.config.ts';
   if (suite.needs) {
     // In `npm test` a suite whose service is missing is skipped, and says so; asked for by name,
     // it fails.
@@ -81,7 +86,8 @@ for (const suite of selected) {
   }
   console.log(`\n=== ${suite.name} ===`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, [vitest, 'run', '--config', config], {
+  const args = suite.script ? [suite.script] : [vitest, 'run', '--config', config];
+  const run = spawnSync(process.execPath, args, {
     cwd,
     stdio: 'inherit',
     env: { ...process.env, ...suite.env },

@@ -179,7 +179,7 @@ namespace Vrtc.Headset
             {
                 TimeSpan wait;
                 try { wait = await HeartbeatOnceAsync(cancel).ConfigureAwait(false); }
-                catch (OperationCanceledException) { return; }
+                catch (Exception) when (cancel.IsCancellationRequested) { return; }
                 catch (Exception error)
                 {
                     log("heartbeat: " + error);
@@ -399,7 +399,7 @@ namespace Vrtc.Headset
                     continue;
                 }
                 try { await DeliverAsync(entry, device, next, cancel).ConfigureAwait(false); }
-                catch (OperationCanceledException) { return; }
+                catch (Exception) when (cancel.IsCancellationRequested) { return; } // stopped or disposed mid-send
                 catch (Exception error)
                 {
                     // A bug or a disk error: keep the report, try again later.

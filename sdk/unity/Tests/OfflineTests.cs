@@ -155,6 +155,39 @@ namespace Vrtc.Headset.Tests
         }
 
         [Test]
+        public void ANewProcessSendsTheOutboxWithTheKeysItWasWrittenWithAndGoesOnCountingSeq()
+        {
+            var down = true;
+            Playing(seen =>
+            {
+                if (down) throw new HttpRequestException("unreachable");
+                return Accepted();
+            });
+            Wait.Done(client.ReportProgressAsync(1));
+            Wait.Done(client.ReportProgressAsync(2));
+            Wait.Until(() => server.Seen.Any(r => r.Path.EndsWith("/progress")), "a first attempt");
+            var triedKey = server.Seen.First(r => r.Path.EndsWith("/progress")).IdempotencyKey;
+            client.Dispose(); // the process dies with two reports in its outbox
+
+            down = false;
+            var before = server.Seen.Count;
+            client = NewClient();
+            var events = new Events(client);
+            Assert.IsTrue(client.IsEnrolled);
+            Assert.AreEqual(2, client.PendingReports);
+            client.Start();
+            Assert.IsTrue(Wait.Result(client.FlushAsync(TimeSpan.FromSeconds(10))));
+            events.WaitAssigned(SessionId); // the server still lists the session: play on
+            Wait.Done(client.ReportProgressAsync(3));
+            Assert.IsTrue(Wait.Result(client.FlushAsync(TimeSpan.FromSeconds(10))));
+
+            var sent = server.Seen.Skip(before).Where(r => r.Answered && r.Path.EndsWith("/progress")).ToList();
+            Assert.AreEqual(triedKey, sent[0].IdempotencyKey, "the key written with the report, not a new one");
+            Assert.AreEqual("1,2,3", string.Join(",", sent.Select(r => r.Body["seq"])), "seq goes on after the restart");
+            Assert.AreEqual(3, sent.Select(r => r.IdempotencyKey).Distinct().Count());
+        }
+
+        [Test]
         public void A401OnAReportUnenrolsAndDropsWhatCanNeverBeDelivered()
         {
             Playing(seen => FakeServer.Json(401, new Dictionary<string, object> { { "error", "unauthorized" }, { "message", "gone" } }));

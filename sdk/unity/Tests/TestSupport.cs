@@ -158,7 +158,7 @@ namespace Vrtc.Headset.Tests
         public readonly string LevelId = Environment.GetEnvironmentVariable("LEVEL_ID");
         public readonly string OptionId = Environment.GetEnvironmentVariable("OPTION_ID");
         public readonly int HeartbeatIntervalMs = int.Parse(Environment.GetEnvironmentVariable("HEARTBEAT_INTERVAL_MS") ?? "0");
-        readonly HttpClient http = new HttpClient();
+        readonly HttpClient http = new HttpClient { Timeout = Timeout.InfiniteTimeSpan };
 
         public Staff()
         {
@@ -241,10 +241,19 @@ namespace Vrtc.Headset.Tests
         public void Cancel(string sessionId) { Call("POST", "/v1/sessions/" + sessionId + "/cancel", null, 200); }
         public void DeleteDevice(string deviceId) { Call("DELETE", "/v1/devices/" + deviceId, null, 200); }
 
+        /// <summary>
+        /// Bound on starting the server process again (node, PGlite opening its files, migrations
+        /// checked): seconds on a quiet machine, much longer on a loaded one. A process start, not
+        /// the SDK's behaviour, so it has its own limit.
+        /// </summary>
+        static readonly TimeSpan ServerStartLimit = TimeSpan.FromSeconds(120);
+
         /// <summary>Stops ("stop") or starts again ("start") the server process; returns once done.</summary>
         public void Server(string action)
         {
-            var response = Wait.Result(http.PostAsync(controlUrl + "/" + action, new StringContent("")));
+            var call = http.PostAsync(controlUrl + "/" + action, new StringContent(""));
+            if (!call.Wait(ServerStartLimit)) Assert.Fail("the server did not " + action + " within " + ServerStartLimit.TotalSeconds + " s");
+            var response = call.Result;
             if (!response.IsSuccessStatusCode) Assert.Fail("the harness could not " + action + " the server: " + Wait.Result(response.Content.ReadAsStringAsync()));
         }
     }
