@@ -332,16 +332,14 @@ namespace Vrtc.Headset
                 body["occurred_at"] = JsonFields.FormatTime(DateTime.UtcNow + TimeSpan.FromMilliseconds(state.ClockOffsetMs));
                 // Progress and finish alike carry the session's next seq: the finish's place after
                 // the progress reports (the server ignores an older seq than one it applied).
-                {
-                    long last;
-                    state.Seq.TryGetValue(sessionId, out last);
-                    var seq = Math.Max(last, outbox.HighestSeqOf(sessionId)) + 1;
-                    // Only the current session's count is worth keeping.
-                    state.Seq.Clear();
-                    state.Seq[sessionId] = seq;
-                    state.Save(options.DataPath); // before the report: a crash skips a number, never repeats one
-                    body["seq"] = seq;
-                }
+                long last;
+                state.Seq.TryGetValue(sessionId, out last);
+                var seq = Math.Max(last, outbox.HighestSeqOf(sessionId)) + 1;
+                // Only the current session's count is worth keeping.
+                state.Seq.Clear();
+                state.Seq[sessionId] = seq;
+                state.Save(options.DataPath); // before the report: a crash skips a number, never repeats one
+                body["seq"] = seq;
                 outbox.Add(kind, sessionId, body);
                 if (finishes)
                 {
