@@ -78,6 +78,9 @@ export const HISTORY_CSV_COLUMNS = [
   'Started At',
   'Ended At',
   'Success',
+  // Beside the specification's 16: the result came from the headset after the server had ended
+  // the session as disconnected or timeout (docs/headset-protocol.md, late results).
+  'Result Arrived Later',
 ] as const;
 
 /** "2m 5s": the same minutes-and-seconds reading as the screen, language-neutral for the file. */
@@ -119,6 +122,7 @@ export interface HistoryCsvSession {
   started_at: string;
   ended_at: string | null;
   success: boolean | null;
+  late_result?: boolean;
 }
 
 /**
@@ -147,6 +151,7 @@ export function historyCsvRow(
     session.started_at,
     session.ended_at ?? '',
     session.success === null ? '' : session.success ? 'Yes' : 'No',
+    session.late_result ? 'Yes' : 'No',
   ];
   for (let i = 0; i < row.length; i++) row[i] = neutralizeCsvCell(row[i]!);
   return row;

@@ -44,6 +44,14 @@ export const StartSessionBody = Type.Object(
 );
 export type StartSessionBody = Static<typeof StartSessionBody>;
 
+/** A late result (docs/headset-protocol.md): the mark every view of an ended session shows. */
+export const lateResultFields = {
+  /** The headset's finish arrived after the server had ended the session (LATE_RESULT_WINDOW_MS). */
+  late_result: Type.Boolean(),
+  /** How the server had ended the session before its late result arrived; null otherwise. */
+  ended_by_server_as: Nullable(ServerEndedStatus),
+};
+
 const historyFields = {
   id: Uuid,
   vr_user_name: Type.String(),
@@ -65,10 +73,7 @@ const historyFields = {
   vr_user_id: Nullable(Uuid),
   level_number: Type.Integer(),
   selected_options: Type.Array(SelectedOption),
-  /** The headset's finish arrived after the server had ended the session (LATE_RESULT_WINDOW_MS). */
-  late_result: Type.Boolean(),
-  /** How the server had ended the session before its late result arrived; null otherwise. */
-  ended_by_server_as: Nullable(ServerEndedStatus),
+  ...lateResultFields,
 };
 
 /** A row of the History tab (and the body answered by cancel). */

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
-import { sessionEnglishNames } from './sessions.ts';
+import { lateResultFields, sessionEnglishNames } from './sessions.ts';
 
 export const VrUser = Type.Object({
   id: Uuid,
@@ -55,6 +55,7 @@ export const VrUserSession = Type.Object({
   started_at: Timestamp,
   ended_at: Nullable(Timestamp),
   success: Nullable(Type.Boolean()),
+  ...lateResultFields,
 });
 export type VrUserSession = Static<typeof VrUserSession>;
 

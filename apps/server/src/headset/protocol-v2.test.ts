@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { LiveEvent } from '@vrtc/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeEnrolledDevice, makeSession, makeTenant } from '../../test/factories.ts';
-import { contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
+import { BACKGROUND, contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
 import { purgeReportKeys } from './report-keys.ts';
 import { runSweep } from './sweeper.ts';
 
@@ -415,7 +415,6 @@ describe('late results', () => {
       ],
     };
     const finish = await report(headset.headers, session.id, 'finish', body, key);
-    unsubscribe();
     expect(finish.statusCode).toBe(200);
     expect(finish.json()).toEqual({
       id: session.id,
@@ -437,14 +436,33 @@ describe('late results', () => {
     expect(detail.tasks.map((task: { number: number }) => task.number).sort()).toEqual([
       1, 2, 3, 4,
     ]);
-    expect(events).toContainEqual(
-      expect.objectContaining({
-        type: 'session',
-        change: 'ended',
-        session_id: session.id,
-        late_result: true,
-      }),
+    // The history and its CSV export show the final result with the mark.
+    const history = await t.app.inject({ url: '/v1/sessions', headers: tenant.headers });
+    expect(history.json().sessions[0]).toMatchObject({
+      id: session.id,
+      status: 'completed',
+      late_result: true,
+      ended_by_server_as: 'disconnected',
+    });
+    const csv = await t.app.inject({ url: '/v1/sessions/export', headers: tenant.headers });
+    const [header, row] = csv.body.slice(1).split('\r\n');
+    expect(header!.split(',').at(-1)).toBe('Result Arrived Later');
+    expect(row!.split(',')[6]).toBe('completed');
+    expect(row!.split(',').slice(-2)).toEqual(['Yes', 'Yes']);
+    // The live views hear of it (on PostgreSQL through the other processes' channel: wait).
+    await vi.waitFor(
+      () =>
+        expect(events).toContainEqual(
+          expect.objectContaining({
+            type: 'session',
+            change: 'ended',
+            session_id: session.id,
+            late_result: true,
+          }),
+        ),
+      BACKGROUND,
     );
+    unsubscribe();
 
     // The one session of the day moved from disconnected to completed in every figure.
     expect(before).toMatchObject({

@@ -132,6 +132,7 @@ const EXPORT_COLUMNS = [
   isoText('s.started_at').as('started_at'),
   isoText('s.ended_at').as('ended_at'),
   's.success',
+  's.late_result',
 ] as const;
 
 /** Rows fetched per round trip while exporting: memory stays flat whatever the history's size. */
@@ -193,7 +194,7 @@ async function exportBatch(
 
 /**
  * The History CSV of every session matching the filters, newest first, as the specification
- * defines the file (byte-order mark, its 16 columns, formula-safe cells), streamed in batches read
+ * defines the file (byte-order mark, its 16 columns and the late-result mark, formula-safe cells), streamed in batches read
  * by keyset from the history index: constant memory, whatever the number of rows. The generator
  * holds a batch's text alone while the response drains, never its rows.
  */

@@ -212,6 +212,8 @@ export async function listVrUserSessions(
         'started_at',
         'ended_at',
         'success',
+        'late_result',
+        'ended_by_server_as',
       ])
       .orderBy('started_at', 'desc')
       .orderBy('id')

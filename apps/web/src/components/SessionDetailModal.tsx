@@ -7,6 +7,7 @@ import { useSessionDetail } from '../api/sessions';
 import { useContentText } from '../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../lib/format';
 import { QueryState } from './QueryState';
+import { LateResultMark } from './LateResultMark';
 import { StatusBadge } from './StatusBadge';
 import { taskTitle, TaskStrip } from './TaskStrip';
 
@@ -60,7 +61,10 @@ function Summary({ session }: { session: SessionDetail }) {
         {content.text(session.level_name, session.level_name_en)}
       </Fact>
       <Fact label={t('common:sessionDetail.status')}>
-        <StatusBadge status={session.status} />
+        <Group gap={4}>
+          <StatusBadge status={session.status} />
+          <LateResultMark session={session} />
+        </Group>
       </Fact>
       <Fact label={t('common:sessionDetail.progress')}>
         {session.completed_tasks}/{session.max_tasks} ({percent}%)

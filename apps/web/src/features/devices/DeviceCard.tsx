@@ -115,6 +115,12 @@ export function DeviceCard({ device, now }: { device: Device; now: Date }) {
             </Group>
           </Field>
         ) : null}
+        {device.pending_reports > 0 ? (
+          // Reports the headset still holds (it was out of the network): they will upload.
+          <Text size="sm" c="orange" data-pending-reports>
+            {t('devices:pendingReports', { count: device.pending_reports })}
+          </Text>
+        ) : null}
         {device.app_version ? (
           <Field label={t('devices:appVersion')}>
             <Text span size="sm" ff="monospace">

@@ -116,6 +116,29 @@ describe('devices screen', () => {
     expect(screen.getByTestId('device-total')).toHaveTextContent('2 devices');
   });
 
+  it('shows the results a headset still holds, in both languages with their plural forms', async () => {
+    fakeServer([
+      device({ pending_reports: 3 }),
+      device({ id: '00000000-0000-4000-8000-0000000000d2', name: 'Quest 2', pending_reports: 0 }),
+    ]);
+    renderWithProviders(<DevicesPage />);
+    // By name, as the server sorts them: Quest 2 first.
+    const cards = (await screen.findAllByTestId('device-card')).reverse();
+    expect(within(cards[0]!).getByText('3 results waiting to upload')).toBeInTheDocument();
+    // None waiting: nothing said.
+    expect(within(cards[1]!).queryByText(/waiting to upload/)).not.toBeInTheDocument();
+
+    await i18n.changeLanguage('ru');
+    try {
+      expect(await within(cards[0]!).findByText('3 результата ждут отправки')).toBeInTheDocument();
+      expect(i18n.t('devices:pendingReports', { count: 1 })).toBe('1 результат ждёт отправки');
+      expect(i18n.t('devices:pendingReports', { count: 5 })).toBe('5 результатов ждут отправки');
+      expect(i18n.t('devices:pendingReports', { count: 21 })).toBe('21 результат ждёт отправки');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
   it('ignores movement-type toggles while the previous update is still running', async () => {
     const user = userEvent.setup();
     const { state, hold } = fakeServer([device()]);

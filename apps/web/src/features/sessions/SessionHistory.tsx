@@ -37,6 +37,7 @@ import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTa
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { ServerSelect } from '../../components/ServerSelect';
+import { LateResultMark } from '../../components/LateResultMark';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { saveFile } from '../../lib/download';
 import {
@@ -208,9 +209,10 @@ export function SessionHistory() {
         accessorKey: 'status',
         header: t('sessions:history.col.status'),
         cell: (c) => (
-          <Box w="max-content">
+          <Stack gap={4} w="max-content">
             <StatusBadge status={c.row.original.status} />
-          </Box>
+            <LateResultMark session={c.row.original} />
+          </Stack>
         ),
       },
       {

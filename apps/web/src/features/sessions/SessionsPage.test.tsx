@@ -126,6 +126,8 @@ function ended(n: number, overrides: Partial<HistorySession> = {}): HistorySessi
     ended_at: `2026-05-${day}T09:01:30.000Z`,
     success: n % 3 !== 0,
     selected_options: [],
+    late_result: false,
+    ended_by_server_as: null,
     ...overrides,
   } as HistorySession;
 }
@@ -418,6 +420,23 @@ describe('sessions screen', () => {
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     expect(await screen.findByText('There is no data to export')).toBeInTheDocument();
     expect(calls.some((call) => call.url.startsWith('/v1/sessions/export'))).toBe(false);
+  });
+
+  it('history shows a late result as its final result, marked as arrived later', async () => {
+    const late = ended(1, { late_result: true, ended_by_server_as: 'disconnected' });
+    mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/sessions': { sessions: [late, ended(2)], total: 2, limit: 10, offset: 0 },
+    });
+    renderSessions('/sessions?tab=history');
+    const rows = await screen.findAllByRole('row');
+    const marked = within(rows[1]!).getByText('result arrived later');
+    expect(within(rows[1]!).getByText('Completed')).toBeInTheDocument();
+    expect(marked.closest('[data-late-result]')).toHaveAttribute(
+      'title',
+      "The server had ended the session as Disconnected; the headset's result arrived later.",
+    );
+    expect(within(rows[2]!).queryByText('result arrived later')).not.toBeInTheDocument();
   });
 
   it('history asks the server for each page and filter, and keeps them in the URL', async () => {

@@ -35,6 +35,8 @@ const session = {
   started_at: '2026-05-10T12:00:00.000Z',
   ended_at: '2026-05-10T12:01:10.000Z',
   success: false,
+  late_result: false,
+  ended_by_server_as: null,
 } satisfies VrUserSession;
 const detail: SessionDetail = {
   ...names,

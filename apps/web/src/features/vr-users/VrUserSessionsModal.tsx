@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
+import { LateResultMark } from '../../components/LateResultMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useContentText } from '../../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
@@ -92,6 +93,7 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
                         </Table.Td>
                         <Table.Td>
                           <StatusBadge status={session.status} />
+                          <LateResultMark session={session} />
                         </Table.Td>
                         <Table.Td miw={140}>
                           <Text size="xs">
