@@ -252,6 +252,54 @@ describe('three nodes behind nginx', () => {
     }
   });
 
+  it('answers a retried report with its first answer, whichever node the retry lands on', async () => {
+    const staff = { headers: bearerHeader(adminToken) };
+    const headset = await enrol(staff.headers);
+    await heartbeat(on(0, '/v1/headset/heartbeat'), headset.headers);
+    const sessionId = await startSession(on(0, '/v1/sessions/start'), staff.headers, headset.id);
+    const keyed = (key: string) => ({ ...headset.headers, 'Idempotency-Key': key });
+    const progress = `/v1/headset/sessions/${sessionId}/progress`;
+    const finish = `/v1/headset/sessions/${sessionId}/finish`;
+
+    // One progress sent to two nodes at once (a retry racing the first try): one node applies it,
+    // the other answers what that one stored.
+    const progressKey = crypto.randomUUID();
+    const copies = await Promise.all(
+      [1, 2].map((node) =>
+        call(on(node, progress), {
+          headers: keyed(progressKey),
+          body: { completed_tasks: 1, seq: 1 },
+        }),
+      ),
+    );
+    expect(copies.map((copy) => copy.status)).toEqual([200, 200]);
+    expect(copies[1]!.body).toEqual(copies[0]!.body);
+
+    // The finish's answer is lost on its way back; the headset retries, through other nodes.
+    const finishKey = crypto.randomUUID();
+    const result = { completed_tasks: 3, success: true };
+    const first = await call(on(1, finish), { headers: keyed(finishKey), body: result });
+    expect(first.status, first.text).toBe(200);
+    for (const node of [0, 2]) {
+      const retry = await call(on(node, finish), { headers: keyed(finishKey), body: result });
+      expect(retry.status, retry.text).toBe(200);
+      expect(retry.body).toEqual(first.body);
+    }
+    // The key with another result is refused on every node.
+    const reused = await call(through(finish), {
+      headers: keyed(finishKey),
+      body: { completed_tasks: 2, success: false },
+    });
+    expect(reused.status).toBe(422);
+    expect(reused.body.error).toBe('idempotency_key_reused');
+    const stored = await database.db
+      .selectFrom('sessions')
+      .select(['status', 'completed_tasks', 'success'])
+      .where('id', '=', sessionId)
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ status: 'completed', completed_tasks: 3, success: true });
+  });
+
   it('shuts out a deactivated organisation’s headsets on every node at once, and lets them back', async () => {
     const tenant = await makeTenant();
     const headset = await enrol(tenant.headers);
