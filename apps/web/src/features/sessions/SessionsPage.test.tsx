@@ -284,6 +284,52 @@ describe('sessions screen', () => {
     expect(screen.getByLabelText(/^VR user/, { selector: 'input' })).toHaveValue('');
   }, 60_000);
 
+  it('says what is missing in one toast at a time, gone as soon as it is chosen', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/vr-users': ({ url }) =>
+        listAnswer('vr_users', [vrUser], url, { search: ['name', 'notes'], defaultSort: 'name' }),
+      'GET /v1/devices': ({ url }) =>
+        listAnswer('devices', [device], url, {
+          defaultSort: 'name',
+          filters: { status: (row, value) => row.status === value },
+        }),
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+    });
+    renderSessions();
+    await screen.findByText(/Pick an existing VR user or enter a new name/);
+    const next = () => user.click(screen.getByRole('button', { name: 'Next' }));
+    // Well before a toast's own 5 s: gone because its cause is, not because it timed out.
+    const gone = (text: string) =>
+      waitFor(() => expect(screen.queryByText(text)).not.toBeInTheDocument(), { timeout: 2000 });
+    // A replaced toast may still be sliding out; then only one is left.
+    const once = (text: string) =>
+      waitFor(() => expect(screen.getAllByText(text)).toHaveLength(1), { timeout: 2000 });
+
+    await next();
+    await next();
+    await next();
+    await once('Please select a VR user');
+
+    // Another way of naming the VR user: that message no longer applies, the new one replaces it.
+    await user.click(screen.getByRole('radio', { name: 'New VR user' }));
+    await gone('Please select a VR user');
+    await next();
+    await next();
+    await once("Please enter the VR user's name");
+    await user.type(screen.getByRole('textbox', { name: /VR user/ }), 'Anna');
+    await gone("Please enter the VR user's name");
+
+    await next();
+    await screen.findByText('Choose a headset that is switched on and waiting.');
+    await next();
+    await next();
+    await once('Please select a device');
+    await choose(user, /Quest 1/);
+    await gone('Please select a device');
+  }, 60_000);
+
   it('goes back to the headsets, refreshed, when the chosen one is taken before the start', async () => {
     const user = userEvent.setup();
     const other = { ...device, id: '00000000-0000-4000-8000-0000000000d2', name: 'Pico 2' };

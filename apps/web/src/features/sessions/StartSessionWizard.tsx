@@ -7,12 +7,12 @@ import { useDeviceList } from '../../api/devices';
 import { useScenarioTree } from '../../api/scenarios';
 import { QueryState } from '../../components/QueryState';
 import { useContentText } from '../../lib/content-text';
-import { notifyError } from '../../lib/notify';
 import { LevelStep, ModuleStep, OptionsStep, ScenarioStep } from './start-wizard/ContentSteps';
 import { DeviceStep } from './start-wizard/DeviceStep';
 import { VrUserStep } from './start-wizard/VrUserStep';
 import { WizardNav } from './start-wizard/WizardNav';
 import { useWizardStart } from './start-wizard/useWizardStart';
+import { useWizardToast } from './start-wizard/useWizardToast';
 import { stepSummary, type Choices } from './start-wizard/WizardSummary';
 import { LAST_STEP, stepError, WIZARD_STEPS, type WizardAction, type WizardState } from './wizard';
 
@@ -40,9 +40,11 @@ export function StartSessionWizard({
     { poll: true },
   );
   const scenarios = useScenarioTree();
+  const toast = useWizardToast(state);
   const { startSession, starting, deviceNotice } = useWizardStart({
     state,
     dispatch,
+    toast,
     onStarted,
     onDeviceRefused: () => void devices.refetch(),
   });
@@ -73,9 +75,8 @@ export function StartSessionWizard({
   }, [waitingIds, state.deviceId, dispatch]);
 
   function next() {
-    const error = stepError(state);
-    if (error) {
-      notifyError(t(error));
+    if (stepError(state)) {
+      toast.missingChoice(state.step);
       return;
     }
     dispatch({ type: 'next' });

@@ -1,15 +1,15 @@
 import { useEffect, useState, type Dispatch } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCodeOf, errorText } from '../../../lib/error-text';
-import { notifyError, notifySuccess } from '../../../lib/notify';
+import { notifySuccess } from '../../../lib/notify';
 import { useStartSession } from '../../../api/sessions';
 import {
   chosenVrUserName,
   firstIncompleteStep,
-  stepError,
   type WizardAction,
   type WizardState,
 } from '../wizard';
+import type { WizardToast } from './useWizardToast';
 
 /**
  * Starting the session the wizard describes: back to the first incomplete step if any; on a
@@ -19,11 +19,13 @@ import {
 export function useWizardStart({
   state,
   dispatch,
+  toast,
   onStarted,
   onDeviceRefused,
 }: {
   state: WizardState;
   dispatch: Dispatch<WizardAction>;
+  toast: WizardToast;
   onStarted: () => void;
   /** The waiting headsets are read again. */
   onDeviceRefused: () => void;
@@ -40,7 +42,7 @@ export function useWizardStart({
   async function startSession() {
     const incomplete = firstIncompleteStep(state);
     if (incomplete !== -1) {
-      notifyError(t(stepError(state, incomplete)!));
+      toast.missingChoice(incomplete);
       dispatch({ type: 'goTo', step: incomplete });
       return;
     }
@@ -54,6 +56,7 @@ export function useWizardStart({
           : {}),
         selected_options: state.optionIds,
       });
+      toast.clear();
       notifySuccess(t('sessions:started'));
       setDeviceNotice(undefined);
       dispatch({ type: 'reset' });
@@ -62,11 +65,12 @@ export function useWizardStart({
       const reason = errorText(error, t('common:error'));
       if (errorCodeOf(error, ['device_busy', 'device_not_waiting'])) {
         // Said once, where the user now is (an alert, read out by screen readers too).
+        toast.clear();
         setDeviceNotice(t('sessions:wizard.deviceRefused', { reason }));
         dispatch({ type: 'deviceRefused' });
         onDeviceRefused();
       } else {
-        notifyError(reason);
+        toast.error(reason);
       }
     }
   }
