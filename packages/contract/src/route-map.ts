@@ -47,11 +47,16 @@ export type RouteResponse<R extends RouteDefinition> = R['success'] extends { bo
     : never
   : Blob;
 
-/** The path with its `:params` filled in, each encoded. */
+/**
+ * The path with its `:params` filled in, each encoded. A missing or empty parameter is refused
+ * here, before any request: `/v1/admin/scenarios//access` would only earn a 400 (or, worse,
+ * match another route), so no caller can send one.
+ */
 export function routePath(route: RouteDefinition, params?: Record<string, string>): string {
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     const value = params?.[name];
-    if (value === undefined) throw new Error(`${route.path} needs the parameter ${name}`);
+    if (value === undefined || value === '')
+      throw new Error(`${route.path} needs the parameter ${name}`);
     return encodeURIComponent(value);
   });
 }

@@ -31,9 +31,11 @@ export interface GrantOption extends PickerOption {
  * PICKER_LIMIT organisations are among the first PICKER_LIMIT grants.
  */
 export const grantOptions =
-  (scenarioId: string): PickerQuery =>
+  (scenarioId: string | undefined): PickerQuery =>
   (q) => ({
-    queryKey: accessKeys.grantOptions(scenarioId, q),
+    queryKey: accessKeys.grantOptions(scenarioId ?? '', q),
+    // No scenario (the dialog closing): nothing to ask.
+    enabled: Boolean(scenarioId),
     queryFn: async ({ signal }): Promise<GrantOption[]> => {
       const [choices, grants] = await Promise.all([
         api.call(routes.listOrganizations, {
@@ -41,7 +43,7 @@ export const grantOptions =
           signal,
         }),
         api.call(routes.scenarioGrants, {
-          params: { id: scenarioId },
+          params: { id: scenarioId! },
           query: { q, limit: PICKER_LIMIT },
           signal,
         }),

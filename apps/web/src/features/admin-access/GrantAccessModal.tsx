@@ -41,7 +41,7 @@ export function GrantAccessModal({
 
   // The organisations are found on the server as the admin types, each with its grant of the
   // scenario: a choice says whether it has access already (granting again replaces its expiry).
-  const options = useMemo(() => grantOptions(entry?.scenario_id ?? ''), [entry?.scenario_id]);
+  const options = useMemo(() => grantOptions(entry?.scenario_id), [entry?.scenario_id]);
   const grantNote = ({ grant }: GrantOption) => {
     if (!grant?.expires_at) return grant?.has_access ? t('state.never') : undefined;
     const date = formatExpiryDay(grant.expires_at, i18n.language);

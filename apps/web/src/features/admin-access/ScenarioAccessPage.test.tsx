@@ -171,6 +171,9 @@ describe('scenario access screen', () => {
       await user.click(await option(/^New Hospital$/));
       await user.click(within(dialog).getByRole('button', { name: 'Grant' }));
       expect(await screen.findByText('Access granted to 1 organization')).toBeInTheDocument();
+      // Closing the dialog asks for nothing more: never a grants request without a scenario.
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls.filter((call) => call.url.includes('//'))).toEqual([]);
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
         organization_ids: [org(4, 'd')],
         expires_at: `${defaultExpiryDay()}T23:59:59.000Z`,
