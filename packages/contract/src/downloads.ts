@@ -39,7 +39,7 @@ export type AppBuild = Static<typeof AppBuild>;
 export const AppBuildList = Type.Object({ builds: Type.Array(AppBuild) });
 export type AppBuildList = Static<typeof AppBuildList>;
 
-/** A platform without a build has a null URL. */
+/** A platform without a build has a null URL; both are null before the first upload. */
 export const DownloadLinks = Type.Object({
   oculus_url: Nullable(Type.String()),
   pico_url: Nullable(Type.String()),

@@ -356,9 +356,9 @@ export const routes = {
     tags: ['vr-app'],
     description:
       'Signed links valid for expires_in_seconds (3600); a platform without a build has a null ' +
-      'URL. 404 when there is no build at all.',
+      'URL (both null when no build has been uploaded yet).',
     success: { status: 200, body: DownloadLinks },
-    errors: ['not_found'],
+    errors: [],
   }),
   downloadFile: defineRoute({
     ...routeTable.downloadFile,

@@ -139,7 +139,11 @@ export async function saveBuild(
 const sign = (secret: string, platform: AppPlatform, expires: number) =>
   crypto.createHmac('sha256', secret).update(`${platform}:${expires}`).digest('hex');
 
-/** Signed links to the current builds; `baseUrl` is PUBLIC_URL or the request's own origin. */
+/**
+ * Signed links to the current builds; `baseUrl` is PUBLIC_URL or the request's own origin. No
+ * build yet is an answer, not an error: both links are null, so the console says "no build yet"
+ * without a failed request in the browser's console.
+ */
 export async function downloadLinks(
   ctx: ServiceContext,
   secret: string,
@@ -149,7 +153,6 @@ export async function downloadLinks(
   const expires = Math.floor(now.getTime() / 1000) + DOWNLOAD_LINK_TTL_SECONDS;
   const base = baseUrl.replace(/\/+$/, '');
   const [oculus, pico] = await Promise.all(APP_PLATFORMS.map((p) => statBuild(ctx.config, p)));
-  if (!oculus && !pico) throw new AppError('not_found', NO_DOWNLOAD_LINK);
   const url = (platform: AppPlatform) =>
     `${base}/v1/vr-app/files/${platform}?expires=${expires}&signature=${sign(secret, platform, expires)}`;
   return {

@@ -12,7 +12,6 @@ let admin: Record<string, string>;
 let client: Record<string, string>;
 let buildsDir: string;
 const APK = 'application/vnd.android.package-archive';
-const NOT_AVAILABLE = 'Download link is not available at the moment.';
 const INVALID = {
   error: 'download_link_invalid',
   message: 'Download link is invalid or has expired',
@@ -127,10 +126,10 @@ describe('VR app builds and signed downloads', () => {
     expect(file.rawPayload.equals(bytes)).toBe(true);
   });
 
-  it('answers 404 with the specification message when there is no build at all', async () => {
+  it('answers no links, not an error, when there is no build at all', async () => {
     const response = await links();
-    expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'not_found', message: NOT_AVAILABLE });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ oculus_url: null, pico_url: null });
     const list = await t.app.inject({ url: '/v1/admin/vr-app/builds', headers: admin });
     expect(list.json()).toEqual({ builds: [] });
   });

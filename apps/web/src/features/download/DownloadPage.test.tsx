@@ -23,18 +23,17 @@ describe('download screen', () => {
     notifications.clean();
   });
 
-  it('says the link is not available when there is no build, and retries on request', async () => {
+  it('says no build is uploaded yet, from an answer with no links, and asks again on request', async () => {
     const user = userEvent.setup();
-    mockFetch({
-      'GET /v1/vr-app/download': {
-        status: 404,
-        body: { error: 'not_found', message: 'No VR app build has been uploaded yet' },
-      },
+    const calls = mockFetch({
+      'GET /v1/vr-app/download': { ...links, oculus_url: null, pico_url: null },
     });
     renderWithProviders(<DownloadPage />);
     expect(
-      await screen.findByText('Download link is not available at the moment.'),
+      await screen.findByText('No build of the VR app has been uploaded yet.'),
     ).toBeInTheDocument();
+    // One request, answered: nothing fails in the browser's console.
+    expect(calls.map((call) => call.url)).toEqual(['/v1/vr-app/download']);
     expect(screen.queryByRole('link', { name: 'Download for Oculus' })).not.toBeInTheDocument();
     // Requirements are shown either way.
     expect(screen.getByText('Android 10.0 or higher')).toBeInTheDocument();
@@ -44,8 +43,22 @@ describe('download screen', () => {
     const oculus = await screen.findByRole('link', { name: 'Download for Oculus' });
     expect(oculus).toHaveAttribute('href', links.oculus_url);
     expect(
-      screen.queryByText('Download link is not available at the moment.'),
+      screen.queryByText('No build of the VR app has been uploaded yet.'),
     ).not.toBeInTheDocument();
+  });
+
+  it('says the link is not available, with the reason, when the server fails', async () => {
+    mockFetch({
+      'GET /v1/vr-app/download': {
+        status: 500,
+        body: { error: 'internal_error', message: 'boom' },
+      },
+    });
+    renderWithProviders(<DownloadPage />);
+    expect(await screen.findByRole('alert')).not.toHaveTextContent(
+      'No build of the VR app has been uploaded yet.',
+    );
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument();
   });
 
   it('offers the builds that exist, the expiry of the links and the direct URLs', async () => {

@@ -57,12 +57,13 @@ function NotAvailable({
   admin: boolean;
 }) {
   const { t } = useTranslation();
+  // The server answers null links when no build is uploaded yet (an older one answered 404).
   const noLinks = !error || (error instanceof ApiError && error.status === 404);
   return (
     <Alert color={noLinks ? 'yellow' : 'red'} icon={<IconAlertTriangle />} role="alert" radius="lg">
       <Stack gap="sm" align="flex-start">
         <Text size="sm">
-          {noLinks ? t('download:notAvailable') : errorText(error, t('download:notAvailable'))}
+          {noLinks ? t('download:noBuildYet') : errorText(error, t('download:notAvailable'))}
         </Text>
         {noLinks && admin ? <Text size="sm">{t('download:admin.uploadBelow')}</Text> : null}
         <Button
