@@ -160,14 +160,18 @@ export function DataTable<T>({
                 {group.headers.map((header) => {
                   const sorted = header.column.getIsSorted();
                   const label = flexRender(header.column.columnDef.header, header.getContext());
+                  const sortable = header.column.getCanSort();
                   return (
                     <Table.Th
                       key={header.id}
-                      className={
-                        header.column.id === ACTIONS_COLUMN_ID
-                          ? `${classes.header} ${classes.sticky}`
-                          : classes.header
-                      }
+                      className={[
+                        classes.header,
+                        header.column.id === ACTIONS_COLUMN_ID ? classes.sticky : '',
+                        sortable ? classes.sortable : '',
+                      ].join(' ')}
+                      // The whole cell sorts, not only its words; the button inside is what the
+                      // keyboard reaches (its Enter or Space click comes here, once).
+                      onClick={sortable ? header.column.getToggleSortingHandler() : undefined}
                       aria-sort={
                         sorted === 'asc'
                           ? 'ascending'
@@ -176,17 +180,8 @@ export function DataTable<T>({
                             : undefined
                       }
                     >
-                      {header.column.getCanSort() ? (
-                        <UnstyledButton
-                          onClick={header.column.getToggleSortingHandler()}
-                          style={{
-                            display: 'inline-flex',
-                            alignItems: 'center',
-                            gap: 4,
-                            fontSize: 'inherit',
-                            fontWeight: 600,
-                          }}
-                        >
+                      {sortable ? (
+                        <UnstyledButton className={classes.sortButton}>
                           {label}
                           {sorted === 'asc' ? (
                             <IconArrowUp size={14} />
