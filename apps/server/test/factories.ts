@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { issueToken } from '../src/auth/auth.service.ts';
 import { hashPassword } from '../src/auth/passwords.ts';
 import type { Db } from '../src/platform/database/db.ts';
+import type { ServiceContext } from '../src/platform/service/context.ts';
 import type {
   DeviceType,
   MovementType,
@@ -59,7 +60,8 @@ export async function makeAccount(
 
 /** An organisation with one signed-in account: what most tests start from. */
 export async function makeTenant(
-  t: TestApp,
+  /** A test app, or any app's context (e.g. one on the system clock). */
+  t: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
   options: { role?: Role; organizationName?: string } = {},
 ) {
   const organization = await makeOrganization(t.db, { name: options.organizationName });

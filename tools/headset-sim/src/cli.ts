@@ -1,105 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { DEVICE_TYPES, type DeviceType } from '@vrtc/contract';
 import { SimulatedHeadset, type HeadsetCredentials, type HeadsetEvent } from './index.ts';
-
-const USAGE = `Simulated VR headsets for the VR training console.
-
-Usage: npm run headset -- --server URL --code CODE [options]
-
-  --server URL          server base URL (default http://127.0.0.1:8080)
-  --code CODE           enrolment code from the console ("Add headset"); needed for the first run
-  --name NAME           device name (default from the type, e.g. Quest); with --count, NAME-1..NAME-N
-  --type TYPE           oculus | pico | quest | other (default quest)
-  --count N             how many headsets (default 1)
-  --pace-ms MS          milliseconds per task while playing a session (default 2000)
-  --success-rate R      share of sessions finished with success, 0..1 (default 0.8)
-  --heartbeat-ms MS     heartbeat interval (default: what the server asks for)
-  --token-file PATH     where device tokens are kept and reused (default .headset-sim/tokens.json)
-  --drop-after-ms MS    simulate a dropped connection this long after start
-  --drop-for-ms MS      ...lasting this long (default: for good)
-  --verbose             also print every heartbeat
-  --help                this text
-
-Ctrl+C stops every headset and exits.`;
-
-class UsageError extends Error {}
-
-function parseNumber(
-  name: string,
-  raw: string | undefined,
-  fallback: number,
-  min: number,
-  max: number,
-) {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new UsageError(`--${name} must be a number between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function parseOptional(name: string, raw: string | undefined) {
-  return raw === undefined ? undefined : parseNumber(name, raw, 0, 0, 365 * 24 * 3600 * 1000);
-}
-
-function parseCli(argv: string[]) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      server: { type: 'string', default: 'http://127.0.0.1:8080' },
-      code: { type: 'string' },
-      name: { type: 'string' },
-      type: { type: 'string', default: 'quest' },
-      count: { type: 'string' },
-      'pace-ms': { type: 'string' },
-      'success-rate': { type: 'string' },
-      'heartbeat-ms': { type: 'string' },
-      'token-file': { type: 'string', default: path.join('.headset-sim', 'tokens.json') },
-      'drop-after-ms': { type: 'string' },
-      'drop-for-ms': { type: 'string' },
-      verbose: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
-  const type = values.type as DeviceType;
-  if (!DEVICE_TYPES.includes(type)) {
-    throw new UsageError(`--type must be one of ${DEVICE_TYPES.join(', ')}, got "${values.type}"`);
-  }
-  let server: string;
-  try {
-    server = new URL(values.server).origin;
-  } catch {
-    throw new UsageError(
-      `--server must be a URL such as http://127.0.0.1:8080, got "${values.server}"`,
-    );
-  }
-  const count = parseNumber('count', values.count, 1, 1, 10_000);
-  if (!Number.isInteger(count)) throw new UsageError('--count must be a whole number');
-  const baseName = values.name?.trim() || type.charAt(0).toUpperCase() + type.slice(1);
-  const names =
-    values.name && count === 1
-      ? [baseName]
-      : Array.from({ length: count }, (_, i) => `${baseName}-${i + 1}`);
-  return {
-    help: values.help,
-    server,
-    code: values.code,
-    type,
-    names,
-    paceMs: parseNumber('pace-ms', values['pace-ms'], 2000, 0, 3_600_000),
-    successRate: parseNumber('success-rate', values['success-rate'], 0.8, 0, 1),
-    heartbeatIntervalMs: parseOptional('heartbeat-ms', values['heartbeat-ms']),
-    tokenFile: path.resolve(values['token-file']),
-    dropAfterMs: parseOptional('drop-after-ms', values['drop-after-ms']),
-    dropForMs: parseOptional('drop-for-ms', values['drop-for-ms']),
-    verbose: values.verbose,
-  };
-}
+import { parseCli, USAGE, UsageError } from './cli-options.ts';
 
 /** Saved tokens, by server origin then device name, so the next run reuses the same devices. */
 type TokenFile = Record<string, Record<string, HeadsetCredentials>>;
@@ -127,18 +29,21 @@ async function main() {
     console.log(USAGE);
     return 0;
   }
-  const tokens = readTokens(options.tokenFile);
+  const tokenFile = path.join(options.stateDir, 'tokens.json');
+  const tokens = readTokens(tokenFile);
   const saved = (tokens[options.server] ??= {});
   const missing = options.names.filter((name) => !saved[name]);
   if (missing.length > 0 && !options.code) {
     throw new UsageError(
-      `No saved token for ${missing.join(', ')} in ${options.tokenFile}: pass --code with the ` +
+      `No saved token for ${missing.join(', ')} in ${tokenFile}: pass --code with the ` +
         'enrolment code shown in the console ("Add headset").',
     );
   }
 
   const print = (event: HeadsetEvent) => {
-    if (event.type === 'heartbeat' && !options.verbose) return;
+    if ((event.type === 'heartbeat' || event.type === 'report_delivered') && !options.verbose) {
+      return;
+    }
     console.log(`${event.at.toISOString().slice(11, 19)} ${event.line}`);
   };
 
@@ -153,6 +58,7 @@ async function main() {
         paceMs: options.paceMs,
         successRate: options.successRate,
         heartbeatIntervalMs: options.heartbeatIntervalMs,
+        stateDir: options.stateDir,
       }),
   );
   for (const headset of headsets) {
@@ -160,7 +66,7 @@ async function main() {
       print(event);
       if (event.type === 'enrolled') {
         saved[headset.name] = event.credentials;
-        writeTokens(options.tokenFile, tokens);
+        writeTokens(tokenFile, tokens);
       }
     });
   }
@@ -195,10 +101,10 @@ async function main() {
     `${running.length} headset(s) connected to ${options.server}; waiting for sessions. Ctrl+C to stop.`,
   );
 
-  if (options.dropAfterMs !== undefined) {
+  if (options.dropNetworkAfterMs !== undefined) {
     const timer = setTimeout(() => {
-      for (const headset of running) headset.dropConnection(options.dropForMs);
-    }, options.dropAfterMs);
+      for (const headset of running) headset.dropConnection(options.dropNetworkForMs);
+    }, options.dropNetworkAfterMs);
     timer.unref();
   }
 

@@ -1,5 +1,8 @@
+import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import path from 'node:path';
 import {
+  IDEMPOTENCY_KEY_HEADER,
   routePath,
   routes,
   type DeviceType,
@@ -13,6 +16,17 @@ import {
   type SessionProgressResponse,
   type TaskReport,
 } from '@vrtc/contract';
+import { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
+import {
+  DEFAULT_RETRY,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelayMs,
+  type RetryPolicy,
+} from './retry.ts';
+
+export { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
+export * from './retry.ts';
 
 /** The routes a headset calls. */
 type HeadsetRoute =
@@ -22,10 +36,16 @@ type HeadsetRoute =
   | typeof routes.finishSession;
 
 /**
- * A simulated headset speaking the headset protocol (docs/ARCHITECTURE.md, "Headset protocol"):
- * enrols with a code (or reuses saved credentials), heartbeats at the server's interval, plays the
- * sessions the console starts on it task by task, and stops a session at once when the server
- * says it has ended. Every step is reported as an event with a readable line.
+ * A simulated headset speaking the headset protocol (docs/headset-protocol.md): enrols with a
+ * code (or reuses saved credentials), heartbeats at the server's interval, plays the sessions the
+ * console starts on it task by task, and stops a session when the server says it is over for it.
+ * Every step is reported as an event with a readable line.
+ *
+ * Like a headset on bad Wi-Fi it never waits for the network to play: each report (progress,
+ * finish) goes into its outbox first, with an Idempotency-Key made once, its seq and occurred_at,
+ * and a separate loop sends the outbox in order, retrying with backoff and jitter until the
+ * server has answered each one. With a state folder the outbox is on disk, so reports survive the
+ * simulator being killed and leave when it is started again.
  */
 
 export interface HeadsetCredentials {
@@ -56,6 +76,13 @@ export interface SimulatedHeadsetOptions {
   random?: () => number;
   /** Per-request time limit. Default 10000 ms. */
   requestTimeoutMs?: number;
+  /**
+   * Folder for the outbox (`outbox-<device_id>.jsonl`), kept across runs. Without it the outbox
+   * lives in memory and what is unsent when the headset stops is gone.
+   */
+  stateDir?: string;
+  /** Backoff between attempts at a report (Retry-After from the server wins). */
+  retry?: Partial<RetryPolicy>;
 }
 
 interface EventBase {
@@ -82,7 +109,24 @@ export type HeadsetEvent = EventBase &
       }
     | { type: 'session_ended'; sessionId: string; reason: string }
     | { type: 'connection_dropped'; forMs: number | null }
-    | { type: 'connection_restored' }
+    | { type: 'connection_restored'; pendingReports: number }
+    | { type: 'outbox_loaded'; pendingReports: number }
+    | {
+        type: 'report_delivered';
+        route: ReportRoute;
+        sessionId: string;
+        key: string;
+        pendingReports: number;
+      }
+    | {
+        type: 'report_dropped';
+        route: ReportRoute;
+        sessionId: string;
+        key: string;
+        status: number;
+        code: string;
+        message: string;
+      }
     | { type: 'token_refused'; message: string }
     | { type: 'error'; message: string }
     | { type: 'stopped' }
@@ -99,6 +143,10 @@ export class ServerError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The answer's Retry-After header, in milliseconds, when it had one. */
+    readonly retryAfterMs?: number,
+    /** The body's `details`, e.g. `{ status }` of a session that is no longer active. */
+    readonly details?: ErrorBody['details'],
   ) {
     super(message);
     this.name = 'ServerError';
@@ -139,7 +187,15 @@ function describe(name: string, event: EventDetails): string {
         ? `${prefix} connection dropped`
         : `${prefix} connection dropped for ${event.forMs} ms`;
     case 'connection_restored':
-      return `${prefix} connection restored`;
+      return event.pendingReports > 0
+        ? `${prefix} connection restored, ${event.pendingReports} report(s) to send`
+        : `${prefix} connection restored`;
+    case 'outbox_loaded':
+      return `${prefix} ${event.pendingReports} report(s) from an earlier run to send`;
+    case 'report_delivered':
+      return `${prefix} ${event.route} report delivered (${event.pendingReports} left)`;
+    case 'report_dropped':
+      return `${prefix} ${event.route} report for session ${shortId(event.sessionId)} refused for good (${event.status} ${event.code}: ${event.message}); dropped`;
     case 'token_refused':
       return `${prefix} device token refused: ${event.message}`;
     case 'error':
@@ -176,18 +232,28 @@ const errorMessage = (error: unknown) => {
 interface Play {
   session: SessionLaunch;
   controller: AbortController;
-  /** Set once the finish report is on its way: the end is then ours, not the server's. */
+  /** Set once the finish report is made: the end is then ours, not the server's. */
   finishing: boolean;
+  /**
+   * Set when the headset lost the network during the play: the server may then have ended the
+   * session as disconnected, and still takes its reports late, so a heartbeat no longer listing
+   * it does not stop the play (a report's answer says when it is really over).
+   */
+  lostContact: boolean;
   done: Promise<void>;
 }
 
 const BATTERY_DRAIN_EVERY = 60;
+
+/** A refusal saying the session is over for this headset: stop playing it. */
+const sessionOver = (error: ServerError) => error.status === 404 || error.status === 409;
 
 export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   readonly name: string;
   private readonly options: SimulatedHeadsetOptions;
   private readonly base: string;
   private readonly random: () => number;
+  private readonly retry: RetryPolicy;
   private credentials: HeadsetCredentials | undefined;
   private heartbeatIntervalMs: number;
   private batteryPercent: number;
@@ -196,12 +262,17 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   private stopping: Promise<void> | undefined;
   private lifetime = new AbortController();
   private loop: Promise<void> | undefined;
+  private delivery: Promise<void> | undefined;
   private play: Play | undefined;
   /** Sessions this headset has finished or seen ended: never played again. */
   private readonly over = new Set<string>();
   private dropped = false;
   private restoreTimer: NodeJS.Timeout | undefined;
   private readonly restoredWaiters = new Set<() => void>();
+  private outbox = Outbox.open();
+  private readonly queuedWaiters = new Set<() => void>();
+  /** Server clock minus ours, from the heartbeat's server_time: occurred_at is in server time. */
+  private clockOffsetMs = 0;
 
   constructor(options: SimulatedHeadsetOptions) {
     super();
@@ -212,6 +283,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.name = options.name;
     this.base = options.server.replace(/\/+$/, '');
     this.random = options.random ?? Math.random;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.credentials = options.credentials;
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 5000;
     this.batteryPercent = options.batteryPercent ?? 100;
@@ -230,6 +302,16 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     return !this.dropped;
   }
 
+  /** Reports made and not yet answered by the server (what heartbeats tell as pending_reports). */
+  get pendingReports(): number {
+    return this.outbox.size;
+  }
+
+  /** The reports in the outbox, oldest first. */
+  pendingReportEntries(): OutboxEntry[] {
+    return this.outbox.pending();
+  }
+
   private emitEvent(details: EventDetails): void {
     const event = {
       ...details,
@@ -243,7 +325,11 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   /** Calls a route of the headset protocol, as the contract's route map defines it. */
   private async request<R extends HeadsetRoute>(
     route: R,
-    call: { params?: Record<string, string>; body: RouteBody<R> },
+    call: {
+      params?: Record<string, string>;
+      body: RouteBody<R>;
+      headers?: Record<string, string>;
+    },
     token?: string,
   ): Promise<RouteResponse<R>> {
     const signal = AbortSignal.any([
@@ -255,6 +341,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       headers: {
         'content-type': 'application/json',
         ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...call.headers,
       },
       body: JSON.stringify(call.body),
       signal,
@@ -272,6 +359,8 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
         response.status,
         error?.error ?? 'http_error',
         error?.message ?? `HTTP ${response.status}`,
+        parseRetryAfter(response.headers.get('retry-after'), Date.now()),
+        error?.details,
       );
     }
     return parsed as RouteResponse<R>;
@@ -289,9 +378,10 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   }
 
   /**
-   * Enrols if needed (or when a saved token is refused and a code is at hand), sends the first
-   * heartbeat, then keeps heartbeating in the background until `stop()`. Rejects when the headset
-   * cannot get in (wrong code, refused token without a code, server unreachable).
+   * Enrols if needed (or when a saved token is refused and a code is at hand), opens the outbox
+   * this device left in the state folder, sends the first heartbeat, then keeps heartbeating and
+   * sending the outbox in the background until `stop()`. Rejects when the headset cannot get in
+   * (wrong code, refused token without a code, server unreachable).
    */
   async start(): Promise<void> {
     if (this.running) return;
@@ -299,6 +389,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.lifetime = new AbortController();
     try {
       if (!this.credentials) await this.enroll();
+      this.openOutbox();
       try {
         await this.heartbeat();
       } catch (error) {
@@ -306,10 +397,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
           throw error;
         this.emitEvent({ type: 'token_refused', message: `${error.message}; enrolling again` });
         await this.enroll();
+        this.openOutbox();
         await this.heartbeat();
       }
     } catch (error) {
       this.running = false;
+      this.outbox.close();
       throw error;
     }
     this.emitEvent({
@@ -318,9 +411,36 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       heartbeatIntervalMs: this.heartbeatIntervalMs,
     });
     this.loop = this.heartbeatLoop();
+    this.delivery = this.deliveryLoop();
   }
 
-  /** Stops heartbeats and any session being played (the server will see the device go silent). */
+  /**
+   * The outbox of the enrolled device: on disk in the state folder (one file per device, as its
+   * reports can only be sent with its token), else in memory. Sessions it holds a finish for are
+   * over for this headset even while the server still lists them: it must not play them again.
+   */
+  private openOutbox(): void {
+    const deviceId = this.credentials!.device_id;
+    const file = this.options.stateDir
+      ? path.join(this.options.stateDir, `outbox-${deviceId}.jsonl`)
+      : undefined;
+    // On disk: read again (the file holds all of it). In memory: kept across stop and start.
+    if (file) {
+      this.outbox.close();
+      this.outbox = Outbox.open(file);
+    }
+    for (const entry of this.outbox.pending()) {
+      if (entry.route === 'finish') this.over.add(entry.session_id);
+    }
+    if (this.outbox.size > 0 && file) {
+      this.emitEvent({ type: 'outbox_loaded', pendingReports: this.outbox.size });
+    }
+  }
+
+  /**
+   * Stops heartbeats, the outbox's sending and any session being played (the server will see the
+   * device go silent). Reports not yet sent stay in the outbox for the next start.
+   */
   stop(): Promise<void> {
     if (!this.running) return this.stopping ?? Promise.resolve();
     this.running = false;
@@ -328,7 +448,8 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     clearTimeout(this.restoreTimer);
     for (const wake of this.restoredWaiters) wake();
     this.stopping = (async () => {
-      await Promise.allSettled([this.loop, this.play?.done]);
+      await Promise.allSettled([this.loop, this.delivery, this.play?.done]);
+      this.outbox.close();
       this.emitEvent({ type: 'stopped' });
     })();
     return this.stopping;
@@ -337,11 +458,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   /**
    * Simulates losing the network: no heartbeat and no report leaves the headset, for `forMs`
    * milliseconds or, without it, until `restoreConnection()` (or for good). A session in progress
-   * pauses and resumes when the connection is back, unless the server ended it meanwhile.
+   * goes on; its reports wait in the outbox and leave in order when the connection is back.
    */
   dropConnection(forMs?: number): void {
     clearTimeout(this.restoreTimer);
     this.dropped = true;
+    this.lostContact();
     this.emitEvent({ type: 'connection_dropped', forMs: forMs ?? null });
     if (forMs !== undefined) {
       this.restoreTimer = setTimeout(() => this.restoreConnection(), forMs);
@@ -352,9 +474,14 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     clearTimeout(this.restoreTimer);
     if (!this.dropped) return;
     this.dropped = false;
-    this.emitEvent({ type: 'connection_restored' });
+    this.emitEvent({ type: 'connection_restored', pendingReports: this.outbox.size });
     for (const wake of this.restoredWaiters) wake();
     this.restoredWaiters.clear();
+  }
+
+  /** The server cannot hear us: it may end the session being played as disconnected. */
+  private lostContact(): void {
+    if (this.play) this.play.lostContact = true;
   }
 
   private async online(signal: AbortSignal): Promise<void> {
@@ -385,6 +512,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
           void this.stop();
           return;
         }
+        if (!(error instanceof ServerError)) this.lostContact();
         this.emitEvent({ type: 'error', message: `heartbeat failed: ${errorMessage(error)}` });
       }
     }
@@ -399,8 +527,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     const body: HeartbeatBody = {
       battery_percent: this.batteryPercent,
       app_version: this.options.appVersion ?? 'sim-1.0.0',
+      pending_reports: this.outbox.size,
     };
+    const sentAt = Date.now();
     const response = await this.request(routes.heartbeat, { body }, this.credentials.device_token);
+    const serverTime = Date.parse(response.server_time);
+    if (!Number.isNaN(serverTime)) this.clockOffsetMs = serverTime - (sentAt + Date.now()) / 2;
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs ?? response.heartbeat_interval_ms;
     this.emitEvent({
       type: 'heartbeat',
@@ -413,7 +545,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   /** Follows what the server says the device should be doing. */
   private onSessionState(session: SessionLaunch | null): void {
     const play = this.play;
-    if (play && !play.finishing && play.session.id !== session?.id) {
+    if (play && !play.finishing && !play.lostContact && play.session.id !== session?.id) {
       this.endPlay(play, 'the server no longer lists it as active');
     }
     if (
@@ -435,7 +567,15 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
 
   private startPlay(session: SessionLaunch): void {
     const controller = new AbortController();
-    const play: Play = { session, controller, finishing: false, done: Promise.resolve() };
+    const play: Play = {
+      session,
+      controller,
+      finishing: false,
+      lostContact: this.dropped,
+      done: Promise.resolve(),
+    };
+    // Another session listed while one is still playing: the earlier one is over for us.
+    if (this.play) this.endPlay(this.play, 'another session was started on this headset');
     this.play = play;
     this.emitEvent({ type: 'session_started', session });
     play.done = this.playSession(play).catch((error: unknown) => {
@@ -453,10 +593,19 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     const total = session.max_tasks;
     const pace = this.options.paceMs ?? 2000;
     const success = this.random() < (this.options.successRate ?? 0.8);
-    // A failed run stops somewhere before the last task.
-    const reached = success ? total : Math.floor(this.random() * total);
-    let completed = Math.min(session.completed_tasks, total);
-    const tasks: TaskReport[] = [];
+    // Reports of this session still in the outbox (from before a restart) count as played: the
+    // run goes on after them rather than playing their tasks again under new keys.
+    const held = this.outbox
+      .pending()
+      .filter((entry) => entry.session_id === session.id && entry.route === 'progress')
+      .map((entry) => entry.body as ProgressBody);
+    const tasks: TaskReport[] = held.flatMap((body) => (body.task ? [body.task] : []));
+    let completed = Math.min(
+      Math.max(session.completed_tasks, ...held.map((body) => body.completed_tasks)),
+      total,
+    );
+    // A failed run stops somewhere before the last task (and not before what is done already).
+    const reached = success ? total : Math.max(completed, Math.floor(this.random() * total));
     while (completed < reached) {
       const startedAt = Date.now();
       await sleep(pace, signal);
@@ -472,9 +621,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
         duration_ms: Date.now() - startedAt,
       };
       tasks.push(task);
-      await this.report(play, signal, 'progress', {
+      // seq: one report per task, so the task count orders them, across restarts too.
+      this.queue(session.id, 'progress', {
         completed_tasks: completed,
         task,
+        seq: completed,
+        occurred_at: this.now(),
       } satisfies ProgressBody);
       this.emitEvent({
         type: 'task',
@@ -495,10 +647,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       });
     }
     play.finishing = true;
-    await this.report(play, signal, 'finish', {
+    this.queue(session.id, 'finish', {
       completed_tasks: completed,
       success,
       tasks,
+      seq: completed + 1,
+      occurred_at: this.now(),
     } satisfies FinishBody);
     this.over.add(session.id);
     if (this.play === play) this.play = undefined;
@@ -511,42 +665,126 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     });
   }
 
-  /**
-   * Sends one report, retrying network failures (after the connection is back) until it gets
-   * through; a 404 or 409 means the session is over for this headset, which ends the play.
-   */
-  private async report(
-    play: Play,
-    signal: AbortSignal,
-    what: 'progress' | 'finish',
-    body: ProgressBody | FinishBody,
-  ): Promise<SessionProgressResponse> {
+  /** Our clock corrected by the server's, as occurred_at. */
+  private now(): string {
+    return new Date(Date.now() + this.clockOffsetMs).toISOString();
+  }
+
+  /** Puts a report in the outbox (on disk before this returns) with its key made once. */
+  private queue(sessionId: string, route: ReportRoute, body: ProgressBody | FinishBody): void {
+    this.outbox.add({ key: crypto.randomUUID(), route, session_id: sessionId, body });
+    for (const wake of this.queuedWaiters) wake();
+    this.queuedWaiters.clear();
+  }
+
+  private async nextReport(signal: AbortSignal): Promise<OutboxEntry> {
     for (;;) {
-      await this.online(signal);
+      const entry = this.outbox.first();
+      if (entry) return entry;
+      await new Promise<void>((resolve) => {
+        this.queuedWaiters.add(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      if (signal.aborted) throw signal.reason;
+    }
+  }
+
+  /**
+   * Sends the outbox, oldest report first, each with its Idempotency-Key, one at a time so they
+   * arrive in the order they were made. A network error, 408, 429 or 5xx keeps the report at the
+   * head and tries it again after a backoff with jitter (or the server's Retry-After); any other
+   * answer takes it out: delivered, or refused for good (dropped, and told as an event). A
+   * refusal saying the session is over for this headset (404, 409) stops its play.
+   */
+  private async deliveryLoop(): Promise<void> {
+    const signal = this.lifetime.signal;
+    let failures = 0;
+    while (this.running) {
+      let entry: OutboxEntry;
       try {
-        const params = { id: play.session.id };
-        const token = this.credentials!.device_token;
-        return what === 'progress'
-          ? await this.request(routes.reportProgress, { params, body: body as ProgressBody }, token)
-          : await this.request(routes.finishSession, { params, body: body as FinishBody }, token);
+        entry = await this.nextReport(signal);
+        await this.online(signal);
+      } catch {
+        return;
+      }
+      try {
+        await this.send(entry);
+        failures = 0;
+        this.outbox.remove(entry.key);
+        this.emitEvent({
+          type: 'report_delivered',
+          route: entry.route,
+          sessionId: entry.session_id,
+          key: entry.key,
+          pendingReports: this.outbox.size,
+        });
+        continue;
       } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        if (error instanceof ServerError && (error.status === 409 || error.status === 404)) {
-          this.endPlay(play, error.message);
-          throw error;
+        if (signal.aborted) return;
+        if (error instanceof ServerError && !isRetryableStatus(error.status)) {
+          failures = 0;
+          this.outbox.remove(entry.key);
+          this.emitEvent({
+            type: 'report_dropped',
+            route: entry.route,
+            sessionId: entry.session_id,
+            key: entry.key,
+            status: error.status,
+            code: error.code,
+            message: error.message,
+          });
+          this.onRefused(entry, error);
+          continue;
         }
-        if (error instanceof ServerError && error.status === 401) {
-          this.emitEvent({ type: 'token_refused', message: error.message });
-          void this.stop();
-          throw error;
-        }
+        if (!(error instanceof ServerError)) this.lostContact();
+        failures += 1;
+        const delay = retryDelayMs(
+          failures,
+          this.retry,
+          Math.random,
+          error instanceof ServerError ? error.retryAfterMs : undefined,
+        );
         this.emitEvent({
           type: 'error',
-          message: `${what} report failed: ${errorMessage(error)}; retrying`,
+          message: `${entry.route} report failed: ${errorMessage(error)}; retrying in ${delay} ms`,
         });
-        await sleep(Math.max(250, this.options.paceMs ?? 2000), signal);
+        try {
+          await sleep(delay, signal);
+        } catch {
+          return;
+        }
       }
     }
+  }
+
+  private send(entry: OutboxEntry): Promise<SessionProgressResponse> {
+    const params = { id: entry.session_id };
+    const headers = { [IDEMPOTENCY_KEY_HEADER]: entry.key };
+    const token = this.credentials!.device_token;
+    return entry.route === 'progress'
+      ? this.request(
+          routes.reportProgress,
+          { params, headers, body: entry.body as ProgressBody },
+          token,
+        )
+      : this.request(
+          routes.finishSession,
+          { params, headers, body: entry.body as FinishBody },
+          token,
+        );
+  }
+
+  /** What a final refusal of a report means for the headset. */
+  private onRefused(entry: OutboxEntry, error: ServerError): void {
+    if (error.status === 401) {
+      this.emitEvent({ type: 'token_refused', message: error.message });
+      void this.stop();
+      return;
+    }
+    if (!sessionOver(error)) return;
+    this.over.add(entry.session_id);
+    const play = this.play;
+    if (play?.session.id === entry.session_id) this.endPlay(play, error.message);
   }
 }
 
