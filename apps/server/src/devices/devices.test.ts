@@ -58,6 +58,7 @@ describe('GET /v1/devices', () => {
       movement_type: 'teleport',
       battery_percent: 76,
       app_version: '1.4.2',
+      pending_reports: 0,
       created_at: bravo.created_at.toISOString(),
     });
     expect(devices[0]).toMatchObject({
