@@ -1,10 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { SortOrder } from '@vrtc/contract';
 import i18n from 'i18next';
 import { useState } from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { TableState } from '../lib/list-state';
+import type { SortOrder, TableState } from '../lib/list-state';
 import { renderWithProviders } from '../test/render';
 import { DataTable } from './DataTable';
 
