@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ERRORS, routes, type ErrorCode } from '@vrtc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeErrors } from '../src/platform/http/routes.ts';
 import { createTestApp, type TestApp } from './harness.ts';
 
 /**
@@ -34,16 +35,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The section of the document that describes one call (up to the next heading of its level). */
+/** The section of the document that describes one call (up to the next heading). */
 function sectionOf(method: string, route: string): string {
   const heading = `### \`${method} ${route}\``;
   const start = protocolDoc.indexOf(heading);
   expect(start, `a section "${heading}"`).toBeGreaterThanOrEqual(0);
-  const next = protocolDoc.indexOf('\n## ', start + heading.length);
-  return protocolDoc.slice(start, next < 0 ? undefined : next);
+  const next = protocolDoc.slice(start + heading.length).search(/\n##+ /);
+  return protocolDoc.slice(start, next < 0 ? undefined : start + heading.length + next);
 }
-
-const ACCESS_CODES: ErrorCode[] = ['validation_error', 'unauthorized'];
 
 describe('docs/headset-protocol.md', () => {
   it('names exactly the headset routes of the OpenAPI document', () => {
@@ -66,14 +65,18 @@ describe('docs/headset-protocol.md', () => {
       );
       expect(contractRoute, `${method} ${route} in the route map`).toBeDefined();
       const section = sectionOf(method, route);
-      // Progress and finish share one table of errors, after the finish's section.
-      const text = route.includes('/sessions/')
-        ? `${section}\n${protocolDoc.slice(protocolDoc.indexOf('### Errors of progress and finish'))}`
-        : section;
-      const codes = [
-        ...(contractRoute!.access === 'public' ? ['validation_error'] : ACCESS_CODES),
-        ...contractRoute!.errors,
-      ] as ErrorCode[];
+      // Progress and finish share one table of errors after the finish's section; the errors of
+      // any call (a body, the machine) are in a table of their own.
+      const common = protocolDoc.slice(
+        protocolDoc.indexOf('### Errors any call may answer'),
+        protocolDoc.indexOf('## Retry rules'),
+      );
+      const reports = protocolDoc.slice(
+        protocolDoc.indexOf('### Errors of progress and finish'),
+        protocolDoc.indexOf('### Errors any call may answer'),
+      );
+      const text = `${section}\n${route.includes('/sessions/') ? reports : ''}\n${common}`;
+      const codes = routeErrors(contractRoute!);
       for (const code of codes) {
         expect(text, `${method} ${route} documents ${code}`).toMatch(
           new RegExp(`\\| ${ERRORS[code].status} +\\| \`${code}\``),
