@@ -287,6 +287,7 @@ describe('sessions, from enrolment to the CSV export', () => {
       'Started At',
       'Ended At',
       'Success',
+      'Result Arrived Later',
     ]);
     const rows = lines.slice(1).map((line) => line.split(','));
     expect(rows).toHaveLength(2);
@@ -303,6 +304,7 @@ describe('sessions, from enrolment to the CSV export', () => {
     expect(byUser.get(vrUserName)!.slice(6, 10)).toEqual(['completed', '6', '6', '100']);
     expect(byUser.get(vrUserName)![12]).toBe(tenant.email);
     expect(byUser.get(vrUserName)![15]).toBe('Yes');
+    expect(byUser.get(vrUserName)![16]).toBe('No');
     expect(byUser.get(newVrUserName)!.slice(5, 7)).toEqual(['Marathon', 'cancelled']);
     expect(byUser.get(newVrUserName)![8]).toBe('20');
     expect(rows.map((cells) => cells[0]).sort()).toEqual(['1', '2']);
