@@ -350,8 +350,14 @@ describe('the DATA_DIR check', () => {
 });
 
 describe('/readyz on a closed database', () => {
+  // Opened in a hook: opening a database is set-up (hookTimeout), not the behaviour under test, and
+  // takes most of the 30 s test timeout on a loaded machine.
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+
   it('answers 503 with the reason', async () => {
-    const database = await createTestDatabase();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-health-'));
     const app = await buildApp({
       db: database.db,
