@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Role, Text, Uuid } from './common.ts';
+import { Nullable, Password, Role, Text, Uuid } from './common.ts';
 
 export const LoginBody = Type.Object(
   {
@@ -9,6 +9,19 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 export type LoginBody = Static<typeof LoginBody>;
+
+/**
+ * A signed-in account changing its own password: the current one (checked like a sign-in's, so
+ * as long as any password the sign-in takes) and the new one (the rule of every new password).
+ */
+export const OwnPasswordBody = Type.Object(
+  {
+    current_password: Text({ minLength: 1, maxLength: 200 }),
+    new_password: Password,
+  },
+  { additionalProperties: false },
+);
+export type OwnPasswordBody = Static<typeof OwnPasswordBody>;
 
 export const Me = Type.Object({
   id: Uuid,

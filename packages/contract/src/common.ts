@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.ts';
 
 /** Shared building blocks of every request and response schema. */
 export const Uuid = Type.String({ format: 'uuid' });
@@ -43,7 +44,8 @@ export const NAME_MAX_LENGTH = 200;
 export const Name = Text({ maxLength: NAME_MAX_LENGTH, nonBlank: true });
 export const Description = Text({ maxLength: 5000 });
 export const Email = Type.String({ format: 'email', maxLength: 254 });
-export const Password = Text({ minLength: 6, maxLength: 200 });
+/** A new password, wherever one is set (account creation, an admin's reset, the account's own). */
+export const Password = Text({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 
 export const IdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 export type IdParams = Static<typeof IdParams>;

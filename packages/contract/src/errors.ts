@@ -28,6 +28,10 @@ export const ERRORS = {
     status: 403,
     when: 'a client token on /v1/admin/*; a deactivated account or organisation signing in',
   },
+  wrong_current_password: {
+    status: 403,
+    when: 'an account changing its own password gives a wrong current one (counted as a failed sign-in)',
+  },
   download_link_invalid: { status: 403, when: 'a tampered or expired download link' },
   not_found: {
     status: 404,

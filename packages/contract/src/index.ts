@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './passwords.ts';
 export * from './errors.ts';
 export * from './lists.ts';
 export * from './days.ts';

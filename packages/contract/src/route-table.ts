@@ -13,6 +13,7 @@ export const routeTable = {
   login: { method: 'POST', path: '/v1/auth/login' },
   me: { method: 'GET', path: '/v1/me' },
   logout: { method: 'POST', path: '/v1/auth/logout' },
+  changeOwnPassword: { method: 'POST', path: '/v1/auth/password' },
   listDevices: { method: 'GET', path: '/v1/devices' },
   getDevice: { method: 'GET', path: '/v1/devices/:id' },
   deleteDevice: { method: 'DELETE', path: '/v1/devices/:id' },

@@ -16,7 +16,7 @@ import {
   AccountPasswordBody,
   AccountUpdateBody,
 } from './accounts.ts';
-import { LoginBody, LoginResponse, Me } from './auth.ts';
+import { LoginBody, LoginResponse, Me, OwnPasswordBody } from './auth.ts';
 import { IdParams, OkBody } from './common.ts';
 import {
   ContentLevel,
@@ -189,6 +189,18 @@ export const routes = {
     tags: ['auth'],
     success: { status: 200, body: OkBody },
     errors: [],
+  }),
+  changeOwnPassword: defineRoute({
+    ...routeTable.changeOwnPassword,
+    access: 'user',
+    tags: ['auth'],
+    description:
+      'The caller changes its own password, giving the current one. Every other sign-in of the ' +
+      'account ends (their live streams close); the one used for this call stays. A wrong ' +
+      'current password counts as a failed sign-in under the sign-in limits (429 past them).',
+    body: OwnPasswordBody,
+    success: { status: 200, body: OkBody },
+    errors: ['wrong_current_password', 'rate_limited'],
   }),
 
   // ---- Devices (the caller's organisation) ----

@@ -12,4 +12,8 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
     await auth.logout(ctx.db, callerOf(request));
     return { ok: true as const };
   });
+  registerRoute(app, routes.changeOwnPassword, async (request) => {
+    await auth.changeOwnPassword(ctx, callerOf(request), request.body, request.ip);
+    return { ok: true as const };
+  });
 }

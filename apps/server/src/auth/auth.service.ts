@@ -1,4 +1,4 @@
-import type { LoginBody, LoginResponse, Me } from '@vrtc/contract';
+import type { LoginBody, LoginResponse, Me, OwnPasswordBody } from '@vrtc/contract';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from './caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
@@ -9,7 +9,7 @@ import {
   takeAttempt,
   type Limit,
 } from '../platform/service/rate-limit.ts';
-import { verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /**
@@ -36,6 +36,28 @@ function loginLimits(email: string, clientAddress: string) {
   };
 }
 
+type LoginLimits = ReturnType<typeof loginLimits>;
+
+/**
+ * Counts a password attempt (a sign-in, or the current password of a password change) before the
+ * password is hashed: a parallel burst cannot outrun its own count. The strict limit first, alone:
+ * an attempt it refuses is not counted against the loose ones, so an address hammering one
+ * account adds at most its strict limit to the account's count.
+ */
+async function countPasswordAttempt(ctx: ServiceContext, now: Date, limits: LoginLimits) {
+  await takeAttempt(ctx.db, now, [limits.pair]);
+  await takeAttempt(ctx.db, now, [limits.account, limits.address]);
+}
+
+/**
+ * The password was right: this address's failures on the account are forgiven, and this attempt
+ * was no failure of the account or the address (other addresses' failures still count).
+ */
+async function forgivePasswordAttempt(ctx: ServiceContext, now: Date, limits: LoginLimits) {
+  await clearRateLimit(ctx.db, [limits.pair.key]);
+  await refundAttempt(ctx.db, now, [limits.account.key, limits.address.key]);
+}
+
 export async function login(
   ctx: ServiceContext,
   body: LoginBody,
@@ -43,11 +65,7 @@ export async function login(
 ): Promise<LoginResponse> {
   const now = ctx.clock.now();
   const limits = loginLimits(body.email, clientAddress);
-  // Counted before the password is hashed: a parallel burst cannot outrun its own count. The
-  // strict limit first, alone: an attempt it refuses is not counted against the loose ones, so
-  // an address hammering one account adds at most its strict limit to the account's count.
-  await takeAttempt(ctx.db, now, [limits.pair]);
-  await takeAttempt(ctx.db, now, [limits.account, limits.address]);
+  await countPasswordAttempt(ctx, now, limits);
 
   const account = await ctx.db
     .selectFrom('accounts')
@@ -74,10 +92,7 @@ export async function login(
   if (!account.organization_active) {
     throw new AppError('forbidden', 'This organization is deactivated');
   }
-  // The password was right: this address's failures on the account are forgiven, and this attempt
-  // was no failure of the account or the address (other addresses' failures still count).
-  await clearRateLimit(ctx.db, [limits.pair.key]);
-  await refundAttempt(ctx.db, now, [limits.account.key, limits.address.key]);
+  await forgivePasswordAttempt(ctx, now, limits);
 
   const { token, expiresAt } = await issueToken(ctx, account.id);
   return {
@@ -178,6 +193,43 @@ export function me(caller: Caller): Me {
 
 export async function logout(db: Db, caller: Caller): Promise<void> {
   await db.deleteFrom('auth_tokens').where('id', '=', caller.tokenId).execute();
+}
+
+/**
+ * The caller changes its own password. The current password is checked as a sign-in's is, under
+ * the same limits and keys (the account's email, the client's address): guessing through this
+ * route is limited exactly like guessing at the sign-in, and the two share one count. On success
+ * every other sign-in of the account ends in the transaction of the change (their live streams
+ * close); the caller's stays.
+ */
+export async function changeOwnPassword(
+  ctx: ServiceContext,
+  caller: Caller,
+  body: OwnPasswordBody,
+  clientAddress: string,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const limits = loginLimits(caller.email, clientAddress);
+  await countPasswordAttempt(ctx, now, limits);
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select('password_hash')
+    .where('id', '=', caller.accountId)
+    .executeTakeFirst();
+  if (!(await verifyPassword(account?.password_hash, body.current_password))) {
+    throw new AppError('wrong_current_password', 'The current password is wrong');
+  }
+  await forgivePasswordAttempt(ctx, now, limits);
+
+  const passwordHash = await hashPassword(body.new_password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('accounts')
+      .set({ password_hash: passwordHash })
+      .where('id', '=', caller.accountId)
+      .execute();
+    await endSignIns(trx, caller.accountId, { except: caller.tokenId });
+  });
 }
 
 /**

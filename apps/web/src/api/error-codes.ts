@@ -13,6 +13,7 @@ const CODES = {
   unauthorized: true,
   invalid_credentials: true,
   forbidden: true,
+  wrong_current_password: true,
   download_link_invalid: true,
   not_found: true,
   conflict: true,
