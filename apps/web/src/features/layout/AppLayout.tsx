@@ -35,6 +35,7 @@ import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 import { LiveIndicator } from '../../components/LiveIndicator';
 import { FullPageSpinner } from '../../auth/guards';
 import { adminNav, clientNav, type NavItem } from './navigation';
+import { UserMenu } from './UserMenu';
 
 function NavGroup({
   title,
@@ -157,7 +158,8 @@ function Shell() {
     >
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          {/* Takes the room the right-hand controls leave; on a phone the title gives way. */}
+          <Group gap="sm" wrap="nowrap" style={{ flex: '1 1 0', minWidth: 0 }}>
             <Burger
               opened={mobileOpen}
               onClick={toggleMobile}
@@ -176,7 +178,10 @@ function Shell() {
                 {collapsed ? <IconLayoutSidebarLeftExpand /> : <IconLayoutSidebarLeftCollapse />}
               </ActionIcon>
             </Tooltip>
-            <Title order={4} style={{ whiteSpace: 'nowrap' }}>
+            <Title
+              order={4}
+              style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+            >
               {t('common:appName')}
             </Title>
           </Group>
@@ -185,6 +190,7 @@ function Shell() {
               {user.organization_name}
             </Text>
             <LiveIndicator />
+            <UserMenu />
           </Group>
         </Group>
       </AppShell.Header>

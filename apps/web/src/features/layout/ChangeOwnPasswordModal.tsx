@@ -1,0 +1,96 @@
+import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@vrtc/contract';
+import { useTranslation } from 'react-i18next';
+import { useChangeOwnPassword } from '../../api/auth';
+import { errorCodeOf, errorText } from '../../lib/error-text';
+import { notifyError, notifySuccess } from '../../lib/notify';
+
+/**
+ * The signed-in account's own password: the current one, then the new one typed twice. The new
+ * one is held to the rule of every password (the contract's, which the server checks again); a
+ * wrong current password is said beside its field.
+ */
+export function ChangeOwnPasswordModal({
+  opened,
+  onClose,
+}: {
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('layout');
+  const change = useChangeOwnPassword();
+  const form = useForm({
+    initialValues: { current: '', password: '', confirm: '' },
+    validate: {
+      current: (value) => (value === '' ? t('password.currentRequired') : null),
+      password: (value) =>
+        value.length < PASSWORD_MIN_LENGTH
+          ? t('password.tooShort', { count: PASSWORD_MIN_LENGTH })
+          : null,
+      confirm: (value, values) => (value !== values.password ? t('password.mismatch') : null),
+    },
+  });
+
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+
+  const submit = form.onSubmit(async (values) => {
+    try {
+      await change.mutateAsync({ current_password: values.current, new_password: values.password });
+      notifySuccess(t('password.changed'));
+      close();
+    } catch (error) {
+      if (errorCodeOf(error, ['wrong_current_password'])) {
+        form.setFieldError('current', t('password.wrongCurrent'));
+      } else {
+        notifyError(errorText(error, t('password.failed')));
+      }
+    }
+  });
+
+  return (
+    <Modal opened={opened} onClose={close} title={t('password.title')}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm" c="dimmed">
+            {t('password.intro')}
+          </Text>
+          <PasswordInput
+            label={t('password.current')}
+            required
+            data-autofocus
+            autoComplete="current-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            {...form.getInputProps('current')}
+          />
+          <PasswordInput
+            label={t('password.new')}
+            description={t('password.hint', { count: PASSWORD_MIN_LENGTH })}
+            required
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label={t('password.repeat')}
+            required
+            autoComplete="new-password"
+            maxLength={PASSWORD_MAX_LENGTH}
+            {...form.getInputProps('confirm')}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={change.isPending}>
+              {t('password.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
