@@ -1,4 +1,5 @@
 import type { LiveEvent } from '@vrtc/contract';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -6,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { authRoutes } from './auth/auth.routes.ts';
 import { requireUser } from './auth/auth.guard.ts';
+import { SESSION_COOKIE } from './auth/session-cookie.ts';
 import type { AppInstance } from './platform/http/app-types.ts';
 import { useAccessGuards } from './platform/http/routes.ts';
 import { DeviceAuthenticator } from './headset/device-auth.ts';
@@ -236,7 +238,11 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
           'Errors are { error, message }.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          // The console's (decision 025); `__Host-vrtc_session` over https.
+          cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+        },
       },
       security: [{ bearer: [] }],
     },
@@ -266,6 +272,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
       },
     });
     await browser.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+    // The console's sign-in cookie is read here only: headsets send none.
+    await browser.register(cookie);
 
     authRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);

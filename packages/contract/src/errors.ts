@@ -32,6 +32,10 @@ export const ERRORS = {
     status: 403,
     when: 'an account changing its own password gives a wrong current one (counted as a failed sign-in)',
   },
+  cross_site_request: {
+    status: 403,
+    when: "a change (POST, PUT, PATCH, DELETE) signed in by the console's cookie whose Origin is missing or not the console's own; a sign-in from another site's page",
+  },
   download_link_invalid: { status: 403, when: 'a tampered or expired download link' },
   not_found: {
     status: 404,

@@ -174,7 +174,7 @@ export const routes = {
       'address, 100 per address across accounts; then 429 with Retry-After.',
     body: LoginBody,
     success: { status: 200, body: LoginResponse },
-    errors: ['invalid_credentials', 'forbidden', 'rate_limited'],
+    errors: ['invalid_credentials', 'forbidden', 'rate_limited', 'cross_site_request'],
   }),
   me: defineRoute({
     ...routeTable.me,

@@ -4,15 +4,33 @@ import { AppError } from '../platform/service/errors.ts';
 import type { Role } from '../platform/database/schema.ts';
 import { resolveToken } from './auth.service.ts';
 import { bearerToken } from './tokens.ts';
+import {
+  clearSessionCookie,
+  cookieToken,
+  isUnsafeMethod,
+  refuseCrossSite,
+} from './session-cookie.ts';
 
-/** onRequest hook: a valid user token (and, for admin scopes, the admin role) or no entry. */
+/**
+ * onRequest hook: a valid user token (and, for admin scopes, the admin role) or no entry. The
+ * token is the Authorization header's (scripts, tests) or else the console's sign-in cookie
+ * (session-cookie.ts); either resolves the same way. A browser sends the cookie whatever page
+ * made the request, so a change made with it must come from the console's own origin.
+ */
 export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHandler {
-  return async (request) => {
-    const token = bearerToken(request.headers.authorization);
+  return async (request, reply) => {
+    const bearer = bearerToken(request.headers.authorization);
+    const fromCookie = bearer ? undefined : cookieToken(request);
+    const token = bearer ?? fromCookie;
     if (!token) throw new AppError('unauthorized', 'Authentication required');
+    if (fromCookie && isUnsafeMethod(request.method))
+      refuseCrossSite(request, ctx.config.publicUrl);
     const caller = await resolveToken(ctx.db, ctx.clock.now(), token);
-    if (!caller)
+    if (!caller) {
+      // The browser would keep sending a cookie that no longer signs anyone in.
+      if (fromCookie) clearSessionCookie(reply);
       throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
+    }
     if (role && caller.role !== role) {
       throw new AppError('forbidden', 'This action requires the admin role');
     }

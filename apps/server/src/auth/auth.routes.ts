@@ -4,12 +4,22 @@ import { type ServiceContext } from '../platform/service/context.ts';
 import { callerOf } from './caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as auth from './auth.service.ts';
+import { clearSessionCookie, refuseCrossSite, setSessionCookie } from './session-cookie.ts';
 
 export function authRoutes(app: AppInstance, ctx: ServiceContext) {
-  registerRoute(app, routes.login, (request) => auth.login(ctx, request.body, request.ip));
+  registerRoute(app, routes.login, async (request, reply) => {
+    // A page of another site must not sign the browser in to an account of its choosing. A
+    // request without Origin is no browser's POST (scripts, headsets): it is let through.
+    if (request.headers.origin !== undefined) refuseCrossSite(request, ctx.config.publicUrl);
+    const answer = await auth.login(ctx, request.body, request.ip);
+    // The cookie lives as long as the token it carries.
+    setSessionCookie(request, reply, answer.token, Math.floor(ctx.config.tokenTtlMs / 1000));
+    return answer;
+  });
   registerRoute(app, routes.me, (request) => auth.me(callerOf(request)));
-  registerRoute(app, routes.logout, async (request) => {
+  registerRoute(app, routes.logout, async (request, reply) => {
     await auth.logout(ctx.db, callerOf(request));
+    clearSessionCookie(reply);
     return { ok: true as const };
   });
   registerRoute(app, routes.changeOwnPassword, async (request) => {

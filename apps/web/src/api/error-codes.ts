@@ -14,6 +14,7 @@ const CODES = {
   invalid_credentials: true,
   forbidden: true,
   wrong_current_password: true,
+  cross_site_request: true,
   download_link_invalid: true,
   not_found: true,
   conflict: true,

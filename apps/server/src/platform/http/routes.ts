@@ -70,12 +70,20 @@ const BODY_ERRORS: readonly ErrorCode[] = [
  */
 export const MAX_PARAM_LENGTH = 100;
 
+/**
+ * What a change made with the console's sign-in cookie may answer on top (decision 025): a
+ * request from another site's page, or without Origin, is refused.
+ */
+const COOKIE_CHANGE_ERRORS: readonly ErrorCode[] = ['cross_site_request'];
+
 /** Every error code a route can answer, its access's, its body's and params', and its own. */
 export function routeErrors(route: RouteDefinition): ErrorCode[] {
+  const signedInByAccount = route.access === 'user' || route.access === 'admin';
   return [
     ...new Set([
       ...ACCESS_ERRORS[route.access],
       ...(route.method === 'GET' ? [] : BODY_ERRORS),
+      ...(signedInByAccount && route.method !== 'GET' ? COOKIE_CHANGE_ERRORS : []),
       ...(route.params ? ['uri_too_long' as const] : []),
       ...route.errors,
       ...MACHINE_ERRORS,
@@ -186,7 +194,7 @@ export function registerRoute<R extends RouteDefinition>(
     schema: {
       tags: [...route.tags],
       ...(route.description ? { description: route.description } : {}),
-      ...(needsToken ? { security: [{ bearer: [] }] } : { security: [] }),
+      ...(needsToken ? { security: security(route.access) } : { security: [] }),
       ...(route.params ? { params: route.params } : {}),
       ...(route.querystring ? { querystring: route.querystring } : {}),
       ...(route.body ? { body: route.body } : {}),
@@ -202,6 +210,13 @@ export function registerRoute<R extends RouteDefinition>(
             return (handler as RouteHandlerMethod).call(this, request, reply);
           },
   });
+}
+
+/** An account's routes take the console's sign-in cookie as well as a bearer token. */
+function security(access: RouteAccess): Record<string, string[]>[] {
+  return access === 'user' || access === 'admin'
+    ? [{ bearer: [] }, { cookie: [] }]
+    : [{ bearer: [] }];
 }
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
