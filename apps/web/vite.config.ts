@@ -11,6 +11,8 @@ export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
+    // Host is passed on unchanged (no changeOrigin): the server compares a change's Origin, this
+    // page's, with the host it was sent to before the sign-in cookie may make it (decision 025).
     proxy: { '/v1': apiTarget, '/docs': apiTarget },
   },
   build: {

@@ -8,7 +8,6 @@ import {
   type RouteQuery,
   type RouteResponse,
 } from '@vrtc/contract';
-import { readStoredLogin } from '../auth/storage';
 import { isKnownErrorCode } from './error-codes';
 
 /** An error body as it may arrive: the contract's `{ error, message, details? }`, or anything. */
@@ -61,7 +60,11 @@ async function readErrorBody(response: Response): Promise<ReceivedErrorBody | un
 
 let unauthorizedHandler: (() => void) | undefined;
 
-/** Called on any 401: the auth layer clears the stored login and sends the user to /login. */
+/**
+ * Called on any 401 `unauthorized` (the sign-in cookie is missing, expired or ended; a wrong
+ * password at sign-in is `invalid_credentials`): the auth layer clears the stored user and sends
+ * the user to /login.
+ */
 export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
   unauthorizedHandler = handler;
 }
@@ -83,20 +86,29 @@ function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   return search ? `${path}?${search}` : path;
 }
 
+/**
+ * The console sends no token: the browser sends its sign-in cookie (httpOnly, decision 025) with
+ * each request to the console's own origin, and the Origin header that lets a change through.
+ */
+const CREDENTIALS: RequestCredentials = 'same-origin';
+
+function signedOut(status: number, body: ReceivedErrorBody | undefined): boolean {
+  return status === 401 && body?.error === 'unauthorized';
+}
+
 async function request(method: string, path: string, options: RequestOptions = {}) {
   const headers: Record<string, string> = { accept: 'application/json' };
-  const token = readStoredLogin()?.token;
-  if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(buildUrl(path, options.query), {
     method,
     headers,
+    credentials: CREDENTIALS,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
   });
   if (!response.ok) {
     const body = await readErrorBody(response);
-    if (response.status === 401 && token) unauthorizedHandler?.();
+    if (signedOut(response.status, body)) unauthorizedHandler?.();
     throw new ApiError(response.status, body);
   }
   return response;
@@ -205,8 +217,7 @@ function uploadFile<T>(
     xhr.open(method, buildUrl(path, options.query));
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader('content-type', options.contentType);
-    const token = readStoredLogin()?.token;
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.withCredentials = true;
     xhr.upload.onprogress = (event) =>
       options.onProgress?.(event.loaded, event.lengthComputable ? event.total : file.size);
     const parse = (): unknown => {
@@ -217,18 +228,15 @@ function uploadFile<T>(
       }
     };
     xhr.onload = () => {
-      const body = parse();
+      const parsed = parse();
       if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(body as T);
+        resolve(parsed as T);
         return;
       }
-      if (xhr.status === 401 && token) unauthorizedHandler?.();
-      reject(
-        new ApiError(
-          xhr.status,
-          typeof body === 'object' && body !== null ? (body as ReceivedErrorBody) : undefined,
-        ),
-      );
+      const body =
+        typeof parsed === 'object' && parsed !== null ? (parsed as ReceivedErrorBody) : undefined;
+      if (signedOut(xhr.status, body)) unauthorizedHandler?.();
+      reject(new ApiError(xhr.status, body));
     };
     // The connection broke (the server may close it on a refused file): no status to word.
     xhr.onerror = () => reject(new TypeError('Network error'));

@@ -6,7 +6,6 @@ import {
 } from '@tanstack/react-query';
 import type { ActiveSessionList, LiveEvent, SessionDetail, SessionEvent } from '@vrtc/contract';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { readStoredLogin } from '../auth/storage';
 import { REFRESH_INTERVAL_MS } from '../lib/polling';
 import { startLiveStream, type LiveMode, type LiveStreamOptions } from './live-stream';
 import { sessionKeys } from './session-keys';
@@ -232,7 +231,6 @@ export function LiveEventsProvider({
     const updater = createLiveCacheUpdater(queryClient, organizationId);
     const stop = startLiveStream({
       ...streamOptions,
-      token: () => readStoredLogin()?.token,
       onReady: updater.ready,
       onEvent: (event) => {
         try {

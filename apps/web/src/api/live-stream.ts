@@ -4,9 +4,10 @@ import { createParser } from 'eventsource-parser';
 
 /**
  * The console's connection to GET /v1/events (docs/decisions/012-live-events.md), without React:
- * `fetch` with the bearer token (an EventSource cannot send the Authorization header), the body
- * parsed as Server-Sent Events, and a reconnection with growing pauses whenever it is refused,
- * breaks, ends or falls silent. What it hears goes to the callbacks; `live-events.tsx` turns it
+ * `fetch` with the sign-in cookie (the browser sends it; decision 025), the body parsed as
+ * Server-Sent Events, and a reconnection with growing pauses whenever it is refused, breaks, ends
+ * or falls silent. `fetch` rather than EventSource: it sees the refusal's status (a 429 waits
+ * longer) and the silence of a stream a proxy left open. What it hears goes to the callbacks; `live-events.tsx` turns it
  * into refreshed screens.
  */
 
@@ -23,8 +24,6 @@ export interface LiveStreamCallbacks {
 }
 
 export interface LiveStreamOptions extends LiveStreamCallbacks {
-  /** The signed-in account's token, read at each connection. */
-  token(): string | undefined;
   /** Pauses before reconnecting: the first, doubled at each failure up to the last. */
   backoff?: { initialMs: number; maxMs: number };
   /** Pause after the server refused a stream for the account's or its own limit (429). */
@@ -124,13 +123,10 @@ async function connect(
     watchdog = setTimeout(abort, silenceMs);
   };
   try {
-    const token = options.token();
     heard();
     const response = await fetch(LIVE_EVENTS_PATH, {
-      headers: {
-        accept: 'text/event-stream',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
+      headers: { accept: 'text/event-stream' },
+      credentials: 'same-origin',
       cache: 'no-store',
       signal: connection.signal,
     });

@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import { api, setUnauthorizedHandler } from '../api/client';
-import { clearStoredLogin, readStoredLogin, writeStoredLogin } from './storage';
+import { clearStoredUser, writeStoredUser } from './storage';
 
 export type AuthState =
   | { status: 'loading'; user: undefined }
@@ -28,12 +28,12 @@ const AuthContext = createContext<AuthContextValue | undefined>(undefined);
 const signedOut: AuthState = { status: 'signed-out', user: undefined };
 
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AuthState>(() =>
-    readStoredLogin() ? { status: 'loading', user: undefined } : signedOut,
-  );
+  // Nothing in storage says whether the browser is signed in: the httpOnly cookie does, and only
+  // the server can read it. Until GET /v1/me answers, a spinner (no page that may be wrong).
+  const [state, setState] = useState<AuthState>({ status: 'loading', user: undefined });
 
   const dropLogin = useCallback(() => {
-    clearStoredLogin();
+    clearStoredUser();
     setState(signedOut);
   }, []);
 
@@ -42,15 +42,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return () => setUnauthorizedHandler(undefined);
   }, [dropLogin]);
 
-  // On start-up, a stored login is checked against the profile; if that fails it is cleared.
+  // On start-up the sign-in cookie is checked against the profile; if that fails, signed out.
   useEffect(() => {
-    const stored = readStoredLogin();
-    if (!stored) return;
     let cancelled = false;
     api.call(routes.me).then(
       (user) => {
         if (cancelled) return;
-        writeStoredLogin({ token: stored.token, user });
+        writeStoredUser(user);
         setState({ status: 'signed-in', user });
       },
       () => {
@@ -71,13 +69,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       organization_id: response.organization_id,
       organization_name: response.organization_name,
     };
-    writeStoredLogin({ token: response.token, user });
+    // The token in the answer is for scripts; the browser keeps the cookie the answer set.
+    writeStoredUser(user);
     setState({ status: 'signed-in', user });
     return user;
   }, []);
 
   const logout = useCallback(async () => {
     try {
+      // Ends the sign-in and clears its cookie, which script cannot.
       await api.call(routes.logout);
     } catch {
       // Signing out locally matters more than telling the server.

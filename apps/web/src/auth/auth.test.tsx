@@ -1,11 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { routes } from '@vrtc/contract';
+import { useState } from 'react';
 import { Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { api } from '../api/client';
 import { mockFetch, renderWithProviders } from '../test/render';
 import { RequireAdmin, RequireAuth, PublicOnly } from './guards';
-import { readStoredLogin, STORAGE_KEY, writeStoredLogin } from './storage';
+import { useAuth } from './AuthProvider';
+import { readStoredUser, STORAGE_KEY, writeStoredUser } from './storage';
 
 const admin = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -49,51 +52,71 @@ function App() {
   );
 }
 
+const signedOut = { status: 401, body: { error: 'unauthorized', message: 'x' } };
+
+/** How each request after this call is sent (its headers and credentials), in order. */
+function recordRequestInits(): RequestInit[] {
+  const inits: RequestInit[] = [];
+  const answer = globalThis.fetch;
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    inits.push(init ?? {});
+    return answer(input, init);
+  }) as typeof globalThis.fetch;
+  return inits;
+}
+
 describe('route guards', () => {
-  it('sends a visitor without a stored login to /login', async () => {
-    mockFetch({});
+  it('sends a visitor the server does not know (no sign-in cookie) to /login', async () => {
+    mockFetch({ 'GET /v1/me': signedOut });
     renderWithProviders(<App />, { route: '/vr-users' });
     expect(await screen.findByText('login page')).toBeInTheDocument();
   });
 
-  it('shows a spinner while the stored login is checked, then the page', async () => {
-    writeStoredLogin({ token: 't', user: client });
+  it('shows a spinner while the sign-in is checked, then the page', async () => {
     mockFetch({ 'GET /v1/me': client });
     renderWithProviders(<App />, { route: '/vr-users' });
     expect(screen.getByTestId('auth-spinner')).toBeInTheDocument();
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
   });
 
-  it('clears a stored login whose profile check fails', async () => {
-    writeStoredLogin({ token: 'expired', user: client });
-    mockFetch({ 'GET /v1/me': { status: 401, body: { error: 'unauthorized', message: 'x' } } });
+  it('asks the server, not storage: a signed-in browser with nothing stored is let in', async () => {
+    const calls = mockFetch({ 'GET /v1/me': client });
+    const inits = recordRequestInits();
+    renderWithProviders(<App />, { route: '/vr-users' });
+    expect(await screen.findByText('vr users page')).toBeInTheDocument();
+    expect(calls[0]).toMatchObject({ method: 'GET', url: '/v1/me' });
+    expect(inits[0]).toMatchObject({ credentials: 'same-origin' });
+    expect(readStoredUser()).toEqual(client);
+  });
+
+  it('a stored user alone signs no one in: a 401 from the profile check clears it', async () => {
+    writeStoredUser(client);
+    mockFetch({ 'GET /v1/me': signedOut });
     renderWithProviders(<App />, { route: '/vr-users' });
     expect(await screen.findByText('login page')).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEY)).toBeNull();
   });
 
   it('sends a signed-in user away from /login', async () => {
-    writeStoredLogin({ token: 't', user: client });
     mockFetch({ 'GET /v1/me': client });
     renderWithProviders(<App />, { route: '/login' });
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
   });
 
   it('sends a non-admin away from admin routes, and lets an admin in', async () => {
-    writeStoredLogin({ token: 't', user: client });
+    // The stored role decides nothing: the server's profile does.
+    writeStoredUser(admin);
     mockFetch({ 'GET /v1/me': client });
     const first = renderWithProviders(<App />, { route: '/admin/organizations' });
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
     first.unmount();
 
-    writeStoredLogin({ token: 't', user: admin });
     mockFetch({ 'GET /v1/me': admin });
     renderWithProviders(<App />, { route: '/admin/organizations' });
     expect(await screen.findByText('organizations page')).toBeInTheDocument();
   });
 
   it('clears the login and goes to /login on any 401', async () => {
-    writeStoredLogin({ token: 't', user: client });
     mockFetch({
       'GET /v1/me': client,
       'GET /v1/devices': { status: 401, body: { error: 'unauthorized', message: 'expired' } },
@@ -102,6 +125,88 @@ describe('route guards', () => {
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
     await expect(api.call(routes.listDevices)).rejects.toMatchObject({ status: 401 });
     expect(await screen.findByText('login page')).toBeInTheDocument();
-    await waitFor(() => expect(readStoredLogin()).toBeUndefined());
+    await waitFor(() => expect(readStoredUser()).toBeUndefined());
+  });
+});
+
+/** Signs in and out through the auth layer, as the login page and the user menu do. */
+function SignInAndOut() {
+  const { state, login, logout } = useAuth();
+  const [refused, setRefused] = useState(false);
+  return (
+    <>
+      <p>{state.status}</p>
+      {refused && <p>refused</p>}
+      <button onClick={() => login(client.email, 'password123').catch(() => setRefused(true))}>
+        sign in
+      </button>
+      <button onClick={() => void logout()}>sign out</button>
+    </>
+  );
+}
+
+describe('the sign-in keeps no secret where script can read it', () => {
+  const TOKEN = 'secret-token-from-the-login-answer-0123456789';
+
+  it('stores only the user after sign-in, sends no Authorization header, and sign-out clears it', async () => {
+    const calls = mockFetch({
+      'GET /v1/me': signedOut,
+      'POST /v1/auth/login': {
+        ...client,
+        token: TOKEN,
+        expires_at: '2026-06-01T10:00:00.000Z',
+      },
+      'POST /v1/auth/logout': { ok: true },
+    });
+    const inits = recordRequestInits();
+    renderWithProviders(<SignInAndOut />);
+    expect(await screen.findByText('signed-out')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('button', { name: 'sign in' }));
+    expect(await screen.findByText('signed-in')).toBeInTheDocument();
+    const stored = localStorage.getItem(STORAGE_KEY) ?? '';
+    expect(JSON.parse(stored)).toEqual({ user: client });
+    for (let i = 0; i < localStorage.length; i++) {
+      expect(localStorage.getItem(localStorage.key(i)!)).not.toContain(TOKEN);
+    }
+
+    await userEvent.click(screen.getByRole('button', { name: 'sign out' }));
+    expect(await screen.findByText('signed-out')).toBeInTheDocument();
+    expect(localStorage.getItem(STORAGE_KEY)).toBeNull();
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
+      'GET /v1/me',
+      'POST /v1/auth/login',
+      'POST /v1/auth/logout',
+    ]);
+    expect(inits).toHaveLength(3);
+    for (const init of inits) {
+      expect(new Headers(init.headers).get('authorization')).toBeNull();
+      expect(init.credentials).toBe('same-origin');
+    }
+  });
+
+  it('drops a token an earlier version stored', async () => {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify({ token: 'old-secret-token', user: client }));
+    mockFetch({ 'GET /v1/me': client });
+    renderWithProviders(<App />, { route: '/vr-users' });
+    expect(await screen.findByText('vr users page')).toBeInTheDocument();
+    expect(localStorage.getItem(STORAGE_KEY)).not.toContain('old-secret-token');
+    expect(readStoredUser()).toEqual(client);
+  });
+
+  it('a wrong password at sign-in does not count as a sign-in that ended', async () => {
+    const calls = mockFetch({
+      'GET /v1/me': client,
+      'POST /v1/auth/login': {
+        status: 401,
+        body: { error: 'invalid_credentials', message: 'Invalid email or password' },
+      },
+    });
+    renderWithProviders(<SignInAndOut />);
+    expect(await screen.findByText('signed-in')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'sign in' }));
+    expect(await screen.findByText('refused')).toBeInTheDocument();
+    expect(calls).toHaveLength(2);
+    expect(screen.getByText('signed-in')).toBeInTheDocument();
   });
 });

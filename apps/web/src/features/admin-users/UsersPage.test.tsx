@@ -5,7 +5,6 @@ import i18n from 'i18next';
 import { useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequireAuth } from '../../auth/guards';
-import { writeStoredLogin } from '../../auth/storage';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { UsersPage } from './UsersPage';
@@ -89,7 +88,6 @@ async function pick(
 }
 
 function renderPage(route = '/admin/users') {
-  writeStoredLogin({ token: 't', user: admin });
   return renderWithProviders(
     <RequireAuth>
       <UsersPage />

@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeStoredLogin } from '../../auth/storage';
 import { mockFetch, renderWithProviders } from '../../test/render';
 import { DownloadPage } from './DownloadPage';
 
@@ -26,14 +25,22 @@ describe('download screen', () => {
   it('says no build is uploaded yet, from an answer with no links, and asks again on request', async () => {
     const user = userEvent.setup();
     const calls = mockFetch({
+      // The console asks who is signed in (its cookie) when it starts.
+      'GET /v1/me': {
+        id: '00000000-0000-4000-8000-000000000003',
+        email: 'staff@example.com',
+        role: 'client',
+        organization_id: '00000000-0000-4000-8000-000000000002',
+        organization_name: 'Acme',
+      },
       'GET /v1/vr-app/download': { ...links, oculus_url: null, pico_url: null },
     });
     renderWithProviders(<DownloadPage />);
     expect(
       await screen.findByText('No build of the VR app has been uploaded yet.'),
     ).toBeInTheDocument();
-    // One request, answered: nothing fails in the browser's console.
-    expect(calls.map((call) => call.url)).toEqual(['/v1/vr-app/download']);
+    // Each request answered: nothing fails in the browser's console.
+    expect(calls.map((call) => call.url).sort()).toEqual(['/v1/me', '/v1/vr-app/download']);
     expect(screen.queryByRole('link', { name: 'Download for Oculus' })).not.toBeInTheDocument();
     // Requirements are shown either way.
     expect(screen.getByText('Android 10.0 or higher')).toBeInTheDocument();
@@ -91,7 +98,6 @@ describe('download screen', () => {
       organization_id: '00000000-0000-4000-8000-000000000002',
       organization_name: 'Platform',
     };
-    writeStoredLogin({ token: 't', user: admin });
     mockFetch({
       'GET /v1/me': admin,
       'GET /v1/vr-app/download': links,

@@ -6,7 +6,6 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes, useLocation } from 'react-router';
 import { RequireAuth } from '../../auth/guards';
-import { writeStoredLogin } from '../../auth/storage';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { SessionsPage } from './SessionsPage';
@@ -159,7 +158,6 @@ function Where() {
 }
 
 function renderSessions(route = '/sessions') {
-  writeStoredLogin({ token: 't', user: me });
   return renderWithProviders(
     <RequireAuth>
       <Routes>

@@ -12,7 +12,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Route, Routes } from 'react-router';
 import { LiveEventsProvider } from '../../api/live-events';
 import { RequireAuth } from '../../auth/guards';
-import { writeStoredLogin } from '../../auth/storage';
 import { fakeLiveServer, type FakeLiveServer } from '../../test/live';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders } from '../../test/render';
@@ -121,7 +120,6 @@ function serve() {
 }
 
 function renderSessions(route: string) {
-  writeStoredLogin({ token: 't', user: me });
   return renderWithProviders(
     <RequireAuth>
       <LiveEventsProvider organizationId={me.organization_id}>
