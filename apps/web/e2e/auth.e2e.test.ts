@@ -10,6 +10,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  sessionCookie,
   signIn,
   uniqueName,
   VIEWPORTS,
@@ -126,16 +127,53 @@ describe('signing in', () => {
     await page.context().close();
   });
 
-  it('clears the stored login and returns to /login when the token stops working', async () => {
+  it('clears the stored login and returns to /login when the sign-in stops working', async () => {
     const page = await newPage(browser, 'en');
-    await signIn(page, clientEmail, clientPassword);
-    const token = await page.evaluate(
-      () => JSON.parse(localStorage.getItem('vr_user') ?? '{}').token as string,
-    );
+    const token = await signIn(page, clientEmail, clientPassword);
+    // Ended elsewhere (the cookie's value is the sign-in's token): the browser still holds it.
     await apiCall('POST', '/v1/auth/logout', token);
     await page.reload();
     await page.waitForURL('**/login');
     expect(await page.evaluate(() => localStorage.getItem('vr_user'))).toBeNull();
+    // The 401 cleared the cookie that no longer signs anyone in.
+    expect(await sessionCookie(page)).toBeUndefined();
+    await page.context().close();
+  });
+
+  it('keeps the sign-in in an httpOnly cookie that no script reads, across a reload, until sign-out', async () => {
+    const page = await newPage(browser, 'en');
+    const token = await signIn(page, clientEmail, clientPassword);
+    expect(await sessionCookie(page)).toMatchObject({
+      value: token,
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      // The e2e server is plain http; over https it is __Host-vrtc_session with Secure.
+      secure: false,
+    });
+    const scriptSees = await page.evaluate(() => ({
+      cookies: document.cookie,
+      storage: Object.keys(localStorage).map((key) => localStorage.getItem(key) ?? ''),
+      stored: JSON.parse(localStorage.getItem('vr_user') ?? '{}') as Record<string, unknown>,
+    }));
+    expect(scriptSees.cookies).not.toContain(token);
+    expect(scriptSees.storage.join('\n')).not.toContain(token);
+    expect(Object.keys(scriptSees.stored)).toEqual(['user']);
+    expect(scriptSees.stored.user).toMatchObject({ email: clientEmail });
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(clientEmail);
+    expect(page.url()).toMatch(/\/vr-users$/);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL('**/login');
+    expect(await sessionCookie(page)).toBeUndefined();
+    expect(await page.evaluate(() => localStorage.getItem('vr_user'))).toBeNull();
+    // The sign-in itself ended, not only the browser's copy.
+    await expect(apiCall('GET', '/v1/me', token)).rejects.toThrow(/401/);
+    await page.reload();
+    await page.waitForURL('**/login');
     await page.context().close();
   });
 });

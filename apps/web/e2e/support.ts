@@ -57,12 +57,29 @@ export async function newPage(
   return context.newPage();
 }
 
-export async function signIn(page: Page, email: string, password: string) {
+/** The name of the console's sign-in cookie over plain http, as the e2e server is served. */
+export const SESSION_COOKIE = 'vrtc_session';
+
+/** The console's sign-in cookie in the page's browser context, if it has one. */
+export async function sessionCookie(page: Page) {
+  const cookies = await page.context().cookies(baseUrl());
+  return cookies.find((cookie) => cookie.name === SESSION_COOKIE);
+}
+
+/**
+ * Signs in through the login form, as a person does. The browser keeps the sign-in in its
+ * httpOnly cookie (decision 025); its value, the token, is answered for tests that call the API
+ * as that sign-in.
+ */
+export async function signIn(page: Page, email: string, password: string): Promise<string> {
   await page.goto(`${baseUrl()}/login`);
   await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="password"]').fill(password);
   await page.locator('button[type="submit"]').click();
   await page.waitForURL('**/vr-users');
+  const cookie = await sessionCookie(page);
+  if (!cookie) throw new Error(`Signed in as ${email}, but the browser holds no ${SESSION_COOKIE}`);
+  return cookie.value;
 }
 
 /**
