@@ -11,9 +11,13 @@ export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
-    // Host is passed on unchanged (no changeOrigin): the server compares a change's Origin, this
-    // page's, with the host it was sent to before the sign-in cookie may make it (decision 025).
-    proxy: { '/v1': apiTarget, '/docs': apiTarget },
+    // Host passed on unchanged (Vite's shorthand would rewrite it to the API's): the server lets
+    // the sign-in cookie make a change only when its Origin, this page's, is the host it was sent
+    // to (decision 025).
+    proxy: {
+      '/v1': { target: apiTarget, changeOrigin: false },
+      '/docs': { target: apiTarget, changeOrigin: false },
+    },
   },
   build: {
     outDir: 'dist',
