@@ -323,9 +323,15 @@ describe('a deleted scenario', () => {
     await confirm.getByRole('button', { name: tr('ru', 'common:delete') }).click();
     await page.getByText(tr('ru', 'adminContent:deleted.scenario')).waitFor();
     await page.getByText(tr('ru', 'adminContent:noMatches')).waitFor();
-    // Give any late refresh its chance to show.
-    await page.waitForTimeout(1500);
-    await expect.poll(() => pending.size, { timeout: 10_000 }).toBe(0);
+    // The refresh the deletion asked for has come back (the toast follows it, the empty list is
+    // its answer); a late request could only come from the renders it caused. Once the page has
+    // painted twice, it sends a request of its own: whatever those renders asked for was sent
+    // before it, so is among `after` by the time its answer is in.
+    await page.evaluate(async () => {
+      await new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted)));
+      await (await fetch('/healthz')).text();
+    });
+    await expect.poll(() => [...pending].map((r) => r.url()), { timeout: 10_000 }).toEqual([]);
 
     const named = after
       .filter((request) => request.method() === 'GET')
