@@ -8,6 +8,7 @@ import { makeAccount, makeEnrolledDevice, makeOrganization, TEST_PASSWORD } from
 import { bearer, createTestDatabase } from './harness.ts';
 import { openStream, type Stream } from './live-stream.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process.ts';
+import { waitFor } from './wait-for.ts';
 
 /**
  * The database going away must not stop the server: an administrator (or a failover) ending the
@@ -84,8 +85,8 @@ describe.runIf(inject('dbTemplate').kind === 'postgres')('PostgreSQL cutting con
     let cutsDone = 0;
     try {
       for (let cut = 0; cut < TERMINATIONS; cut++) {
-        // Pacing of the cuts (the only wait that is not for a condition).
         const due = started + cut * PACE_MS;
+        // Pacing: the cuts are spread over a minute by design (the only wait not for a condition).
         if (Date.now() < due) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
         const terminated = await admin.query(
           'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
@@ -110,9 +111,10 @@ describe.runIf(inject('dbTemplate').kind === 'postgres')('PostgreSQL cutting con
         );
         // Its LISTEN connection was among those cut: the stream says `ready` again, on which the
         // console reads anew what it may have missed meanwhile.
-        expect(
-          await waitUntil(() => readyCount() > readies, cutAt + EVENTS_FLOW_WITHIN_MS - Date.now()),
-        ).toBe(true);
+        await waitFor(() => readyCount() > readies, {
+          timeout: cutAt + EVENTS_FLOW_WITHIN_MS - Date.now(),
+          what: 'the stream to say ready again',
+        });
         expect(server.child.exitCode, server.output()).toBeNull();
         expect(streamEnded).toBe(false);
       }
@@ -168,13 +170,13 @@ async function eventsFlow(
     }).catch(() => undefined);
     statuses.push(answer?.status ?? 0);
     if (answer?.status === 200) {
-      const heard = await waitUntil(
+      const heard = await waitFor(
         () =>
           stream.events
             .slice(seen)
             .some((e) => (e.data as { device_id?: string }).device_id === deviceId),
-        Math.min(500, since + EVENTS_FLOW_WITHIN_MS - Date.now()),
-      );
+        { timeout: Math.min(500, since + EVENTS_FLOW_WITHIN_MS - Date.now()) },
+      ).catch(() => false);
       if (heard) return;
     }
     if (Date.now() - since > EVENTS_FLOW_WITHIN_MS) {
@@ -182,15 +184,5 @@ async function eventsFlow(
         `no live event within ${EVENTS_FLOW_WITHIN_MS} ms of the cut (changes answered ${statuses.join(', ')})`,
       );
     }
-  }
-}
-
-/** Resolves true once `condition` holds (checked every 20 ms), false after `timeoutMs`. */
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + Math.max(0, timeoutMs);
-  for (;;) {
-    if (condition()) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

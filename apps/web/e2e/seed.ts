@@ -4,31 +4,13 @@ import {
   type SimulatedHeadsetOptions,
 } from '@vrtc/headset-sim';
 import { adminLogin, apiCall, apiLogin, baseUrl, uniqueName } from './support';
+import { waitFor } from './wait-for';
 
 /**
  * Seeding through the API, for flows that only need data to exist: organisations with a client
  * account, scenario trees with grants, simulated headsets, sessions. Every helper waits for an
  * explicit condition, never a fixed time.
  */
-
-/**
- * Polls `check` until it returns something other than undefined, or fails after `timeoutMs` with
- * the description (expect.poll cannot be used in hooks, where seeding happens).
- */
-export async function until<T>(
-  description: string,
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline)
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${description}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 export interface Tenant {
   organization: { id: string; name: string };
@@ -193,9 +175,9 @@ async function deviceStatus(token: string, deviceId: string): Promise<string | u
 }
 
 export async function waitForDeviceStatus(token: string, deviceId: string, status: string) {
-  await until(`device ${deviceId} to be ${status}`, async () =>
-    (await deviceStatus(token, deviceId)) === status ? true : undefined,
-  );
+  await waitFor(async () => (await deviceStatus(token, deviceId)) === status, {
+    what: `device ${deviceId} to be ${status}`,
+  });
 }
 
 /** Simulated headsets of one test file; `stopAll()` belongs in afterAll. */
@@ -243,23 +225,19 @@ export async function waitForSessionStatus(
   status: string,
   timeout = 30_000,
 ) {
-  await until(
-    `session ${sessionId} to end as ${status}`,
+  await waitFor(
     async () =>
-      (await sessionHistory(token)).find((row) => row.id === sessionId)?.status === status
-        ? true
-        : undefined,
-    timeout,
+      (await sessionHistory(token)).find((row) => row.id === sessionId)?.status === status,
+    { what: `session ${sessionId} to end as ${status}`, timeout },
   );
 }
 
 /** Waits for the first headset event of the given type, e.g. 'session_ended'. */
 export function waitForEvent(events: HeadsetEvent[], type: HeadsetEvent['type'], timeout = 15_000) {
-  return until(
-    `a '${type}' event of the headset`,
-    () => events.find((event) => event.type === type),
+  return waitFor(() => events.find((event) => event.type === type), {
+    what: `a '${type}' event of the headset`,
     timeout,
-  );
+  });
 }
 
 /** The content's text in the console's language, as the console picks it (English falls back). */

@@ -14,6 +14,7 @@ import {
   type LogLine,
   type ServerProcess,
 } from '../server-process.ts';
+import { waitFor } from '../wait-for.ts';
 
 /**
  * A multi-node deployment on this machine, as docs/operations.md describes it: N server processes
@@ -156,18 +157,19 @@ export async function startNginx(options: {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${options.port}`;
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`nginx exited: ${stderr}`);
-    const listening = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(options.port, '127.0.0.1');
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (listening) break;
-    if (Date.now() > deadline) throw new Error(`nginx did not listen: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode})`);
+      return new Promise<boolean>((resolve) => {
+        const socket = net.connect(options.port, '127.0.0.1');
+        socket.once('connect', () => (socket.destroy(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      });
+    },
+    { timeout: 10_000, interval: 50, what: 'nginx to listen' },
+  ).catch((error: Error) => {
+    throw new Error(`nginx did not listen: ${error.message}\n${stderr}`);
+  });
   const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
   return {
     url,
@@ -329,13 +331,11 @@ export class Cluster {
    * servedBy, once the line is there: a node writes its request line after the answer is sent,
    * so it may reach us a moment after the answer does.
    */
-  async servedByEventually(requestId: string, timeoutMs = 3000): Promise<number | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const node = this.servedBy(requestId);
-      if (node !== undefined || Date.now() > deadline) return node;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+  servedByEventually(requestId: string, timeoutMs = 3000): Promise<number | undefined> {
+    return waitFor(() => this.servedBy(requestId), {
+      timeout: timeoutMs,
+      interval: 25,
+    }).catch(() => undefined);
   }
 
   /** One node's metrics, as `name{labels}` → value. */

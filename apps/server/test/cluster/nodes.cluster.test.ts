@@ -26,7 +26,6 @@ let scenarioId: string;
 
 const through = (path: string) => `${cluster.url}${path}`;
 const on = (node: number, path: string) => `${cluster.nodes[node]!.url}${path}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const unique = () => crypto.randomBytes(4).toString('hex');
 
 async function login(email: string, password: string, url = through('/v1/auth/login')) {
@@ -642,7 +641,8 @@ describe('a node failing or leaving', () => {
     const watch = (async () => {
       while (watching) {
         readiness.push((await call(`${node.url}/readyz`)).status);
-        await sleep(50);
+        // Pacing: a sample of /readyz every 50 ms, as a load balancer's probe (not a wait).
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })();
     try {
