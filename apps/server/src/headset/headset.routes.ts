@@ -8,6 +8,7 @@ import type { JobReport } from '../platform/ops/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
 import { deviceOf } from './device.guard.ts';
+import type { AuthenticatedDevice } from './device-cache.ts';
 import type { DeviceEvents } from './device-events.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
 
@@ -71,25 +72,26 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
     },
   );
   registerRoute(app, routes.reportProgress, (request) =>
-    headset.reportProgress(
-      ctx,
-      lastSeen,
-      deviceOf(request),
-      request.params.id,
-      request.body,
-      request.headers['idempotency-key'],
-    ),
+    headset.reportProgress(ctx, lastSeen, reportOf(request)),
   );
   registerRoute(app, routes.finishSession, (request) =>
-    headset.finishSession(
-      ctx,
-      lastSeen,
-      deviceOf(request),
-      request.params.id,
-      request.body,
-      request.headers['idempotency-key'],
-    ),
+    headset.finishSession(ctx, lastSeen, reportOf(request)),
   );
+}
+
+/** A headset's report as the service takes it: the headset, the session, the body, the key. */
+function reportOf<Body>(request: {
+  device?: AuthenticatedDevice;
+  params: { id: string };
+  body: Body;
+  headers: { 'idempotency-key'?: string };
+}): headset.Report<Body> {
+  return {
+    device: deviceOf(request),
+    sessionId: request.params.id,
+    body: request.body,
+    idempotencyKey: request.headers['idempotency-key'],
+  };
 }
 
 /** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */

@@ -30,7 +30,7 @@ import { completeLateResult, endActiveSession, raisedTaskCount } from '../sessio
 import { publishSession } from '../sessions/session-events.ts';
 import { checkTaskNumbers, storeTasks } from '../sessions/tasks.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
-import { once, reportKey, storeAnswer } from './report-keys.ts';
+import { once, reportKey, storeAnswer, type ReportKey } from './report-keys.ts';
 import { LastSeenBuffer } from './last-seen.ts';
 import type { WithLive } from '../events/live-events.ts';
 import type { WithDeviceChanges } from '../devices/device-changes.ts';
@@ -506,6 +506,56 @@ function reportedTime(occurredAt: string | undefined, startedAt: Date, now: Date
 const reportPath = (sessionId: string, report: 'progress' | 'finish') =>
   `/v1/headset/sessions/${sessionId}/${report}`;
 
+/** A report (progress or finish) of one headset on one of its sessions, as the route hands it. */
+export interface Report<Body> {
+  device: AuthenticatedDevice;
+  sessionId: string;
+  body: Body;
+  idempotencyKey?: string;
+}
+
+/** What applying a report did, once its transaction committed: its answer, and what to publish. */
+interface Applied {
+  answer: SessionProgressResponse;
+  publish(): void;
+}
+
+/**
+ * What every report goes through around its own write: it shows the headset is alive (as a
+ * heartbeat does); a repeated idempotency key gets the stored answer; the session must be the
+ * headset's and take this report (reportTarget), with a task count within its level's; `apply`
+ * then writes, storing its answer under the key in the same transaction. When it wrote nothing
+ * (the session changed meanwhile), the headset is told how the session stands now; else the
+ * change is published once committed.
+ */
+async function acceptReport<Body extends { completed_tasks: number }>(
+  ctx: HeadsetContext,
+  lastSeen: LastSeenBuffer,
+  kind: 'progress' | 'finish',
+  { device, sessionId, body, idempotencyKey }: Report<Body>,
+  apply: (step: {
+    target: ReportTarget;
+    now: Date;
+    key: ReportKey | undefined;
+  }) => Promise<Applied | undefined>,
+): Promise<SessionProgressResponse> {
+  const now = ctx.clock.now();
+  lastSeen.record(device.id, now);
+  const key = reportKey(device.id, idempotencyKey, {
+    method: 'POST',
+    path: reportPath(sessionId, kind),
+    body,
+  });
+  return once(ctx.db, key, async () => {
+    const target = await reportTarget(ctx, device, sessionId, kind, now);
+    checkTaskCount(body.completed_tasks, target.maxTasks);
+    const applied = await apply({ target, now, key });
+    if (!applied) return changedMeanwhile(ctx, sessionId, kind, now);
+    applied.publish();
+    return applied.answer;
+  });
+}
+
 const progressAnswer = (row: {
   id: string;
   status: SessionStatus;
@@ -526,25 +576,13 @@ const progressAnswer = (row: {
  * server ended takes progress within the late-result window (its status stays; the finish
  * decides it), a completed one takes it as the older report it is.
  */
-export async function reportProgress(
+export function reportProgress(
   ctx: HeadsetContext,
   lastSeen: LastSeenBuffer,
-  device: AuthenticatedDevice,
-  sessionId: string,
-  body: ProgressBody,
-  idempotencyKey?: string,
+  report: Report<ProgressBody>,
 ): Promise<SessionProgressResponse> {
-  const now = ctx.clock.now();
-  // Any report shows the headset is alive, as a heartbeat does.
-  lastSeen.record(device.id, now);
-  const key = reportKey(device.id, idempotencyKey, {
-    method: 'POST',
-    path: reportPath(sessionId, 'progress'),
-    body,
-  });
-  return once(ctx.db, key, async () => {
-    const target = await reportTarget(ctx, device, sessionId, 'progress', now);
-    checkTaskCount(body.completed_tasks, target.maxTasks);
+  const { device, sessionId, body } = report;
+  return acceptReport(ctx, lastSeen, 'progress', report, async ({ target, now, key }) => {
     if (body.task) checkTaskNumbers([body.task], target.maxTasks, 'body.task.number');
     const occurredAt = reportedTime(body.occurred_at, target.startedAt, now);
     const windowStart = lateWindowStart(ctx, now);
@@ -590,9 +628,12 @@ export async function reportProgress(
       if (key) await storeAnswer(trx, key, answer, now);
       return { row, task, answer };
     });
-    if (!progress) return changedMeanwhile(ctx, sessionId, 'progress', now);
-    publishSession(ctx.live, 'progress', progress.row, progress.task);
-    return progress.answer;
+    return (
+      progress && {
+        answer: progress.answer,
+        publish: () => publishSession(ctx.live, 'progress', progress.row, progress.task),
+      }
+    );
   });
 }
 
@@ -602,25 +643,13 @@ export async function reportProgress(
  * within the late-result window takes the finish as a late result. The count never goes down: a
  * finish with fewer tasks than reported keeps the higher count.
  */
-export async function finishSession(
+export function finishSession(
   ctx: HeadsetContext,
   lastSeen: LastSeenBuffer,
-  device: AuthenticatedDevice,
-  sessionId: string,
-  body: FinishBody,
-  idempotencyKey?: string,
+  report: Report<FinishBody>,
 ): Promise<SessionProgressResponse> {
-  const now = ctx.clock.now();
-  // Any report shows the headset is alive, as a heartbeat does.
-  lastSeen.record(device.id, now);
-  const key = reportKey(device.id, idempotencyKey, {
-    method: 'POST',
-    path: reportPath(sessionId, 'finish'),
-    body,
-  });
-  return once(ctx.db, key, async () => {
-    const target = await reportTarget(ctx, device, sessionId, 'finish', now);
-    checkTaskCount(body.completed_tasks, target.maxTasks);
+  const { device, sessionId, body } = report;
+  return acceptReport(ctx, lastSeen, 'finish', report, async ({ target, now, key }) => {
     if (body.tasks) checkTaskNumbers(body.tasks, target.maxTasks, 'body.tasks[].number');
     const occurredAt = body.occurred_at ? new Date(body.occurred_at) : undefined;
     const outcome = {
@@ -649,8 +678,11 @@ export async function finishSession(
       if (key) await storeAnswer(trx, key, answer, now);
       return { session, answer };
     });
-    if (!ended) return changedMeanwhile(ctx, sessionId, 'finish', now);
-    publishSession(ctx.live, 'ended', ended.session);
-    return ended.answer;
+    return (
+      ended && {
+        answer: ended.answer,
+        publish: () => publishSession(ctx.live, 'ended', ended.session),
+      }
+    );
   });
 }
