@@ -240,15 +240,16 @@ export async function makeSession(
 }
 
 /**
- * What starting a session needs, in `organizationId`: a device seen at the test clock's now
- * (waiting) and a level with options of an active scenario the organisation holds a grant for.
+ * What starting a session needs, in `organizationId`: an enrolled headset seen at the test clock's
+ * now (waiting; `headset` holds its token, for its reports) and a level with options of an active
+ * scenario the organisation holds a grant for.
  */
 export async function makeStartableSetup(
   t: TestApp,
   organizationId: string,
   overrides: { deviceName?: string; scenarioName?: string; optionNames?: string[] } = {},
 ) {
-  const device = await makeDevice(t.db, organizationId, {
+  const headset = await makeEnrolledDevice(t.db, organizationId, {
     name: overrides.deviceName,
     last_seen_at: t.clock.now(),
   });
@@ -257,7 +258,7 @@ export async function makeStartableSetup(
     optionNames: overrides.optionNames,
   });
   await grantAccess(t.db, tree.scenario.id, organizationId, null, t.clock.now());
-  return { device, ...tree };
+  return { device: headset.device, headset, ...tree };
 }
 
 /** An enrolled headset: a device holding a token, as POST /v1/headset/enroll leaves it. */
@@ -272,4 +273,36 @@ export async function makeEnrolledDevice(
     token_hash: crypto.createHash('sha256').update(token).digest('hex'),
   });
   return { device, token, headers: bearer(token) };
+}
+
+/**
+ * An enrolled headset seen at `at` with an active session started then, as POST /v1/sessions/start
+ * leaves them (the session written directly): what a headset's reports and heartbeats start from.
+ */
+export async function makeHeadsetInSession(
+  db: Db,
+  organizationId: string,
+  options: { at: Date; maxTasks?: number; completedTasks?: number; vrUserId?: string },
+) {
+  const headset = await makeEnrolledDevice(db, organizationId, { last_seen_at: options.at });
+  const session = await makeSession(db, {
+    organizationId,
+    deviceId: headset.device.id,
+    status: 'active',
+    maxTasks: options.maxTasks,
+    completedTasks: options.completedTasks,
+    vrUserId: options.vrUserId,
+    startedAt: options.at,
+  });
+  return { headset, session };
+}
+
+/** An organisation with one signed-in account, and its one headset in a session started now. */
+export async function makeTenantInSession(t: TestApp, options: { maxTasks?: number } = {}) {
+  const tenant = await makeTenant(t);
+  const inSession = await makeHeadsetInSession(t.db, tenant.organization.id, {
+    at: t.clock.now(),
+    ...options,
+  });
+  return { tenant, ...inSession };
 }

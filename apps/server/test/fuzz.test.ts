@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../src/app.ts';
 import { runSweep } from '../src/headset/sweeper.ts';
 import {
-  makeEnrolledDevice,
   makeScenarioTree,
-  makeSession,
   makeTenant,
   makeVrUser,
   grantAccess,
+  makeHeadsetInSession,
 } from './factories.ts';
 import { createTestApp, type TestApp, contextOf } from './harness.ts';
 
@@ -145,15 +144,11 @@ describe('malformed requests', () => {
     const admin = await makeTenant(t, { role: 'admin' });
     const organizationId = client.organization.id;
     const vrUser = await makeVrUser(t.db, organizationId, { name: 'Fuzzed person' });
-    const headset = await makeEnrolledDevice(t.db, organizationId, { last_seen_at: t.clock.now() });
     const tree = await makeScenarioTree(t.db, {});
     await grantAccess(t.db, tree.scenario.id, organizationId, null, t.clock.now());
-    const session = await makeSession(t.db, {
-      organizationId,
-      deviceId: headset.device.id,
+    const { headset, session } = await makeHeadsetInSession(t.db, organizationId, {
+      at: t.clock.now(),
       vrUserId: vrUser.id,
-      status: 'active',
-      startedAt: t.clock.now(),
     });
     /** Real ids for each route family, so well-formed parts of a request reach the service. */
     const idsFor = (path: string): string[] => {

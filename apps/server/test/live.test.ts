@@ -38,10 +38,7 @@ describe('the live stream', () => {
 
   it('tells an organisation what happens to its sessions and headsets, task by task', async () => {
     const tenant = await makeTenant(t);
-    const setup = await makeStartableSetup(t, tenant.organization.id);
-    const headset = await makeEnrolledDevice(t.db, tenant.organization.id, {
-      last_seen_at: t.clock.now(),
-    });
+    const { headset, ...setup } = await makeStartableSetup(t, tenant.organization.id);
     const stream = await openStream(tenant.headers);
     try {
       const started = await post('/v1/sessions/start', tenant.headers, {
@@ -185,10 +182,7 @@ describe('the live stream', () => {
 describe('task detail', () => {
   it('is stored with the session and shown on the active list and the session', async () => {
     const tenant = await makeTenant(t);
-    const setup = await makeStartableSetup(t, tenant.organization.id);
-    const headset = await makeEnrolledDevice(t.db, tenant.organization.id, {
-      last_seen_at: t.clock.now(),
-    });
+    const { headset, ...setup } = await makeStartableSetup(t, tenant.organization.id);
     const started = await post('/v1/sessions/start', tenant.headers, {
       device_id: headset.device.id,
       level_id: setup.level.id,

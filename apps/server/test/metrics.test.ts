@@ -11,9 +11,9 @@ import { startMetricsServer, type MetricsServer } from '../src/platform/ops/metr
 import {
   makeEnrolledDevice,
   makeOrganization,
-  makeSession,
   makeTenant,
   TEST_PASSWORD,
+  makeHeadsetInSession,
 } from './factories.ts';
 import { createTestDatabase, type TestApp } from './harness.ts';
 
@@ -149,15 +149,7 @@ describe('metrics', () => {
     expect((await app.inject('/readyz')).statusCode).toBe(200);
 
     // A silent headset's session, ended by the sweeper once the clock passes DISCONNECT_AFTER_MS.
-    const silent = await makeEnrolledDevice(database.db, organization.id, {
-      last_seen_at: clock.now(),
-    });
-    await makeSession(database.db, {
-      organizationId: organization.id,
-      deviceId: silent.device.id,
-      status: 'active',
-      startedAt: clock.now(),
-    });
+    await makeHeadsetInSession(database.db, organization.id, { at: clock.now() });
     await expect.poll(async () => samples(await scrape()).get('vrtc_active_sessions')).toBe(1);
     clock.advance(5000);
 

@@ -2,7 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeEnrolledDevice, makeOrganization, makeSession } from '../../test/factories.ts';
+import {
+  makeEnrolledDevice,
+  makeOrganization,
+  makeHeadsetInSession,
+} from '../../test/factories.ts';
 import { createTestDatabase, BACKGROUND } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
@@ -76,14 +80,8 @@ function heartbeat(headers: Record<string, string>) {
 describe('background jobs', () => {
   it('flush last-seen times and sweep silent devices on their own', async () => {
     const organization = await makeOrganization(database.db);
-    const silent = await makeEnrolledDevice(database.db, organization.id, {
-      last_seen_at: clock.now(),
-    });
-    const session = await makeSession(database.db, {
-      organizationId: organization.id,
-      deviceId: silent.device.id,
-      status: 'active',
-      startedAt: clock.now(),
+    const { session } = await makeHeadsetInSession(database.db, organization.id, {
+      at: clock.now(),
     });
     const alive = await makeEnrolledDevice(database.db, organization.id, {
       last_seen_at: clock.now(),
@@ -116,14 +114,8 @@ describe('background jobs', () => {
     const alive = await makeEnrolledDevice(database.db, organization.id, {
       last_seen_at: clock.now(),
     });
-    const silent = await makeEnrolledDevice(database.db, organization.id, {
-      last_seen_at: clock.now(),
-    });
-    const session = await makeSession(database.db, {
-      organizationId: organization.id,
-      deviceId: silent.device.id,
-      status: 'active',
-      startedAt: clock.now(),
+    const { session } = await makeHeadsetInSession(database.db, organization.id, {
+      at: clock.now(),
     });
 
     for (const appVersion of ['x\u0000y', 'x\ud800y']) {

@@ -2,11 +2,10 @@ import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../app.ts';
 import {
-  grantAccess,
   makeEnrolledDevice,
-  makeScenarioTree,
   makeSession,
   makeTenant,
+  makeStartableSetup,
 } from '../../test/factories.ts';
 import { createTestApp, type TestApp, BACKGROUND, contextOf } from '../../test/harness.ts';
 import { databaseUrlFor } from '../../test/template.ts';
@@ -31,11 +30,7 @@ function heartbeat(headers: Record<string, string>, app: AppInstance = t.app) {
 /** A tenant with an enrolled headset seen now and a level it may start. */
 async function setup() {
   const tenant = await makeTenant(t);
-  const headset = await makeEnrolledDevice(t.db, tenant.organization.id, {
-    last_seen_at: t.clock.now(),
-  });
-  const tree = await makeScenarioTree(t.db);
-  await grantAccess(t.db, tree.scenario.id, tenant.organization.id, null, t.clock.now());
+  const { headset, ...tree } = await makeStartableSetup(t, tenant.organization.id);
   return { tenant, headset, tree };
 }
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeEnrolledDevice,
   makeOrganization,
-  makeSession,
   makeTenant,
+  makeTenantInSession,
 } from '../../test/factories.ts';
 import { bearer, createTestApp, type TestApp } from '../../test/harness.ts';
 import {
@@ -52,21 +52,7 @@ async function report(
   });
 }
 
-/** An organisation, one of its staff and one enrolled headset with an active session. */
-async function deviceInSession(maxTasks = 3) {
-  const tenant = await makeTenant(t);
-  const headset = await makeEnrolledDevice(t.db, tenant.organization.id, {
-    last_seen_at: t.clock.now(),
-  });
-  const session = await makeSession(t.db, {
-    organizationId: tenant.organization.id,
-    deviceId: headset.device.id,
-    status: 'active',
-    maxTasks,
-    startedAt: t.clock.now(),
-  });
-  return { tenant, headset, session };
-}
+const deviceInSession = (maxTasks = 3) => makeTenantInSession(t, { maxTasks });
 
 describe('enrolment codes', () => {
   it('gives the same code for 24 hours, then a new one', async () => {

@@ -1,7 +1,12 @@
 import crypto from 'node:crypto';
 import type { LiveEvent } from '@vrtc/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { makeEnrolledDevice, makeSession, makeTenant } from '../../test/factories.ts';
+import {
+  makeEnrolledDevice,
+  makeSession,
+  makeTenant,
+  makeTenantInSession,
+} from '../../test/factories.ts';
 import { BACKGROUND, contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
 import { purgeReportKeys } from './report-keys.ts';
 import { runSweep } from './sweeper.ts';
@@ -34,21 +39,7 @@ function report(
   });
 }
 
-/** An organisation with one enrolled headset running a session started now. */
-async function deviceInSession(maxTasks = 5) {
-  const tenant = await makeTenant(t);
-  const headset = await makeEnrolledDevice(t.db, tenant.organization.id, {
-    last_seen_at: t.clock.now(),
-  });
-  const session = await makeSession(t.db, {
-    organizationId: tenant.organization.id,
-    deviceId: headset.device.id,
-    status: 'active',
-    maxTasks,
-    startedAt: t.clock.now(),
-  });
-  return { tenant, headset, session };
-}
+const deviceInSession = (maxTasks = 5) => makeTenantInSession(t, { maxTasks });
 
 async function sessionJson(headers: Record<string, string>, id: string) {
   const response = await t.app.inject({ url: `/v1/sessions/${id}`, headers });

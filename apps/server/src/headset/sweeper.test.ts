@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { makeDevice, makeEnrolledDevice, makeSession, makeTenant } from '../../test/factories.ts';
+import { makeDevice, makeSession, makeTenant, makeHeadsetInSession } from '../../test/factories.ts';
 import { createTestApp, type TestApp, contextOf } from '../../test/harness.ts';
 import { databaseUrlFor } from '../../test/template.ts';
 import type { AppContext } from '../app.ts';
@@ -28,17 +28,8 @@ async function stored(id: string) {
 }
 
 /** A device seen now with an active session started now. */
-async function activeSession(organizationId: string) {
-  const headset = await makeEnrolledDevice(t.db, organizationId, { last_seen_at: t.clock.now() });
-  const session = await makeSession(t.db, {
-    organizationId,
-    deviceId: headset.device.id,
-    status: 'active',
-    startedAt: t.clock.now(),
-    completedTasks: 1,
-  });
-  return { headset, session };
-}
+const activeSession = (organizationId: string) =>
+  makeHeadsetInSession(t.db, organizationId, { at: t.clock.now(), completedTasks: 1 });
 
 function heartbeat(headers: Record<string, string>) {
   return t.app.inject({ method: 'POST', url: '/v1/headset/heartbeat', headers, payload: {} });
