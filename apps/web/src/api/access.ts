@@ -7,8 +7,9 @@ import {
   type ScenarioGrantsQuery,
 } from '@vrtc/contract';
 import { routes } from './routes';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { PICKER_LIMIT, type PickerOption, type PickerQuery } from './lists';
 
 export const accessKeys = {
@@ -91,19 +92,17 @@ export function useScenarioGrants(
 }
 
 export function useGrantAccess() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ scenarioId, body }: { scenarioId: string; body: GrantAccessBody }) =>
+  return useRefreshingMutation(
+    accessKeys.all,
+    ({ scenarioId, body }: { scenarioId: string; body: GrantAccessBody }) =>
       api.call(routes.grantAccess, { params: { id: scenarioId }, body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.all }),
-  });
+  );
 }
 
 export function useRevokeAccess() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ scenarioId, body }: { scenarioId: string; body: RevokeAccessBody }) =>
+  return useRefreshingMutation(
+    accessKeys.all,
+    ({ scenarioId, body }: { scenarioId: string; body: RevokeAccessBody }) =>
       api.call(routes.revokeAccess, { params: { id: scenarioId }, body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accessKeys.all }),
-  });
+  );
 }

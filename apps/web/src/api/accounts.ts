@@ -5,8 +5,9 @@ import {
   type AccountUpdateBody,
 } from '@vrtc/contract';
 import { routes } from './routes';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 
 export const accountKeys = {
   all: ['admin', 'users'] as const,
@@ -24,28 +25,23 @@ export function useAccounts(query: AccountListQuery) {
 }
 
 export function useCreateAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: AccountCreateBody) => api.call(routes.createAccount, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
-  });
+  return useRefreshingMutation(accountKeys.all, (body: AccountCreateBody) =>
+    api.call(routes.createAccount, { body }),
+  );
 }
 
 export function useUpdateAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: AccountUpdateBody }) =>
+  return useRefreshingMutation(
+    accountKeys.all,
+    ({ id, body }: { id: string; body: AccountUpdateBody }) =>
       api.call(routes.updateAccount, { params: { id }, body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
-  });
+  );
 }
 
 export function useDeleteAccount() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.call(routes.deleteAccount, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }),
-  });
+  return useRefreshingMutation(accountKeys.all, (id: string) =>
+    api.call(routes.deleteAccount, { params: { id } }),
+  );
 }
 
 export function useChangePassword() {

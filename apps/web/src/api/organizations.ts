@@ -1,13 +1,8 @@
 import { type OrganizationListQuery, ORGANIZATION_ANALYTICS_DEFAULT_DAYS } from '@vrtc/contract';
 import { routes } from './routes';
-import {
-  keepPreviousData,
-  queryOptions,
-  useQuery,
-  useMutation,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 
 /**
@@ -80,20 +75,17 @@ export function useOrganizationAnalytics(id: string | undefined) {
 }
 
 export function useSaveOrganization() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, name, active }: { id?: string; name: string; active: boolean }) =>
+  return useRefreshingMutation(
+    organizationKeys.all,
+    ({ id, name, active }: { id?: string; name: string; active: boolean }) =>
       id
         ? api.call(routes.updateOrganization, { params: { id }, body: { name, active } })
         : api.call(routes.createOrganization, { body: { name } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-  });
+  );
 }
 
 export function useDeleteOrganization() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.call(routes.deleteOrganization, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: organizationKeys.all }),
-  });
+  return useRefreshingMutation(organizationKeys.all, (id: string) =>
+    api.call(routes.deleteOrganization, { params: { id } }),
+  );
 }

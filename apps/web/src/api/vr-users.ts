@@ -1,13 +1,8 @@
 import { type VrUserListQuery, type VrUserBody } from '@vrtc/contract';
 import { routes } from './routes';
-import {
-  keepPreviousData,
-  queryOptions,
-  useQuery,
-  useMutation,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 
 /**
@@ -67,20 +62,15 @@ export function useVrUserSessions(id: string | undefined, offset: number) {
 }
 
 export function useSaveVrUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, body }: { id?: string; body: VrUserBody }) =>
-      id
-        ? api.call(routes.updateVrUser, { params: { id }, body })
-        : api.call(routes.createVrUser, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: vrUserKeys.all }),
-  });
+  return useRefreshingMutation(vrUserKeys.all, ({ id, body }: { id?: string; body: VrUserBody }) =>
+    id
+      ? api.call(routes.updateVrUser, { params: { id }, body })
+      : api.call(routes.createVrUser, { body }),
+  );
 }
 
 export function useDeleteVrUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.call(routes.deleteVrUser, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: vrUserKeys.all }),
-  });
+  return useRefreshingMutation(vrUserKeys.all, (id: string) =>
+    api.call(routes.deleteVrUser, { params: { id } }),
+  );
 }
