@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isStale } from '../../../scripts/build.mjs';
 import {
   ensureServerBuilt,
@@ -11,6 +11,7 @@ import {
   stopServerProcess,
   type ServerProcess,
 } from './server-process.ts';
+import { describeOnce } from './harness.ts';
 
 /**
  * The production build (decision 019): the server and the contract compiled to JavaScript, run by
@@ -25,10 +26,9 @@ const filesUnder = (dir: string): string[] =>
     .filter((file) => fs.statSync(path.join(dir, file)).isFile())
     .sort();
 
-// Building from scratch takes minutes on a loaded two-core machine.
-beforeAll(() => ensureServerBuilt(), 300_000);
-
-describe('the compiled server', { timeout: 120_000 }, () => {
+describeOnce('the compiled server', { timeout: 120_000 }, () => {
+  // Building from scratch takes minutes on a loaded two-core machine.
+  beforeAll(() => ensureServerBuilt(), 300_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-build-'));
   let server: ServerProcess | undefined;
   afterAll(async () => {

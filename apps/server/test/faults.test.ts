@@ -11,7 +11,7 @@ import { testConfig } from '../src/platform/config/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/platform/database/db.ts';
 import { migrate } from '../src/platform/database/migrate.ts';
 import { makeTenant } from './factories.ts';
-import { createTestDatabase, type TestApp } from './harness.ts';
+import { createTestDatabase, describeOnce, type TestApp } from './harness.ts';
 
 /** Faults of the machine, not of the request: they answer 503 with a stable code, never 500. */
 
@@ -106,7 +106,7 @@ describe('a full disk', () => {
   });
 });
 
-describe('the embedded database thread dying', () => {
+describeOnce('the embedded database thread dying', () => {
   it('turns every request that needs the database into 503, and says so once', async () => {
     const database = await openDatabase({});
     await migrate(database.db);

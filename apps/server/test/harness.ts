@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { buildApp, type AppContext } from '../src/app.ts';
 import type { AppInstance } from '../src/platform/http/app-types.ts';
 import { ManualClock } from '../src/platform/service/clock.ts';
@@ -81,6 +81,13 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
     },
   };
 }
+
+/**
+ * `describe` for what never touches the run's test database (PGlite data directories, a server
+ * process on a DATA_DIR of its own, the build): it runs once per `npm test`, in the PGlite run;
+ * the PostgreSQL run would only do the same work again (minutes of server starts).
+ */
+export const describeOnce = describe.runIf(inject('dbTemplate').kind === 'pglite');
 
 /** How long `vi.waitFor` waits for background work (a flush, a sweep, another process) here. */
 export const BACKGROUND = { timeout: 5000, interval: 20 };

@@ -2,14 +2,14 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { issueToken } from '../src/auth/auth.service.ts';
 import { startServer, type RunningServer } from '../src/main.ts';
 import { loadConfig } from '../src/platform/config/config.ts';
 import { createBackup, restoreBackup } from '../src/platform/ops/backup.ts';
 import { systemClock } from '../src/platform/service/clock.ts';
 import { makeAccount } from './factories.ts';
-import { bearer } from './harness.ts';
+import { bearer, describeOnce } from './harness.ts';
 
 /**
  * DATA_DIR and everything the server writes in it (the embedded database, the signing secret,
@@ -64,7 +64,7 @@ async function startOn(dataDir: string) {
 
 // A whole server on a new data directory (migrations included), a backup and a restore: minutes
 // on a loaded machine, as in backup.test.ts.
-describe('DATA_DIR', { timeout: 240_000 }, () => {
+describeOnce('DATA_DIR', { timeout: 240_000 }, () => {
   it('is owner-only, with all the server writes in it, though started with umask 000', async () => {
     process.umask(0o000);
     // An existing directory others could read is closed too.

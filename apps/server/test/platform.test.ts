@@ -9,6 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { openDatabase } from '../src/platform/database/db.ts';
 import { migrate } from '../src/platform/database/migrate.ts';
+import { describeOnce } from './harness.ts';
 import { ensureServerBuilt, SERVER_ENTRY } from './server-process.ts';
 import { databaseUrlFor } from './template.ts';
 
@@ -84,7 +85,7 @@ async function login(url: string, email: string, password: string) {
   });
 }
 
-describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
+describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   it('keeps data across a restart of the data directory', async () => {
     const dir = tempDir();
     const first = await openDatabase({ pgliteDir: dir });
@@ -168,7 +169,7 @@ describe('embedded database (PGlite)', { timeout: 120_000 }, () => {
 });
 
 // Each of these starts real server processes: minutes, not seconds, on a loaded two-core machine.
-describe('the server process', { timeout: 180_000 }, () => {
+describeOnce('the server process', { timeout: 180_000 }, () => {
   // The compiled server, built up front when stale: a failing build fails here, saying why.
   beforeAll(() => ensureServerBuilt(), 300_000);
 
