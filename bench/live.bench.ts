@@ -16,7 +16,15 @@ import {
 } from '../apps/server/test/server-process.ts';
 import type { StreamsOpened, StreamsRequest, StreamsStats } from './live-streams.ts';
 import type { LoadRequest, LoadResult } from './load-runner.ts';
-import { createScratchDatabase, makeDeviceTokens, startBareRoute, type Target } from './targets.ts';
+import {
+  createScratchDatabase,
+  makeDeviceTokens,
+  percentile,
+  seedProbe,
+  startBareRoute,
+  type Probe,
+  type Target,
+} from './targets.ts';
 import { CONFIG_SETTINGS } from '../apps/server/src/platform/config/config.ts';
 import { readSetting } from '../apps/server/src/platform/config/settings.ts';
 
@@ -130,7 +138,7 @@ interface Seeded {
   accountTokens: string[];
   /** Headset tokens, spread over the same organisations. */
   deviceTokens: string[];
-  probe: { accountToken: string; deviceToken: string; deviceId: string; levelId: string };
+  probe: Probe;
 }
 
 async function seed(db: Db): Promise<Seeded> {
@@ -184,72 +192,13 @@ async function seed(db: Db): Promise<Seeded> {
       .execute();
   }
 
-  // The latency probe: an organisation with a headset, a level it may run, and an account.
-  const [accountToken, deviceToken] = makeDeviceTokens(2) as [string, string];
-  const organization = await db
-    .insertInto('organizations')
-    .values({ name: 'Live bench probe' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const account = await db
-    .insertInto('accounts')
-    .values({
-      email: 'probe@bench.local',
-      password_hash: passwordHash,
-      role: 'client',
-      organization_id: organization.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('auth_tokens')
-    .values({
-      account_id: account.id,
-      token_hash: hashToken(accountToken),
-      created_at: new Date(),
-      expires_at: expiresAt,
-    })
-    .execute();
-  const device = await db
-    .insertInto('devices')
-    .values({
-      organization_id: organization.id,
-      name: 'probe-headset',
-      type: 'quest',
-      token_hash: hashToken(deviceToken),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const scenario = await db
-    .insertInto('scenarios')
-    .values({ name: 'Latency probe', description: 'Live bench' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const module = await db
-    .insertInto('modules')
-    .values({ scenario_id: scenario.id, name: 'Module 1', order_index: 0 })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const level = await db
-    .insertInto('levels')
-    .values({ module_id: module.id, name: 'Level 1', level_number: 1, max_tasks: PROBE_MAX_TASKS })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('scenario_access')
-    .values({
-      scenario_id: scenario.id,
-      organization_id: organization.id,
-      granted_at: new Date(),
-      granted_by: 'bench',
-      expires_at: null,
-    })
-    .execute();
-  return {
-    accountTokens,
-    deviceTokens,
-    probe: { accountToken, deviceToken, deviceId: device.id, levelId: level.id },
-  };
+  const probe = await seedProbe(db, {
+    name: 'Live bench probe',
+    email: 'probe@bench.local',
+    passwordHash,
+    maxTasks: PROBE_MAX_TASKS,
+  });
+  return { accountTokens, deviceTokens, probe };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -431,12 +380,6 @@ async function measureLatency(
   }
   return outcome;
 }
-
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 // ---------------------------------------------------------------------------------------------
 // One database

@@ -264,3 +264,90 @@ export async function createScratchDatabase(serverUrl: string) {
     },
   };
 }
+
+/** What a latency probe starts its session with: the console's bearer token, the headset's. */
+export interface Probe {
+  accountToken: string;
+  deviceToken: string;
+  deviceId: string;
+  levelId: string;
+}
+
+/**
+ * A latency probe's organisation, through the data layer: one console account (`email`, a bearer
+ * token valid a day), one enrolled headset (its token) and a level of `maxTasks` tasks of a
+ * scenario the organisation may run.
+ */
+export async function seedProbe(
+  db: Db,
+  options: { name: string; email: string; passwordHash: string; maxTasks: number },
+): Promise<Probe> {
+  const [accountToken, deviceToken] = makeDeviceTokens(2) as [string, string];
+  const organization = await db
+    .insertInto('organizations')
+    .values({ name: options.name })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const account = await db
+    .insertInto('accounts')
+    .values({
+      email: options.email,
+      password_hash: options.passwordHash,
+      role: 'client',
+      organization_id: organization.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('auth_tokens')
+    .values({
+      account_id: account.id,
+      token_hash: hashToken(accountToken),
+      created_at: new Date(),
+      expires_at: new Date(Date.now() + 24 * 3600 * 1000),
+    })
+    .execute();
+  const device = await db
+    .insertInto('devices')
+    .values({
+      organization_id: organization.id,
+      name: 'probe-headset',
+      type: 'quest',
+      token_hash: hashToken(deviceToken),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const scenario = await db
+    .insertInto('scenarios')
+    .values({ name: 'Latency probe', description: options.name })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const module = await db
+    .insertInto('modules')
+    .values({ scenario_id: scenario.id, name: 'Module 1', order_index: 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const level = await db
+    .insertInto('levels')
+    .values({ module_id: module.id, name: 'Level 1', level_number: 1, max_tasks: options.maxTasks })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('scenario_access')
+    .values({
+      scenario_id: scenario.id,
+      organization_id: organization.id,
+      granted_at: new Date(),
+      granted_by: 'bench',
+      expires_at: null,
+    })
+    .execute();
+  return { accountToken, deviceToken, deviceId: device.id, levelId: level.id };
+}
+
+/** The p-th percentile (nearest rank) of `values`; NaN when there are none. */
+export const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};

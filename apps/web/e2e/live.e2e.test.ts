@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { latencies, recordProgressPosts, watchCompletedTasks } from './active-card';
 import { DIALOG_SCOPE, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
@@ -24,13 +25,13 @@ import {
 } from './support';
 
 /**
- * The console live (GET /v1/events): a task a simulated headset finishes shows on the Active card
- * within a second of its report; a headset enrolling with the code is announced in the open
- * "Add headset" dialog; and with the stream cut, the header says so and the 5 s polling still
- * brings the updates.
+ * The console live (GET /v1/events): each task a simulated headset finishes shows on the Active
+ * card once reported, without a refresh (how soon is `npm run bench:console-live`'s to measure);
+ * a headset enrolling with the code is announced in the open "Add headset" dialog; and with the
+ * stream cut, the header says so and the 5 s polling still brings the updates.
  */
 
-/** Tasks measured one by one (the level has one more: its report comes with the session's end). */
+/** Tasks watched one by one (the level has one more: its report comes with the session's end). */
 const MEASURED_TASKS = 20;
 /** The console's longest pause between two attempts to reconnect: 30 s, plus its 20 % jitter. */
 const MAX_RECONNECT_PAUSE_MS = 36_000;
@@ -41,12 +42,7 @@ let tree: SeededTree;
 const headsets = new Headsets();
 const pages: Page[] = [];
 
-/**
- * When each progress report of the simulated headsets left for the server, by session and task
- * count: the simulator runs in this process, so its requests go through this process's fetch.
- */
-const progressPostedAt = new Map<string, number>();
-const originalFetch = globalThis.fetch;
+let progress: ReturnType<typeof recordProgressPosts>;
 
 beforeAll(async () => {
   const admin = await adminToken();
@@ -63,18 +59,11 @@ beforeAll(async () => {
     }),
   ]);
   await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const match = /\/v1\/headset\/sessions\/([\w-]+)\/progress$/.exec(String(input));
-    if (match && init?.body) {
-      const { completed_tasks } = JSON.parse(String(init.body)) as { completed_tasks: number };
-      progressPostedAt.set(`${match[1]}:${completed_tasks}`, Date.now());
-    }
-    return originalFetch(input, init);
-  }) as typeof fetch;
+  progress = recordProgressPosts();
 });
 
 afterAll(async () => {
-  globalThis.fetch = originalFetch;
+  progress?.restore();
   await headsets.stopAll();
   await browser?.close();
 });
@@ -101,54 +90,6 @@ async function waitForMode(
     .filter({ hasText: label })
     .waitFor({ timeout });
 }
-
-/**
- * Records in the page, for the (only) Active card, when each task count first shows: the moment
- * the DOM changes, read by a MutationObserver.
- */
-async function watchCompletedTasks(page: Page) {
-  await page.evaluate(() => {
-    const seen: Record<number, number> = {};
-    (window as unknown as { __tasksSeenAt: Record<number, number> }).__tasksSeenAt = seen;
-    const check = () => {
-      const text = document.querySelector(
-        '[data-testid="active-session"] [data-testid="completed-tasks"]',
-      )?.textContent;
-      const done = Number(text?.split('/')[0]);
-      if (!Number.isInteger(done)) return;
-      for (let task = 1; task <= done; task += 1) seen[task] ??= Date.now();
-    };
-    new MutationObserver(check).observe(document.body, {
-      subtree: true,
-      childList: true,
-      characterData: true,
-    });
-    check();
-  });
-}
-
-const tasksSeenAt = (page: Page) =>
-  page.evaluate(
-    () => (window as unknown as { __tasksSeenAt: Record<number, number> }).__tasksSeenAt,
-  );
-
-/** Milliseconds from each progress report to the card showing it, tasks 1..count. */
-async function latencies(page: Page, sessionId: string, count: number): Promise<number[]> {
-  const seen = await tasksSeenAt(page);
-  return Array.from({ length: count }, (_, index) => {
-    const task = index + 1;
-    const posted = progressPostedAt.get(`${sessionId}:${task}`);
-    const shown = seen[task];
-    if (posted === undefined || shown === undefined)
-      throw new Error(`task ${task}: reported at ${posted}, shown at ${shown}`);
-    return shown - posted;
-  });
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-};
 
 describe('the live console', () => {
   it.each(LANGUAGES)(
@@ -190,7 +131,7 @@ describe('the live console', () => {
     },
   );
 
-  it('shows each task a headset finishes on the Active card within a second (p95)', async () => {
+  it('shows each task a headset finishes on the Active card as it is reported', async () => {
     const page = await signedInPage('en');
     const { headset } = await headsets.enroll(tenant.token, {
       name: uniqueName('Quest'),
@@ -215,15 +156,8 @@ describe('the live console', () => {
     await screenshot(page, 'en', 'sessions-active-live');
     await waitForSessionStatus(tenant.token, session.id, 'completed', 60_000);
 
-    const measured = await latencies(page, session.id, MEASURED_TASKS);
-    const p95 = percentile(measured, 95);
-    console.log(
-      `Active card, progress POST → shown, ${measured.length} tasks: ` +
-        `p50 ${percentile(measured, 50)} ms, p95 ${p95} ms, max ${Math.max(...measured)} ms ` +
-        `(${measured.join(', ')})`,
-    );
-    expect(p95).toBeLessThan(1000);
-    // Nothing shows before it is reported.
+    // Every task showed on the card while the session ran, none before it was reported.
+    const measured = await latencies(page, progress.postedAt, session.id, MEASURED_TASKS);
     expect(Math.min(...measured)).toBeGreaterThan(0);
 
     // Its detail, from the History: every task, with its result and score.
@@ -273,7 +207,7 @@ describe('the live console', () => {
     });
     await waitForSessionStatus(tenant.token, session.id, 'completed', 60_000);
     // The first four: each is on screen for more than a refresh before the session ends.
-    const measured = await latencies(page, session.id, 4);
+    const measured = await latencies(page, progress.postedAt, session.id, 4);
     console.log(`Polling, progress POST → shown: ${measured.join(', ')} ms`);
     // Within the 5 s refresh (and the moment a refresh takes).
     expect(Math.max(...measured)).toBeLessThan(6_000);
