@@ -20,3 +20,4 @@ export * from './organizations.ts';
 export * from './accounts.ts';
 export * from './stats.ts';
 export * from './csv.ts';
+export * from './audit.ts';

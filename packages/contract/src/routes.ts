@@ -16,6 +16,12 @@ import {
   AccountPasswordBody,
   AccountUpdateBody,
 } from './accounts.ts';
+import {
+  AuditEventExportQuery,
+  AuditEventListQuery,
+  AuditEventPage,
+  AuditVerifyResult,
+} from './audit.ts';
 import { LoginBody, LoginResponse, Me, OwnPasswordBody } from './auth.ts';
 import { IdParams, OkBody } from './common.ts';
 import {
@@ -897,6 +903,45 @@ export const routes = {
       '30 days ending today (UTC); csv is the only format.',
     querystring: StatsExportQuery,
     success: { status: 200, file: 'text/csv' },
+    errors: [],
+  }),
+
+  // ---- Audit log (docs/logging.md) ----
+  listAuditEvents: defineRoute({
+    ...routeTable.listAuditEvents,
+    access: 'user',
+    tags: ['audit'],
+    description:
+      'The audit log, newest first, a page at a time by cursor (next_cursor, null on the last ' +
+      'page). Staff read their organisation’s events; admins every organisation’s and the ' +
+      'platform’s, or one organisation’s with organization_id (404 for another organisation ' +
+      'asked by staff). Filters: actor_id, action (dotted prefix), target_id, from/to (a UTC ' +
+      'day, whole, or an instant: from inclusive, to exclusive).',
+    querystring: AuditEventListQuery,
+    success: { status: 200, body: AuditEventPage },
+    errors: ['not_found'],
+  }),
+  exportAuditEvents: defineRoute({
+    ...routeTable.exportAuditEvents,
+    access: 'user',
+    tags: ['audit'],
+    description:
+      'Every event matching the same filters as GET /v1/audit-events, newest first, as CSV ' +
+      '(UTF-8 with a byte-order mark, cells safe from formula injection, changes as one JSON ' +
+      'cell). Streamed, whatever its size.',
+    querystring: AuditEventExportQuery,
+    success: { status: 200, file: 'text/csv' },
+    errors: ['not_found'],
+  }),
+  verifyAudit: defineRoute({
+    ...routeTable.verifyAudit,
+    access: 'admin',
+    tags: ['audit'],
+    description:
+      'Walks every chain of the audit log from its checkpoint (the retention purge leaves one) ' +
+      'and answers whether each event still matches its hash and links to the one before; if ' +
+      'not, the first event that does not, and its chain’s organisation.',
+    success: { status: 200, body: AuditVerifyResult },
     errors: [],
   }),
 } as const;
