@@ -1,4 +1,6 @@
 import {
+  AUDIT_ACTOR_TYPES,
+  AUDIT_OUTCOMES,
   DEVICE_TYPES,
   MOVEMENT_TYPES,
   ROLES,
@@ -39,5 +41,7 @@ describe('enumerations', () => {
     expect(await allowedBy('sessions', 'status')).toEqual([...SESSION_STATUSES]);
     expect(await allowedBy('accounts', 'role')).toEqual([...ROLES]);
     expect(await allowedBy('sessions', 'ended_by_server_as')).toEqual([...SERVER_ENDED_STATUSES]);
+    expect(await allowedBy('audit_events', 'actor_type')).toEqual([...AUDIT_ACTOR_TYPES]);
+    expect(await allowedBy('audit_events', 'outcome')).toEqual([...AUDIT_OUTCOMES]);
   });
 });

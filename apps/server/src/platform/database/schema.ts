@@ -233,7 +233,47 @@ export interface HeadsetIdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** The audit log (migration 0010): append-only, each row a link of its chain. */
+export interface AuditEventsTable {
+  id: string;
+  chain: string;
+  seq: ColumnType<string, number, never>;
+  at: ColumnType<Date, string | Date, never>;
+  organization_id: string | null;
+  actor_type: 'account' | 'headset' | 'system';
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_role: Role | null;
+  action: string;
+  outcome: 'success' | 'failure' | 'denied';
+  target_type: string;
+  target_id: string | null;
+  target_label: string | null;
+  changes: ColumnType<Record<string, [unknown, unknown]>, string, never>;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+export interface AuditChainHeadsTable {
+  chain: string;
+  seq: ColumnType<string, number, number>;
+  hash: string;
+}
+
+export interface AuditCheckpointsTable {
+  chain: string;
+  seq: ColumnType<string, number, number>;
+  hash: string;
+  purged_at: Timestamp;
+}
+
 export interface Database {
+  audit_events: AuditEventsTable;
+  audit_chain_heads: AuditChainHeadsTable;
+  audit_checkpoints: AuditCheckpointsTable;
   organizations: OrganizationsTable;
   accounts: AccountsTable;
   auth_tokens: AuthTokensTable;
