@@ -108,6 +108,11 @@ export const AUDIT_REDACTED = '[redacted]';
 
 /** A value as it was before or after a change: JSON, secrets replaced by AUDIT_REDACTED. */
 export const AuditValue = Type.Unknown();
+/**
+ * [before, after]. An array of two, not a TypeBox tuple: the response serialiser cannot write a
+ * tuple of values of any type.
+ */
+export const AuditChange = Type.Array(AuditValue, { minItems: 2, maxItems: 2 });
 
 export const AuditActor = Type.Object({
   type: AuditActorType,
@@ -139,13 +144,13 @@ export const AuditEvent = Type.Object({
   outcome: AuditOutcome,
   target: AuditTarget,
   /** Field → [before, after]; a created thing has null before, a deleted one null after. */
-  changes: Type.Record(Type.String(), Type.Tuple([AuditValue, AuditValue])),
+  changes: Type.Record(Type.String(), AuditChange),
   ip: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
   request_id: Nullable(Type.String()),
 });
 export type AuditEvent = Static<typeof AuditEvent>;
-export type AuditChanges = AuditEvent['changes'];
+export type AuditChanges = Record<string, [before: unknown, after: unknown]>;
 
 export const AUDIT_LIST_DEFAULT_LIMIT = 50;
 export const AUDIT_LIST_MAX_LIMIT = 500;
