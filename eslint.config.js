@@ -45,9 +45,9 @@ export const SERVER_DOMAIN_USES = {
 };
 /**
  * Sinks: every domain may tell them what happened; they import no domain but auth (who did it).
- * events: the console's live streams.
+ * events: the console's live streams; audit: the audit log (docs/logging.md).
  */
-export const SERVER_SINKS = ['events'];
+export const SERVER_SINKS = ['events', 'audit'];
 /** platform/'s layers, lowest first: each imports only those before it. */
 export const PLATFORM_LAYERS = ['config', 'database', 'service', 'http', 'ops'];
 

@@ -55,6 +55,8 @@ import {
 import { devicesRoutes } from './devices/devices.routes.ts';
 import { adminDevicesRoutes } from './devices/devices.admin.routes.ts';
 import { sessionsRoutes } from './sessions/sessions.routes.ts';
+import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
+import { startAuditPurge } from './audit/audit-purge.ts';
 
 export interface AppOptions {
   db: Db;
@@ -115,6 +117,7 @@ const consoleRouteModules: RouteModule[] = [
   organizationsRoutes,
   accountsRoutes,
   statsRoutes,
+  auditRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -274,6 +277,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await browser.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     // The console's sign-in cookie is read here only: headsets send none.
     await browser.register(cookie);
+    // Before the routes: every refusal (401, 403) of the console's API goes to the audit log.
+    recordRefusals(browser, ctx);
 
     authRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);
@@ -281,7 +286,10 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await serveConsole(browser, config.webDistDir);
   });
 
-  if (options.backgroundJobs) startHeadsetBackgroundJobs(app, ctx, jobs);
+  if (options.backgroundJobs) {
+    startHeadsetBackgroundJobs(app, ctx, jobs);
+    startAuditPurge(app, ctx, jobs);
+  }
   // Last: nothing after it can fail and leave the listening connection open.
   await notifications?.start();
   return app;

@@ -31,9 +31,10 @@ export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHand
       if (fromCookie) clearSessionCookie(reply);
       throw new AppError('unauthorized', 'Your session has expired. Please sign in again.');
     }
+    // Known before a refusal, so the audit log names who was refused.
+    request.caller = caller;
     if (role && caller.role !== role) {
       throw new AppError('forbidden', 'This action requires the admin role');
     }
-    request.caller = caller;
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '../platform/database/schema.ts';
 import { AppError } from '../platform/service/errors.ts';
+import { requestFacts, type RequestFacts } from '../platform/http/request-facts.ts';
 
 /** The signed-in account behind a request (auth.guard.ts puts it on the request). */
 export interface Caller {
@@ -10,6 +11,8 @@ export interface Caller {
   role: Role;
   organizationId: string;
   organizationName: string;
+  /** Where the request came from (callerOf fills it): what the audit log records beside the actor. */
+  request?: RequestFacts;
 }
 
 declare module 'fastify' {
@@ -18,7 +21,8 @@ declare module 'fastify' {
   }
 }
 
+/** The signed-in account behind the request, with the request's facts for the audit log. */
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new AppError('unauthorized', 'Authentication required');
-  return request.caller;
+  return { ...request.caller, request: requestFacts(request) };
 }

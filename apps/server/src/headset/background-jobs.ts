@@ -2,7 +2,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { HeadsetContext } from './headset.service.ts';
 import { DatabaseLostError } from '../platform/database/db.ts';
-import type { BackgroundJob, JobReport } from '../platform/ops/job-monitor.ts';
+import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import { pruneRateLimits } from '../platform/service/rate-limit.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
 import { purgeReportKeys } from './report-keys.ts';
@@ -16,50 +16,6 @@ export function sweepIntervalMs(config: ServiceContext['config']): number {
     config.offlineAfterMs,
   );
   return Math.max(100, Math.floor(shortest / 4));
-}
-
-/** Reports nothing (tests that start the jobs without watching them). */
-const noReport: JobReport = { started() {}, ran() {}, flushed() {}, swept() {} };
-
-/**
- * Runs `task` every `everyMs` until stopped, never two at once; a failure is logged and the next
- * tick tries again (a database hiccup must not take the server down). Each run is reported, so
- * /readyz can tell a stalled job and the metrics count runs and failures.
- */
-function repeat(
-  job: BackgroundJob,
-  everyMs: number,
-  task: () => Promise<void>,
-  onError: (error: unknown) => void,
-  report: JobReport,
-) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  let stopped = false;
-  const run = async () => {
-    const started = performance.now();
-    try {
-      await task();
-      report.ran(job, (performance.now() - started) / 1000);
-    } catch (error) {
-      report.ran(job, (performance.now() - started) / 1000, error);
-      onError(error);
-    }
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = run().finally(schedule);
-    }, everyMs);
-    timer.unref();
-  };
-  report.started(job, everyMs);
-  schedule();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  };
 }
 
 /**
@@ -84,7 +40,7 @@ export function startHeadsetJobs(
     const { devices } = await lastSeen.flush();
     if (devices > 0) report.flushed(devices, (performance.now() - started) / 1000);
   };
-  const stopFlusher = repeat(
+  const stopFlusher = repeatJob(
     'last_seen_flush',
     Math.max(10, ctx.config.lastSeenFlushMs),
     flush,
@@ -93,7 +49,7 @@ export function startHeadsetJobs(
   );
   // Devices that went offline up to this instant were told of (by this process's sweeps).
   let offlineCheckedUpTo = ctx.clock.now();
-  const stopSweeper = repeat(
+  const stopSweeper = repeatJob(
     'sweeper',
     sweepIntervalMs(ctx.config),
     async () => {

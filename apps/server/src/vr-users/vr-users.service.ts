@@ -13,6 +13,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';
+import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import {
   containsPattern,
   countRows,
@@ -113,16 +114,20 @@ export async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promis
 export async function createVrUser(ctx: ServiceContext, caller: Caller, body: VrUserBody) {
   const row = await ctx.db.transaction().execute(async (trx) => {
     await checkQuota(trx, caller.organizationId, 'vr_users', ctx.config.quotas.vrUsers);
-    return trx
+    const values = { name: body.name.trim(), notes: textOrNull(body.notes) };
+    const created = await trx
       .insertInto('vr_users')
-      .values({
-        organization_id: caller.organizationId,
-        name: body.name.trim(),
-        notes: textOrNull(body.notes),
-        created_at: ctx.clock.now(),
-      })
+      .values({ ...values, organization_id: caller.organizationId, created_at: ctx.clock.now() })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'vr_user.created',
+      target: { type: 'vr_user', id: created.id, label: values.name },
+      changes: createdChanges(values),
+    });
+    return created;
   });
   return getVrUser(ctx.db, caller, row.id);
 }
@@ -133,16 +138,28 @@ export async function updateVrUser(
   id: string,
   body: VrUserBody,
 ) {
-  const result = await ctx.db
-    .updateTable('vr_users')
-    .set({
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('vr_users')
+      .select(['name', 'notes'])
+      .where('id', '=', id)
+      .where('organization_id', '=', caller.organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) throw notFound('VR user');
+    const after = {
       name: body.name.trim(),
       ...(body.notes !== undefined ? { notes: textOrNull(body.notes) } : {}),
-    })
-    .where('id', '=', id)
-    .where('organization_id', '=', caller.organizationId)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) throw notFound('VR user');
+    };
+    await trx.updateTable('vr_users').set(after).where('id', '=', id).execute();
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'vr_user.updated',
+      target: { type: 'vr_user', id, label: after.name },
+      changes: changedFields(before, after),
+    });
+  });
   return getVrUser(ctx.db, caller, id);
 }
 
@@ -155,7 +172,7 @@ export async function deleteVrUser(ctx: ServiceContext, caller: Caller, id: stri
     // Locking the row makes a session started meanwhile wait for this decision.
     const vrUser = await trx
       .selectFrom('vr_users')
-      .select(['id', 'name'])
+      .select(['id', 'name', 'notes'])
       .where('id', '=', id)
       .where('organization_id', '=', caller.organizationId)
       .forUpdate()
@@ -171,6 +188,13 @@ export async function deleteVrUser(ctx: ServiceContext, caller: Caller, id: stri
         details: { name: vrUser.name, count },
       });
     await trx.deleteFrom('vr_users').where('id', '=', id).execute();
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'vr_user.deleted',
+      target: { type: 'vr_user', id, label: vrUser.name },
+      changes: deletedChanges({ name: vrUser.name, notes: vrUser.notes }),
+    });
   });
 }
 

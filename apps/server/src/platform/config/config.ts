@@ -119,6 +119,15 @@ export const CONFIG_SETTINGS = {
     meaning:
       "how long after the server ended a session as `disconnected` or `timeout` its headset's finish is still taken (a late result); report keys (`Idempotency-Key`) are kept this long",
   }),
+  /** Read by audit/audit-purge.ts (docs/logging.md). */
+  auditRetentionDays: integer({
+    name: 'AUDIT_RETENTION_DAYS',
+    default: 730,
+    min: 1,
+    shownDefault: '`730` (2 years)',
+    meaning:
+      'audit events older than this many days are deleted by a daily purge, which leaves a checkpoint so each chain still verifies',
+  }),
   lastSeenFlushMs: integer({
     name: 'LAST_SEEN_FLUSH_MS',
     default: 1000,

@@ -1,5 +1,7 @@
-/** The background jobs of a server process (headset/background-jobs.ts). */
-export type BackgroundJob = 'last_seen_flush' | 'sweeper';
+/**
+ * The background jobs of a server process (headset/background-jobs.ts, audit/audit-purge.ts).
+ */
+export type BackgroundJob = 'last_seen_flush' | 'sweeper' | 'audit_purge';
 
 /** What the background jobs tell the rest of the process: for metrics and for /readyz. */
 export interface JobReport {
@@ -14,6 +16,53 @@ export interface JobReport {
    * the sessions it ended by reason.
    */
   swept(ran: boolean, ended: { disconnected: number; timeout: number }): void;
+}
+
+/** Reports nothing (tests that start the jobs without watching them). */
+export const noReport: JobReport = { started() {}, ran() {}, flushed() {}, swept() {} };
+
+/**
+ * Runs `task` every `everyMs` until stopped, never two at once; a failure is logged and the next
+ * tick tries again (a database hiccup must not take the server down). Each run is reported, so
+ * /readyz can tell a stalled job and the metrics count runs and failures. The first run comes
+ * after `firstAfterMs` (default: one interval): a daily job in a process restarted more often than
+ * daily still runs.
+ */
+export function repeatJob(
+  job: BackgroundJob,
+  everyMs: number,
+  task: () => Promise<void>,
+  onError: (error: unknown) => void,
+  report: JobReport,
+  firstAfterMs = everyMs,
+) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let stopped = false;
+  const run = async () => {
+    const started = performance.now();
+    try {
+      await task();
+      report.ran(job, (performance.now() - started) / 1000);
+    } catch (error) {
+      report.ran(job, (performance.now() - started) / 1000, error);
+      onError(error);
+    }
+  };
+  const schedule = (delayMs = everyMs) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = run().finally(() => schedule());
+    }, delayMs);
+    timer.unref();
+  };
+  report.started(job, everyMs);
+  schedule(firstAfterMs);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    await running;
+  };
 }
 
 export type JobsState =

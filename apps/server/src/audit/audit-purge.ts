@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { AppInstance } from '../platform/http/app-types.ts';
+import { DatabaseLostError } from '../platform/database/db.ts';
+import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { PLATFORM_CHAIN, SYSTEM, recordAudit } from './audit.ts';
+
+/** Arbitrary constant shared by every process of this product: "one purge at a time". */
+export const AUDIT_PURGE_LOCK_KEY = 7_310_003;
+const DAY_MS = 24 * 3600 * 1000;
+/** The first purge, a minute after start: out of the way of start-up. */
+const PURGE_FIRST_AFTER_MS = 60_000;
+
+/**
+ * Deletes the events older than AUDIT_RETENTION_DAYS, chain by chain, and moves each chain's
+ * checkpoint to the last event deleted, so the chain verifies from there. Only a chain's oldest
+ * run of events goes (never one out of the middle, whatever its time says), in the one
+ * transaction allowed to delete (vrtc.audit_purge), which also records the purge in that chain.
+ * Answers how many events went; 0 when another process is purging.
+ */
+export async function purgeAudit(ctx: ServiceContext): Promise<number> {
+  const now = ctx.clock.now();
+  const cutoff = new Date(now.getTime() - ctx.config.auditRetentionDays * DAY_MS);
+  const chains = await ctx.db.selectFrom('audit_chain_heads').select('chain').execute();
+  let purged = 0;
+  for (const { chain } of chains) {
+    purged += await ctx.db.transaction().execute(async (trx) => {
+      const { rows: lock } = await sql<{ locked: boolean }>`
+        SELECT pg_try_advisory_xact_lock(${AUDIT_PURGE_LOCK_KEY}, hashtext(${chain})) AS locked`.execute(
+        trx,
+      );
+      if (!lock[0]?.locked) return 0;
+      // The last seq of the chain's old run: just before its first event that is not old.
+      const { rows } = await sql<{ last: string | null }>`
+        SELECT COALESCE(
+          (SELECT min(seq) - 1 FROM audit_events WHERE chain = ${chain} AND at >= ${cutoff}),
+          (SELECT max(seq) FROM audit_events WHERE chain = ${chain})
+        )::text AS last`.execute(trx);
+      const last = rows[0]?.last;
+      if (last === null || last === undefined) return 0;
+      const lastEvent = await trx
+        .selectFrom('audit_events')
+        .select(['hash', 'seq'])
+        .where('chain', '=', chain)
+        .where('seq', '=', last)
+        .executeTakeFirst();
+      if (!lastEvent) return 0; // nothing old (the checkpoint is already there)
+      const checkpoint = await trx
+        .selectFrom('audit_checkpoints')
+        .select('seq')
+        .where('chain', '=', chain)
+        .executeTakeFirst();
+      await sql`SELECT set_config('vrtc.audit_purge', 'on', true)`.execute(trx);
+      const deleted = await trx
+        .deleteFrom('audit_events')
+        .where('chain', '=', chain)
+        .where('seq', '<=', last)
+        .executeTakeFirst();
+      await trx
+        .insertInto('audit_checkpoints')
+        .values({ chain, seq: Number(last), hash: lastEvent.hash, purged_at: now })
+        .onConflict((oc) =>
+          oc
+            .column('chain')
+            .doUpdateSet({ seq: Number(last), hash: lastEvent.hash, purged_at: now }),
+        )
+        .execute();
+      await sql`SELECT set_config('vrtc.audit_purge', 'off', true)`.execute(trx);
+      const count = Number(deleted.numDeletedRows);
+      await recordAudit(trx, {
+        by: SYSTEM,
+        at: now,
+        action: 'audit.purged',
+        organizationId: chain === PLATFORM_CHAIN ? null : chain,
+        target: { type: 'audit_log', id: chain, label: `older than ${cutoff.toISOString()}` },
+        changes: {
+          checkpoint_seq: [checkpoint ? Number(checkpoint.seq) : 0, Number(last)],
+          events_deleted: [null, count],
+        },
+      });
+      return count;
+    });
+  }
+  return purged;
+}
+
+/** Runs the purge once a day (and once soon after start), in every process; one at a time. */
+export function startAuditPurge(
+  app: AppInstance,
+  ctx: ServiceContext,
+  report: JobReport = noReport,
+) {
+  const stop = repeatJob(
+    'audit_purge',
+    DAY_MS,
+    async () => {
+      const purged = await purgeAudit(ctx);
+      if (purged > 0) ctx.log.info({ purged }, 'audit events past retention deleted');
+    },
+    (error) => {
+      if (error instanceof DatabaseLostError) return;
+      ctx.log.error({ err: error }, 'audit purge failed; retrying tomorrow');
+    },
+    report,
+    PURGE_FIRST_AFTER_MS,
+  );
+  app.addHook('onClose', stop);
+}

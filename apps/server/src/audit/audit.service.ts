@@ -1,0 +1,272 @@
+import { Readable } from 'node:stream';
+import {
+  AUDIT_CSV_COLUMNS,
+  AUDIT_LIST_DEFAULT_LIMIT,
+  CSV_BOM,
+  auditCsvRow,
+  csvRecord,
+  csvText,
+  safeFileNamePart,
+  type AuditAction,
+  type AuditEvent,
+  type AuditEventExportQuery,
+  type AuditEventListQuery,
+  type AuditEventPage,
+  type AuditTargetType,
+  type AuditVerifyResult,
+} from '@vrtc/contract';
+import { sql, type Selectable } from 'kysely';
+import type { Caller } from '../auth/caller.ts';
+import type { Db } from '../platform/database/db.ts';
+import type { AuditEventsTable } from '../platform/database/schema.ts';
+import type { ServiceContext } from '../platform/service/context.ts';
+import { AppError, notFound } from '../platform/service/errors.ts';
+import { GENESIS_HASH, eventHash, type ChainedContent } from './audit.ts';
+
+type AuditRow = Selectable<AuditEventsTable>;
+
+const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The rows a caller may read under the filters: staff their organisation's, admins any. */
+function matching(db: Db, caller: Caller, filter: AuditEventExportQuery) {
+  let query = db.selectFrom('audit_events');
+  if (caller.role !== 'admin') {
+    // Another organisation's log is not there for staff, as any of its rows (decision: 404).
+    if (filter.organization_id && filter.organization_id !== caller.organizationId) {
+      throw notFound('Organization');
+    }
+    query = query.where('organization_id', '=', caller.organizationId);
+  } else if (filter.organization_id) {
+    query = query.where('organization_id', '=', filter.organization_id);
+  }
+  if (filter.actor_id) query = query.where('actor_id', '=', filter.actor_id);
+  if (filter.target_id) query = query.where('target_id', '=', filter.target_id);
+  if (filter.action) {
+    // A prefix: `session` and `session.` both find session.*; LIKE's own signs are literal here.
+    const prefix = filter.action.replace(/[\\%_]/g, (sign) => `\\${sign}`);
+    query = query.where((eb) =>
+      eb.or([eb('action', '=', filter.action!), eb('action', 'like', `${prefix}%`)]),
+    );
+  }
+  const from = filter.from && new Date(filter.from);
+  const to =
+    filter.to &&
+    (isDay(filter.to) ? new Date(Date.parse(filter.to) + DAY_MS) : new Date(filter.to));
+  if (from && to && from > to) {
+    throw new AppError('validation_error', '`from` is after `to`', {
+      details: { field: 'querystring.from' },
+    });
+  }
+  if (from) query = query.where('at', '>=', from);
+  if (to) query = query.where('at', '<', to);
+  return query;
+}
+
+/** The cursor: the last row's time and id, opaque to clients. */
+const encodeCursor = (row: { at: Date; id: string }) =>
+  Buffer.from(`${row.at.toISOString()}|${row.id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const time = at ? new Date(at) : undefined;
+  if (!time || Number.isNaN(time.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw new AppError('validation_error', 'cursor is not one this list answered', {
+      details: { field: 'querystring.cursor' },
+    });
+  }
+  return { at: time, id };
+}
+
+export function toAuditEvent(row: AuditRow): AuditEvent {
+  return {
+    id: row.id,
+    at: row.at.toISOString(),
+    organization_id: row.organization_id,
+    actor: {
+      type: row.actor_type,
+      id: row.actor_id,
+      email: row.actor_email,
+      role: row.actor_role,
+    },
+    action: row.action as AuditAction,
+    outcome: row.outcome,
+    target: {
+      type: row.target_type as AuditTargetType,
+      id: row.target_id,
+      label: row.target_label,
+    },
+    changes: row.changes,
+    ip: row.ip,
+    user_agent: row.user_agent,
+    request_id: row.request_id,
+  };
+}
+
+/** GET /v1/audit-events: newest first, by cursor. */
+export async function listAuditEvents(
+  ctx: ServiceContext,
+  caller: Caller,
+  query: AuditEventListQuery,
+): Promise<AuditEventPage> {
+  const limit = query.limit ?? AUDIT_LIST_DEFAULT_LIMIT;
+  let rows = matching(ctx.db, caller, query);
+  if (query.cursor) {
+    const after = decodeCursor(query.cursor);
+    rows = rows.where(sql<boolean>`(at, id) < (${after.at}, ${after.id}::uuid)`);
+  }
+  const page = await rows
+    .selectAll()
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const more = page.length > limit;
+  const shown = more ? page.slice(0, limit) : page;
+  return {
+    audit_events: shown.map(toAuditEvent),
+    next_cursor: more ? encodeCursor(shown.at(-1)!) : null,
+    limit,
+  };
+}
+
+const EXPORT_BATCH = 1000;
+
+/**
+ * GET /v1/audit-events/export: every matching event, newest first, streamed in batches read by
+ * the same keyset as the list (constant memory, whatever the log's size).
+ */
+export function exportAuditEvents(
+  ctx: ServiceContext,
+  caller: Caller,
+  filter: AuditEventExportQuery,
+): { fileName: string; stream: Readable } {
+  const base = () => matching(ctx.db, caller, filter);
+  base(); // refuses a bad filter (another organisation, from after to) before the file starts
+  const scope =
+    caller.role === 'admin' && !filter.organization_id
+      ? 'all'
+      : safeFileNamePart(
+          filter.organization_id && filter.organization_id !== caller.organizationId
+            ? filter.organization_id
+            : caller.organizationName,
+        );
+  const fileName = `audit_${scope}_${ctx.clock.now().toISOString().slice(0, 10)}.csv`;
+  async function* lines() {
+    yield `${CSV_BOM}${csvText([AUDIT_CSV_COLUMNS])}`;
+    let after: AuditRow | undefined;
+    for (;;) {
+      let query = base();
+      if (after) query = query.where(sql<boolean>`(at, id) < (${after.at}, ${after.id}::uuid)`);
+      const rows = await query
+        .selectAll()
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(EXPORT_BATCH)
+        .execute();
+      if (rows.length === 0) return;
+      yield `${rows.map((row) => csvRecord(auditCsvRow(toAuditEvent(row)))).join('\r\n')}\r\n`;
+      if (rows.length < EXPORT_BATCH) return;
+      after = rows.at(-1);
+    }
+  }
+  return { fileName, stream: Readable.from(lines()) };
+}
+
+/** A row as its hash saw it. */
+export function chainedContent(row: AuditRow): ChainedContent {
+  return {
+    id: row.id,
+    chain: row.chain,
+    seq: Number(row.seq),
+    at: row.at.toISOString(),
+    organization_id: row.organization_id,
+    actor_type: row.actor_type,
+    actor_id: row.actor_id,
+    actor_email: row.actor_email,
+    actor_role: row.actor_role,
+    action: row.action,
+    outcome: row.outcome,
+    target_type: row.target_type,
+    target_id: row.target_id,
+    target_label: row.target_label,
+    changes: row.changes,
+    ip: row.ip,
+    user_agent: row.user_agent,
+    request_id: row.request_id,
+  };
+}
+
+const VERIFY_BATCH = 2000;
+
+/**
+ * GET /v1/admin/audit/verify: walks each chain from its checkpoint (or its start), in seq order,
+ * recomputing every hash. An event is bad when its stored content no longer gives its hash, when
+ * it does not link to the one before (prev_hash), or when its seq skips (an event was removed).
+ * Read in one snapshot, so events written meanwhile are not half seen.
+ */
+export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResult> {
+  return ctx.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const heads = await trx
+        .selectFrom('audit_chain_heads as h')
+        .leftJoin('audit_checkpoints as c', 'c.chain', 'h.chain')
+        .select([
+          'h.chain',
+          'h.seq',
+          'h.hash',
+          'c.seq as checkpoint_seq',
+          'c.hash as checkpoint_hash',
+        ])
+        .orderBy('h.chain')
+        .execute();
+      let eventsChecked = 0;
+      for (const head of heads) {
+        let seq = Number(head.checkpoint_seq ?? 0);
+        let prevHash = head.checkpoint_hash ?? GENESIS_HASH;
+        const organizationId = head.chain === 'platform' ? null : head.chain;
+        const bad = (id: string | null): AuditVerifyResult => ({
+          ok: false,
+          chains_checked: heads.length,
+          events_checked: eventsChecked,
+          first_bad_event_id: id,
+          organization_id: organizationId,
+        });
+        for (;;) {
+          const rows = await trx
+            .selectFrom('audit_events')
+            .selectAll()
+            .where('chain', '=', head.chain)
+            .where('seq', '>', String(seq) as never)
+            .orderBy('seq')
+            .limit(VERIFY_BATCH)
+            .execute();
+          for (const row of rows) {
+            eventsChecked += 1;
+            const content = chainedContent(row);
+            if (
+              content.seq !== seq + 1 ||
+              row.prev_hash !== prevHash ||
+              eventHash(content, prevHash) !== row.hash
+            ) {
+              return bad(row.id);
+            }
+            seq = content.seq;
+            prevHash = row.hash;
+          }
+          if (rows.length < VERIFY_BATCH) break;
+        }
+        // The chain's last events gone: nothing left to name, but it does not hold.
+        if (seq !== Number(head.seq) || prevHash !== head.hash) return bad(null);
+      }
+      return {
+        ok: true,
+        chains_checked: heads.length,
+        events_checked: eventsChecked,
+        first_bad_event_id: null,
+        organization_id: null,
+      };
+    });
+}

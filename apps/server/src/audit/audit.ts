@@ -1,0 +1,238 @@
+import crypto from 'node:crypto';
+import {
+  AUDIT_REDACTED,
+  type AuditAction,
+  type AuditActor,
+  type AuditChanges,
+  type AuditOutcome,
+  type AuditTargetType,
+} from '@vrtc/contract';
+import { sql } from 'kysely';
+import type { Caller } from '../auth/caller.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import type { RequestFacts } from '../platform/http/request-facts.ts';
+
+/**
+ * The audit log's writer, a sink (docs/ARCHITECTURE.md): any domain tells it what happened, in
+ * the transaction of the change (`recordAudit(trx, …)`), so a rolled-back change leaves no event
+ * and no event tells of a change that did not happen. It calls no domain.
+ */
+
+/** Who acted, and from where: an account (a Caller), a headset, or the server itself. */
+export interface AuditSource {
+  actor: AuditActor;
+  /** The actor's organisation: the chain an event goes to unless it names another. */
+  organizationId: string | null;
+  request?: RequestFacts;
+}
+
+/** The server deciding by itself (the sweeper, the retention purge). */
+export const SYSTEM: AuditSource = {
+  actor: { type: 'system', id: null, email: null, role: null },
+  organizationId: null,
+};
+
+/** An enrolled headset reporting (its request's facts from requestFacts). */
+export function headsetSource(
+  device: { id: string; organizationId: string },
+  request?: RequestFacts,
+): AuditSource {
+  return {
+    actor: { type: 'headset', id: device.id, email: null, role: null },
+    organizationId: device.organizationId,
+    request,
+  };
+}
+
+/** A signed-in account: its email and role now are copied into the event, and kept. */
+export function callerSource(caller: Caller): AuditSource {
+  return {
+    actor: { type: 'account', id: caller.accountId, email: caller.email, role: caller.role },
+    organizationId: caller.organizationId,
+    request: caller.request,
+  };
+}
+
+export interface AuditRecord {
+  by: Caller | AuditSource;
+  /** When it happened: the service's clock (decision 017), so tests can move it. */
+  at: Date;
+  action: AuditAction;
+  /** Default success. */
+  outcome?: AuditOutcome;
+  /**
+   * The organisation the event concerns, whose chain (and whose staff) it goes to; default the
+   * actor's. null: the platform's chain (content, builds: what no one organisation owns).
+   */
+  organizationId?: string | null;
+  target: { type: AuditTargetType; id?: string | null; label?: string | null };
+  /** Field → [before, after]; secrets are redacted here, whatever the caller passes. */
+  changes?: AuditChanges;
+}
+
+/** Fields whose values never reach the log (docs/logging.md, "Never logged"). */
+const SECRET_FIELD = /password|token|secret|hash|^code$|enrollment_code/i;
+
+/** The hash a chain starts from (no event before it). */
+export const GENESIS_HASH = '0'.repeat(64);
+export const PLATFORM_CHAIN = 'platform';
+export const chainOf = (organizationId: string | null) => organizationId ?? PLATFORM_CHAIN;
+
+const toSource = (by: Caller | AuditSource): AuditSource =>
+  'accountId' in by ? callerSource(by) : by;
+
+/**
+ * Writes one event in `trx`, the transaction of the change it records, as the next link of its
+ * organisation's chain. The chain's head row stays locked until `trx` ends: writers of one chain
+ * take turns (PostgreSQL), each linking to the event committed before it.
+ */
+export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
+  const source = toSource(record.by);
+  const organizationId =
+    record.organizationId === undefined ? source.organizationId : record.organizationId;
+  const chain = chainOf(organizationId);
+  const head = await advanceHead(trx, chain);
+  const event: ChainedContent = {
+    id: crypto.randomUUID(),
+    chain,
+    seq: head.seq,
+    at: record.at.toISOString(),
+    organization_id: organizationId,
+    actor_type: source.actor.type,
+    actor_id: source.actor.id,
+    actor_email: source.actor.email,
+    actor_role: source.actor.role,
+    action: record.action,
+    outcome: record.outcome ?? 'success',
+    target_type: record.target.type,
+    target_id: record.target.id ?? null,
+    target_label: record.target.label ?? null,
+    changes: redact(record.changes ?? {}),
+    ip: source.request?.ip ?? null,
+    user_agent: source.request?.userAgent ?? null,
+    request_id: source.request?.requestId ?? null,
+  };
+  const hash = eventHash(event, head.prevHash);
+  await sql`
+    WITH written AS (
+      INSERT INTO audit_events (id, chain, seq, at, organization_id, actor_type, actor_id,
+        actor_email, actor_role, action, outcome, target_type, target_id, target_label, changes,
+        ip, user_agent, request_id, prev_hash, hash)
+      VALUES (${event.id}, ${chain}, ${event.seq}, ${event.at}, ${organizationId},
+        ${event.actor_type}, ${event.actor_id}, ${event.actor_email}, ${event.actor_role},
+        ${event.action}, ${event.outcome}, ${event.target_type}, ${event.target_id},
+        ${event.target_label}, ${JSON.stringify(event.changes)}::jsonb, ${event.ip},
+        ${event.user_agent}, ${event.request_id}, ${head.prevHash}, ${hash})
+    )
+    UPDATE audit_chain_heads SET hash = ${hash} WHERE chain = ${chain}`.execute(trx);
+}
+
+/**
+ * recordAudit in a transaction of its own: for what has no change to ride with (a refused
+ * sign-in, a refused request), or whose change already committed.
+ */
+export function recordAuditAlone(db: Db, record: AuditRecord): Promise<void> {
+  return db.transaction().execute((trx) => recordAudit(trx, record));
+}
+
+/** Takes the chain's next seq and the hash before it, locking the head for the transaction. */
+async function advanceHead(trx: Tx, chain: string): Promise<{ seq: number; prevHash: string }> {
+  for (;;) {
+    const { rows } = await sql<{ seq: string; hash: string }>`
+      UPDATE audit_chain_heads SET seq = seq + 1 WHERE chain = ${chain}
+      RETURNING seq::text AS seq, hash`.execute(trx);
+    const row = rows[0];
+    if (row) return { seq: Number(row.seq), prevHash: row.hash };
+    // The chain's first event: a writer that raced here waits on the key, then finds the row.
+    await sql`
+      INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (${chain}, 0, ${GENESIS_HASH})
+      ON CONFLICT (chain) DO NOTHING`.execute(trx);
+  }
+}
+
+/** What an event's hash covers: every column but the hashes themselves. */
+export interface ChainedContent {
+  id: string;
+  chain: string;
+  seq: number;
+  at: string;
+  organization_id: string | null;
+  actor_type: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_role: string | null;
+  action: string;
+  outcome: string;
+  target_type: string;
+  target_id: string | null;
+  target_label: string | null;
+  changes: AuditChanges;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+}
+
+/** sha256 over the hash before it and the event's content as canonical JSON. */
+export function eventHash(content: ChainedContent, prevHash: string): string {
+  return crypto
+    .createHash('sha256')
+    .update(prevHash)
+    .update('\n')
+    .update(canonicalJson(content))
+    .digest('hex');
+}
+
+/**
+ * JSON with object keys sorted at every depth: the same content gives the same text whichever
+ * order it was built or stored in (jsonb keeps its own key order).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    const keys = Object.keys(object)
+      .filter((key) => object[key] !== undefined)
+      .sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Secrets replaced, and values as JSON stores them (a Date as its ISO text). */
+function redact(changes: AuditChanges): AuditChanges {
+  const out: AuditChanges = {};
+  for (const [field, [before, after]] of Object.entries(changes)) {
+    out[field] = SECRET_FIELD.test(field)
+      ? [before == null ? null : AUDIT_REDACTED, after == null ? null : AUDIT_REDACTED]
+      : [asJson(before), asJson(after)];
+  }
+  return out;
+}
+
+const asJson = (value: unknown): unknown =>
+  value === undefined ? null : (JSON.parse(JSON.stringify(value ?? null)) as unknown);
+
+type Fields = Record<string, unknown>;
+
+/** The changes of a created thing: each field [null, value]. */
+export function createdChanges(after: Fields): AuditChanges {
+  return Object.fromEntries(Object.entries(after).map(([field, value]) => [field, [null, value]]));
+}
+
+/** The changes of a deleted thing: each field [value, null]. */
+export function deletedChanges(before: Fields): AuditChanges {
+  return Object.fromEntries(Object.entries(before).map(([field, value]) => [field, [value, null]]));
+}
+
+/** The fields of `after` whose value differs from `before`'s, each [before, after]. */
+export function changedFields(before: Fields, after: Fields): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const [field, value] of Object.entries(after)) {
+    if (value === undefined) continue;
+    if (canonicalJson(asJson(before[field])) !== canonicalJson(asJson(value))) {
+      changes[field] = [before[field] ?? null, value];
+    }
+  }
+  return changes;
+}
