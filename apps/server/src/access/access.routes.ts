@@ -15,6 +15,6 @@ export function accessRoutes(app: AppInstance, ctx: ServiceContext) {
     access.grantAccess(ctx, callerOf(request), request.params.id, request.body),
   );
   registerRoute(app, routes.revokeAccess, (request) =>
-    access.revokeAccess(ctx, request.params.id, request.body),
+    access.revokeAccess(ctx, callerOf(request), request.params.id, request.body),
   );
 }

@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Tx } from '../platform/database/db.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import {
   containsPattern,
@@ -35,14 +36,42 @@ import { iso, isoOrNull } from '../platform/service/serialize.ts';
 
 export const EXPIRY_IN_PAST = 'Expiry date cannot be in the past';
 
-async function lockScenario(trx: Tx, id: string): Promise<void> {
+async function lockScenario(trx: Tx, id: string): Promise<{ name: string }> {
   const scenario = await trx
     .selectFrom('scenarios')
-    .select('id')
+    .select('name')
     .where('id', '=', id)
     .forShare()
     .executeTakeFirst();
   if (!scenario) throw notFound('Scenario');
+  return scenario;
+}
+
+/** A licence (grant) changed: one event per organisation, in its chain, so its staff see it. */
+async function recordGrants(
+  trx: Tx,
+  caller: Caller,
+  at: Date,
+  action: 'license.granted' | 'license.revoked',
+  scenario: { id: string; name: string },
+  grants: Array<{
+    organization_id: string;
+    before: Date | null | undefined;
+    after: Date | null | undefined;
+  }>,
+) {
+  for (const grant of grants) {
+    const state = (expires: Date | null | undefined) =>
+      expires === undefined ? null : { expires_at: expires && iso(expires) };
+    await recordAudit(trx, {
+      by: caller,
+      at,
+      action,
+      organizationId: grant.organization_id,
+      target: { type: 'license', id: scenario.id, label: scenario.name },
+      changes: { grant: [state(grant.before), state(grant.after)] },
+    });
+  }
 }
 
 /** Grants (or re-grants: expiry, time and granter are replaced) the scenario to organisations. */
@@ -62,7 +91,7 @@ export async function grantAccess(
 
   await ctx.db.transaction().execute(async (trx) => {
     // Shared locks keep the scenario and the organisations from vanishing before the insert.
-    await lockScenario(trx, scenarioId);
+    const scenario = await lockScenario(trx, scenarioId);
     const found = await trx
       .selectFrom('organizations')
       .select('id')
@@ -72,6 +101,13 @@ export async function grantAccess(
     const known = new Set(found.map((o) => o.id));
     const missing = organizationIds.find((id) => !known.has(id));
     if (missing) throw new AppError('not_found', `Organization ${missing} not found`);
+    const held = await trx
+      .selectFrom('scenario_access')
+      .select(['organization_id', 'expires_at'])
+      .where('scenario_id', '=', scenarioId)
+      .where('organization_id', 'in', organizationIds)
+      .execute();
+    const before = new Map(held.map((grant) => [grant.organization_id, grant.expires_at]));
 
     await trx
       .insertInto('scenario_access')
@@ -92,6 +128,18 @@ export async function grantAccess(
         })),
       )
       .execute();
+    await recordGrants(
+      trx,
+      caller,
+      now,
+      'license.granted',
+      { id: scenarioId, name: scenario.name },
+      organizationIds.map((id) => ({
+        organization_id: id,
+        before: before.get(id),
+        after: expiresAt,
+      })),
+    );
   });
   return { granted: organizationIds.length, expires_at: iso(expiresAt) };
 }
@@ -102,19 +150,32 @@ export async function grantAccess(
  */
 export async function revokeAccess(
   ctx: ServiceContext,
+  caller: Caller,
   scenarioId: string,
   body: RevokeAccessBody,
 ): Promise<RevokeAccessResponse> {
   const now = ctx.clock.now();
   return ctx.db.transaction().execute(async (trx) => {
-    await lockScenario(trx, scenarioId);
+    const scenario = await lockScenario(trx, scenarioId);
     let revoking = trx.deleteFrom('scenario_access').where('scenario_id', '=', scenarioId);
     revoking =
       'organization_ids' in body
         ? revoking.where('organization_id', 'in', [...new Set(body.organization_ids)])
         : revoking.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]));
-    const result = await revoking.executeTakeFirst();
-    return { revoked: Number(result.numDeletedRows) };
+    const revoked = await revoking.returning(['organization_id', 'expires_at']).execute();
+    await recordGrants(
+      trx,
+      caller,
+      now,
+      'license.revoked',
+      { id: scenarioId, name: scenario.name },
+      revoked.map((grant) => ({
+        organization_id: grant.organization_id,
+        before: grant.expires_at,
+        after: undefined,
+      })),
+    );
+    return { revoked: revoked.length };
   });
 }
 

@@ -7,7 +7,9 @@ import * as accounts from './accounts.service.ts';
 
 export function accountsRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.listAccounts, (request) => accounts.listAccounts(ctx, request.query));
-  registerRoute(app, routes.createAccount, (request) => accounts.createAccount(ctx, request.body));
+  registerRoute(app, routes.createAccount, (request) =>
+    accounts.createAccount(ctx, callerOf(request), request.body),
+  );
   registerRoute(app, routes.getAccount, (request) => accounts.getAccount(ctx, request.params.id));
   registerRoute(app, routes.updateAccount, (request) =>
     accounts.updateAccount(ctx, callerOf(request), request.params.id, request.body),

@@ -24,6 +24,7 @@ import {
   totalOf,
 } from '../platform/database/paging.ts';
 import { iso } from '../platform/service/serialize.ts';
+import { changedFields, deletedChanges, recordAudit } from '../audit/audit.ts';
 
 interface AccountRow {
   id: string;
@@ -123,23 +124,40 @@ export async function getAccount(ctx: ServiceContext, id: string): Promise<Accou
 
 export async function createAccount(
   ctx: ServiceContext,
+  caller: Caller,
   body: AccountCreateBody,
 ): Promise<Account> {
   await findOrganization(ctx.db, body.organization_id);
   await assertEmailFree(ctx.db, body.email);
   const passwordHash = await hashPassword(body.password);
   const row = await uniqueEmail(() =>
-    ctx.db
-      .insertInto('accounts')
-      .values({
-        email: body.email,
-        password_hash: passwordHash,
-        role: body.role,
-        organization_id: body.organization_id,
-        created_at: ctx.clock.now(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow(),
+    ctx.db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('accounts')
+        .values({
+          email: body.email,
+          password_hash: passwordHash,
+          role: body.role,
+          organization_id: body.organization_id,
+          created_at: ctx.clock.now(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        by: caller,
+        at: ctx.clock.now(),
+        action: 'account.created',
+        organizationId: body.organization_id,
+        target: { type: 'account', id: created.id, label: body.email },
+        changes: {
+          email: [null, body.email],
+          role: [null, body.role],
+          organization_id: [null, body.organization_id],
+          password: [null, passwordHash],
+        },
+      });
+      return created;
+    }),
   );
   return getAccount(ctx, row.id);
 }
@@ -171,7 +189,7 @@ export async function updateAccount(
     ctx.db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('accounts')
-        .select(['id', 'active', 'role', 'organization_id'])
+        .select(['id', 'email', 'active', 'role', 'organization_id'])
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst();
@@ -199,6 +217,15 @@ export async function updateAccount(
         (body.role !== undefined && body.role !== current.role) ||
         (body.organization_id !== undefined && body.organization_id !== current.organization_id);
       if ((current.active && body.active === false) || identityChanged) await endSignIns(trx, id);
+      await recordAudit(trx, {
+        by: caller,
+        at: ctx.clock.now(),
+        action: 'account.updated',
+        // The organisation it belongs to now; a move is told in changes.
+        organizationId: changes.organization_id ?? current.organization_id,
+        target: { type: 'account', id, label: changes.email ?? current.email },
+        changes: changedFields(current, changes),
+      });
     }),
   );
   return getAccount(ctx, id);
@@ -209,8 +236,22 @@ export async function deleteAccount(ctx: ServiceContext, caller: Caller, id: str
   if (id === caller.accountId) {
     throw new AppError('cannot_delete_self', 'You cannot delete your own account.');
   }
-  const result = await ctx.db.deleteFrom('accounts').where('id', '=', id).executeTakeFirst();
-  if (result.numDeletedRows === 0n) throw notFound('User');
+  await ctx.db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('accounts')
+      .where('id', '=', id)
+      .returning(['email', 'role', 'organization_id', 'active'])
+      .executeTakeFirst();
+    if (!deleted) throw notFound('User');
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'account.deleted',
+      organizationId: deleted.organization_id,
+      target: { type: 'account', id, label: deleted.email },
+      changes: deletedChanges(deleted),
+    });
+  });
 }
 
 /**
@@ -231,12 +272,21 @@ export async function changePassword(
   if (!exists) throw notFound('User');
   const passwordHash = await hashPassword(body.new_password);
   await ctx.db.transaction().execute(async (trx) => {
-    const result = await trx
+    const account = await trx
       .updateTable('accounts')
       .set({ password_hash: passwordHash })
       .where('id', '=', id)
+      .returning(['email', 'organization_id'])
       .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw notFound('User');
+    if (!account) throw notFound('User');
     await endSignIns(trx, id, { except: id === caller.accountId ? caller.tokenId : undefined });
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'account.password_set',
+      organizationId: account.organization_id,
+      target: { type: 'account', id, label: account.email },
+      changes: { password: ['', passwordHash] },
+    });
   });
 }

@@ -22,6 +22,11 @@ export function auditRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.verifyAudit, () => audit.verifyAudit(ctx));
 }
 
+/** Routes whose refusals their service records itself, with what was tried. */
+const RECORD_THEIR_OWN = new Set(
+  [routes.login, routes.changeOwnPassword].map((route) => `${route.method} ${route.path}`),
+);
+
 const accessByRoute = new Map<string, RouteAccess>(
   Object.values(routes).map((route) => [`${route.method} ${route.path}`, route.access]),
 );
@@ -30,7 +35,8 @@ const accessByRoute = new Map<string, RouteAccess>(
  * Records every request the API refused with 401 or 403 (auth.access_denied), once answered, in
  * a transaction of its own. Registered in the console's scope only: headsets' refusals (a removed
  * headset keeps calling until switched off) are in the server log, and the heartbeat pays for no
- * hook. Sign-in refusals are recorded by the sign-in itself (auth.login_failed). The rate limits
+ * hook. Sign-in refusals are recorded by the sign-in itself (auth.login_failed), a wrong current
+ * password by the password change (auth.password_changed, failure). The rate limits
  * bound how many refusals one client can make.
  */
 export function recordRefusals(app: AppInstance, ctx: ServiceContext) {
@@ -39,7 +45,7 @@ export function recordRefusals(app: AppInstance, ctx: ServiceContext) {
     const path = request.routeOptions.url;
     const route = `${request.method} ${path}`;
     const access = accessByRoute.get(route);
-    if (!access || access === 'device' || route === `POST ${routes.login.path}`) return;
+    if (!access || access === 'device' || RECORD_THEIR_OWN.has(route)) return;
     const caller = request.caller;
     const facts = requestFacts(request);
     await recordAuditAlone(ctx.db, {

@@ -6,9 +6,9 @@ import {
   type AuditChanges,
   type AuditOutcome,
   type AuditTargetType,
+  type Role,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 
@@ -17,6 +17,18 @@ import type { RequestFacts } from '../platform/http/request-facts.ts';
  * the transaction of the change (`recordAudit(trx, …)`), so a rolled-back change leaves no event
  * and no event tells of a change that did not happen. It calls no domain.
  */
+
+/**
+ * A signed-in account as the audit log needs it: auth's Caller has this shape (the sink imports
+ * no domain, so auth can tell it of sign-ins without a circle).
+ */
+export interface AccountActor {
+  accountId: string;
+  email: string;
+  role: Role;
+  organizationId: string;
+  request?: RequestFacts;
+}
 
 /** Who acted, and from where: an account (a Caller), a headset, or the server itself. */
 export interface AuditSource {
@@ -45,7 +57,7 @@ export function headsetSource(
 }
 
 /** A signed-in account: its email and role now are copied into the event, and kept. */
-export function callerSource(caller: Caller): AuditSource {
+export function callerSource(caller: AccountActor): AuditSource {
   return {
     actor: { type: 'account', id: caller.accountId, email: caller.email, role: caller.role },
     organizationId: caller.organizationId,
@@ -54,7 +66,7 @@ export function callerSource(caller: Caller): AuditSource {
 }
 
 export interface AuditRecord {
-  by: Caller | AuditSource;
+  by: AccountActor | AuditSource;
   /** When it happened: the service's clock (decision 017), so tests can move it. */
   at: Date;
   action: AuditAction;
@@ -78,7 +90,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 export const PLATFORM_CHAIN = 'platform';
 export const chainOf = (organizationId: string | null) => organizationId ?? PLATFORM_CHAIN;
 
-const toSource = (by: Caller | AuditSource): AuditSource =>
+const toSource = (by: AccountActor | AuditSource): AuditSource =>
   'accountId' in by ? callerSource(by) : by;
 
 /**

@@ -3,6 +3,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { type ServiceContext } from '../platform/service/context.ts';
 import { callerOf } from './caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
+import { requestFacts } from '../platform/http/request-facts.ts';
 import * as auth from './auth.service.ts';
 import { clearSessionCookie, refuseCrossSite, setSessionCookie } from './session-cookie.ts';
 
@@ -11,14 +12,14 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
     // A page of another site must not sign the browser in to an account of its choosing. A
     // request without Origin is no browser's POST (scripts, headsets): it is let through.
     if (request.headers.origin !== undefined) refuseCrossSite(request, ctx.config.publicUrl);
-    const answer = await auth.login(ctx, request.body, request.ip);
+    const answer = await auth.login(ctx, request.body, requestFacts(request));
     // The cookie lives as long as the token it carries.
     setSessionCookie(request, reply, answer.token, Math.floor(ctx.config.tokenTtlMs / 1000));
     return answer;
   });
   registerRoute(app, routes.me, (request) => auth.me(callerOf(request)));
   registerRoute(app, routes.logout, async (request, reply) => {
-    await auth.logout(ctx.db, callerOf(request));
+    await auth.logout(ctx, callerOf(request));
     clearSessionCookie(reply);
     return { ok: true as const };
   });

@@ -11,6 +11,8 @@ import {
 } from '../platform/service/rate-limit.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
+import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
+import type { RequestFacts } from '../platform/http/request-facts.ts';
 
 /**
  * Sign-in limits (decision 008, docs/operations.md), failures per 15 minutes. Strict per address
@@ -61,10 +63,10 @@ async function forgivePasswordAttempt(ctx: ServiceContext, now: Date, limits: Lo
 export async function login(
   ctx: ServiceContext,
   body: LoginBody,
-  clientAddress: string,
+  request: RequestFacts,
 ): Promise<LoginResponse> {
   const now = ctx.clock.now();
-  const limits = loginLimits(body.email, clientAddress);
+  const limits = loginLimits(body.email, request.ip ?? '');
   await countPasswordAttempt(ctx, now, limits);
 
   const account = await ctx.db
@@ -84,17 +86,59 @@ export async function login(
     .executeTakeFirst();
 
   const passwordMatches = await verifyPassword(account?.password_hash, body.password);
+  // A refused sign-in is recorded in a transaction of its own (there is no change to ride with):
+  // the account it named, if any, and the email tried, never the password.
+  const refused = async (error: AppError, outcome: 'failure' | 'denied') => {
+    await recordAuditAlone(ctx.db, {
+      by: {
+        actor: {
+          type: 'account',
+          id: account?.id ?? null,
+          email: account?.email ?? null,
+          role: account?.role ?? null,
+        },
+        organizationId: account?.organization_id ?? null,
+        request,
+      },
+      at: now,
+      action: 'auth.login_failed',
+      outcome,
+      target: { type: 'account', id: account?.id ?? null, label: body.email.trim() },
+      changes: { reason: [null, error.message] },
+    });
+    return error;
+  };
   if (!account || !passwordMatches) {
-    throw new AppError('invalid_credentials', 'Invalid email or password');
+    throw await refused(
+      new AppError('invalid_credentials', 'Invalid email or password'),
+      'failure',
+    );
   }
   // Only someone who knows the password learns that the account is switched off.
-  if (!account.active) throw new AppError('forbidden', 'This account is deactivated');
+  if (!account.active) {
+    throw await refused(new AppError('forbidden', 'This account is deactivated'), 'denied');
+  }
   if (!account.organization_active) {
-    throw new AppError('forbidden', 'This organization is deactivated');
+    throw await refused(new AppError('forbidden', 'This organization is deactivated'), 'denied');
   }
   await forgivePasswordAttempt(ctx, now, limits);
 
-  const { token, expiresAt } = await issueToken(ctx, account.id);
+  const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
+    const issued = await issueToken({ ...ctx, db: trx }, account.id);
+    await recordAudit(trx, {
+      by: {
+        accountId: account.id,
+        email: account.email,
+        role: account.role,
+        organizationId: account.organization_id,
+        request,
+      },
+      at: now,
+      action: 'auth.login',
+      target: { type: 'account', id: account.id, label: account.email },
+    });
+    return issued;
+  });
   return {
     token,
     expires_at: expiresAt.toISOString(),
@@ -107,7 +151,7 @@ export async function login(
 }
 
 export async function issueToken(
-  ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
+  ctx: { db: Db | Tx } & Pick<ServiceContext, 'clock' | 'config'>,
   accountId: string,
 ) {
   const now = ctx.clock.now();
@@ -191,8 +235,16 @@ export function me(caller: Caller): Me {
   };
 }
 
-export async function logout(db: Db, caller: Caller): Promise<void> {
-  await db.deleteFrom('auth_tokens').where('id', '=', caller.tokenId).execute();
+export async function logout(ctx: ServiceContext, caller: Caller): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('auth_tokens').where('id', '=', caller.tokenId).execute();
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'auth.logout',
+      target: { type: 'account', id: caller.accountId, label: caller.email },
+    });
+  });
 }
 
 /**
@@ -216,7 +268,17 @@ export async function changeOwnPassword(
     .select('password_hash')
     .where('id', '=', caller.accountId)
     .executeTakeFirst();
+  const target = { type: 'account' as const, id: caller.accountId, label: caller.email };
   if (!(await verifyPassword(account?.password_hash, body.current_password))) {
+    // A failed change is recorded on its own (no change rides with it), never the password tried.
+    await recordAuditAlone(ctx.db, {
+      by: caller,
+      at: now,
+      action: 'auth.password_changed',
+      outcome: 'failure',
+      target,
+      changes: { reason: [null, 'The current password is wrong'] },
+    });
     throw new AppError('wrong_current_password', 'The current password is wrong');
   }
   await forgivePasswordAttempt(ctx, now, limits);
@@ -229,6 +291,13 @@ export async function changeOwnPassword(
       .where('id', '=', caller.accountId)
       .execute();
     await endSignIns(trx, caller.accountId, { except: caller.tokenId });
+    await recordAudit(trx, {
+      by: caller,
+      at: now,
+      action: 'auth.password_changed',
+      target,
+      changes: { password: [account?.password_hash ?? null, passwordHash] },
+    });
   });
 }
 

@@ -2,6 +2,7 @@ import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { registerRoute } from '../platform/http/routes.ts';
+import { callerOf } from '../auth/caller.ts';
 import * as content from './content.service.ts';
 
 const ok = { ok: true as const };
@@ -10,13 +11,15 @@ const ok = { ok: true as const };
 export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
   const { scenarios, modules, levels, levelOptions } = content;
   registerRoute(app, routes.listScenarios, (request) => scenarios.list(ctx, request.query));
-  registerRoute(app, routes.createScenario, (request) => scenarios.create(ctx, request.body));
+  registerRoute(app, routes.createScenario, (request) =>
+    scenarios.create(ctx, callerOf(request), request.body),
+  );
   registerRoute(app, routes.getScenario, (request) => content.getScenario(ctx, request.params.id));
   registerRoute(app, routes.updateScenario, (request) =>
-    scenarios.update(ctx, request.params.id, request.body),
+    scenarios.update(ctx, callerOf(request), request.params.id, request.body),
   );
   registerRoute(app, routes.deleteScenario, async (request) => {
-    await scenarios.remove(ctx, request.params.id);
+    await scenarios.remove(ctx, callerOf(request), request.params.id);
     return ok;
   });
 
@@ -25,13 +28,13 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
     modules.list(ctx, request.query, request.params.id),
   );
   registerRoute(app, routes.createModule, (request) =>
-    modules.create(ctx, request.body, request.params.id),
+    modules.create(ctx, callerOf(request), request.body, request.params.id),
   );
   registerRoute(app, routes.updateModule, (request) =>
-    modules.update(ctx, request.params.id, request.body),
+    modules.update(ctx, callerOf(request), request.params.id, request.body),
   );
   registerRoute(app, routes.deleteModule, async (request) => {
-    await modules.remove(ctx, request.params.id);
+    await modules.remove(ctx, callerOf(request), request.params.id);
     return ok;
   });
 
@@ -39,13 +42,13 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
     levels.list(ctx, request.query, request.params.id),
   );
   registerRoute(app, routes.createLevel, (request) =>
-    levels.create(ctx, request.body, request.params.id),
+    levels.create(ctx, callerOf(request), request.body, request.params.id),
   );
   registerRoute(app, routes.updateLevel, (request) =>
-    levels.update(ctx, request.params.id, request.body),
+    levels.update(ctx, callerOf(request), request.params.id, request.body),
   );
   registerRoute(app, routes.deleteLevel, async (request) => {
-    await levels.remove(ctx, request.params.id);
+    await levels.remove(ctx, callerOf(request), request.params.id);
     return ok;
   });
 
@@ -53,13 +56,13 @@ export function contentRoutes(app: AppInstance, ctx: ServiceContext) {
     levelOptions.list(ctx, request.query, request.params.id),
   );
   registerRoute(app, routes.createLevelOption, (request) =>
-    levelOptions.create(ctx, request.body, request.params.id),
+    levelOptions.create(ctx, callerOf(request), request.body, request.params.id),
   );
   registerRoute(app, routes.updateLevelOption, (request) =>
-    levelOptions.update(ctx, request.params.id, request.body),
+    levelOptions.update(ctx, callerOf(request), request.params.id, request.body),
   );
   registerRoute(app, routes.deleteLevelOption, async (request) => {
-    await levelOptions.remove(ctx, request.params.id);
+    await levelOptions.remove(ctx, callerOf(request), request.params.id);
     return ok;
   });
 }

@@ -20,7 +20,9 @@ import type {
 import { MAX_TASKS_DEFAULT } from '@vrtc/contract';
 import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Db } from '../platform/database/db.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
+import type { Caller } from '../auth/caller.ts';
+import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../platform/database/pg-errors.ts';
 import {
@@ -89,6 +91,8 @@ type Row = Record<string, unknown> & { created_at: Date };
 
 interface ContentKindSpec<Key extends string, Field extends string, Create, Update> {
   table: ContentTable;
+  /** What the audit log calls it: the target type and the first part of its actions. */
+  auditAs: 'scenario' | 'module' | 'level' | 'level_option';
   /** The list answer's field that holds the page's items. */
   listKey: Key;
   /** The item's name in a 404. */
@@ -135,7 +139,7 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
   spec: ContentKindSpec<Key, Field, Create, Update>,
 ) {
   const { table, what, parent, columns } = spec;
-  const db = (ctx: { db: Db }) => ctx.db as unknown as ContentDb;
+  const db = (ctx: { db: Db | Tx }) => ctx.db as unknown as ContentDb;
   const toItem = (row: Row) => ({ ...row, created_at: iso(row.created_at) }) as Item;
   const guard = <T>(body: Create | Update, write: () => Promise<T>) =>
     spec.guardWrite ? spec.guardWrite(body, write) : write();
@@ -186,40 +190,102 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
       return toItem(row as Row);
     },
 
-    async create(ctx: ServiceContext, body: Create, parentId?: string): Promise<Item> {
+    async create(
+      ctx: ServiceContext,
+      caller: Caller,
+      body: Create,
+      parentId?: string,
+    ): Promise<Item> {
       const values = {
         ...(parent ? { [parent.column]: parentId } : {}),
         ...defined(spec.values(ctx, body, parentId)),
         created_at: ctx.clock.now(),
       };
       const insert = () =>
-        db(ctx).insertInto(table).values(values).returning(columns).executeTakeFirstOrThrow();
+        ctx.db.transaction().execute(async (trx) => {
+          const row = (await db({ db: trx })
+            .insertInto(table)
+            .values(values)
+            .returning(columns)
+            .executeTakeFirstOrThrow()) as Row;
+          await recordAudit(trx, {
+            by: caller,
+            at: ctx.clock.now(),
+            action: `${spec.auditAs}.created`,
+            organizationId: null,
+            target: { type: spec.auditAs, id: row.id as string, label: row.name as string },
+            changes: createdChanges(audited(row, values)),
+          });
+          return row;
+        });
       const row = await guard(body, parent ? () => underParent(parent.what, insert) : insert);
-      return toItem(row as Row);
+      return toItem(row);
     },
 
-    async update(ctx: ServiceContext, id: string, body: Update): Promise<Item> {
+    async update(ctx: ServiceContext, caller: Caller, id: string, body: Update): Promise<Item> {
       const changes = defined(spec.changes(body));
-      const row =
-        Object.keys(changes).length > 0
-          ? await guard(body, () =>
-              db(ctx)
-                .updateTable(table)
-                .set(changes)
-                .where('id', '=', id)
-                .returning(columns)
-                .executeTakeFirst(),
-            )
-          : await select(ctx, id);
-      if (!row) throw notFound(what);
-      return toItem(row as Row);
+      const row = await guard(body, () =>
+        ctx.db.transaction().execute(async (trx) => {
+          const before = (await db({ db: trx })
+            .selectFrom(table)
+            .select(columns)
+            .where('id', '=', id)
+            .forUpdate()
+            .executeTakeFirst()) as Row | undefined;
+          if (!before) throw notFound(what);
+          if (Object.keys(changes).length === 0) return before;
+          const after = (await db({ db: trx })
+            .updateTable(table)
+            .set(changes)
+            .where('id', '=', id)
+            .returning(columns)
+            .executeTakeFirstOrThrow()) as Row;
+          await recordAudit(trx, {
+            by: caller,
+            at: ctx.clock.now(),
+            action: `${spec.auditAs}.updated`,
+            organizationId: null,
+            target: { type: spec.auditAs, id, label: after.name as string },
+            changes: changedFields(before, audited(after, changes)),
+          });
+          return after;
+        }),
+      );
+      return toItem(row);
     },
 
-    async remove(ctx: ServiceContext, id: string): Promise<void> {
-      const result = await db(ctx).deleteFrom(table).where('id', '=', id).executeTakeFirst();
-      if (result.numDeletedRows === 0n) throw notFound(what);
+    async remove(ctx: ServiceContext, caller: Caller, id: string): Promise<void> {
+      await ctx.db.transaction().execute(async (trx) => {
+        const before = (await db({ db: trx })
+          .selectFrom(table)
+          .select(columns)
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst()) as Row | undefined;
+        if (!before) throw notFound(what);
+        await db({ db: trx }).deleteFrom(table).where('id', '=', id).execute();
+        await recordAudit(trx, {
+          by: caller,
+          at: ctx.clock.now(),
+          action: `${spec.auditAs}.deleted`,
+          organizationId: null,
+          target: { type: spec.auditAs, id, label: before.name as string },
+          changes: deletedChanges(audited(before, {}, true)),
+        });
+      });
     },
   };
+}
+
+/**
+ * The fields of `row` a write named (`written`'s keys, or with `all` every column but the
+ * computed ones), as stored: content is global, so its events go to the platform's chain.
+ */
+function audited(row: Row, written: Record<string, unknown>, all = false): Record<string, unknown> {
+  const fields = all
+    ? Object.keys(row).filter((field) => !['id', 'created_at', 'module_count'].includes(field))
+    : Object.keys(written).filter((field) => field !== 'created_at' && field in row);
+  return Object.fromEntries(fields.map((field) => [field, row[field]]));
 }
 
 // ---- The four kinds ----
@@ -232,6 +298,7 @@ export const scenarios = contentKind<
   UpdateScenarioBody
 >({
   table: 'scenarios',
+  auditAs: 'scenario',
   listKey: 'scenarios',
   what: 'Scenario',
   columns: [
@@ -265,6 +332,7 @@ export const modules = contentKind<
   UpdateModuleBody
 >({
   table: 'modules',
+  auditAs: 'module',
   listKey: 'modules',
   what: 'Module',
   parent: { table: 'scenarios', column: 'scenario_id', what: 'Scenario' },
@@ -305,6 +373,7 @@ export const levels = contentKind<
   UpdateLevelBody
 >({
   table: 'levels',
+  auditAs: 'level',
   listKey: 'levels',
   what: 'Level',
   parent: { table: 'modules', column: 'module_id', what: 'Module' },
@@ -337,6 +406,7 @@ export const levelOptions = contentKind<
   UpdateLevelOptionBody
 >({
   table: 'level_options',
+  auditAs: 'level_option',
   listKey: 'options',
   what: 'Level option',
   parent: { table: 'levels', column: 'level_id', what: 'Level' },

@@ -1,6 +1,7 @@
 import type { DevicesContext } from './devices.service.ts';
 import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
+import { callerOf } from '../auth/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as devices from './devices.service.ts';
 
@@ -9,10 +10,10 @@ export function adminDevicesRoutes(app: AppInstance, ctx: DevicesContext) {
     devices.listAllDevices(ctx, request.query),
   );
   registerRoute(app, routes.adminDeleteDevice, async (request) => {
-    await devices.deleteDevice(ctx, undefined, request.params.id);
+    await devices.deleteDevice(ctx, callerOf(request), undefined, request.params.id);
     return { ok: true as const };
   });
   registerRoute(app, routes.bulkDeleteDevices, (request) =>
-    devices.bulkDeleteDevices(ctx, request.body.device_ids),
+    devices.bulkDeleteDevices(ctx, callerOf(request), request.body.device_ids),
   );
 }

@@ -13,7 +13,8 @@ export function devicesRoutes(app: AppInstance, ctx: DevicesContext) {
     devices.getDevice(ctx, callerOf(request).organizationId, request.params.id),
   );
   registerRoute(app, routes.deleteDevice, async (request) => {
-    await devices.deleteDevice(ctx, callerOf(request).organizationId, request.params.id);
+    const caller = callerOf(request);
+    await devices.deleteDevice(ctx, caller, caller.organizationId, request.params.id);
     return { ok: true as const };
   });
   registerRoute(app, routes.setMovementType, (request) =>

@@ -13,6 +13,7 @@ import type {
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
+import { changedFields, deletedChanges, recordAudit } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import {
@@ -248,14 +249,29 @@ export async function setMovementType(
   id: string,
   movementType: MovementType,
 ): Promise<Device> {
-  const result = await ctx.db
-    .updateTable('devices')
-    .set({ movement_type: movementType })
-    .where('id', '=', id)
-    .where('organization_id', '=', caller.organizationId)
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) throw notFound('Device');
-  await ctx.deviceEvents.changed(ctx.db, id);
+  await ctx.db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('devices')
+      .select(['name', 'movement_type'])
+      .where('id', '=', id)
+      .where('organization_id', '=', caller.organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) throw notFound('Device');
+    await trx
+      .updateTable('devices')
+      .set({ movement_type: movementType })
+      .where('id', '=', id)
+      .execute();
+    await ctx.deviceEvents.changed(trx, id);
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'device.updated',
+      target: { type: 'device', id, label: before.name },
+      changes: changedFields(before, { movement_type: movementType }),
+    });
+  });
   publishDevice(ctx, 'updated', [{ id, organization_id: caller.organizationId }]);
   return getDevice(ctx, caller.organizationId, id);
 }
@@ -290,6 +306,7 @@ async function lockDevices(trx: Tx, ids: string[], organizationId: string | unde
  */
 export async function deleteDevice(
   ctx: DevicesContext,
+  caller: Caller,
   organizationId: string | undefined,
   id: string,
 ): Promise<void> {
@@ -300,13 +317,35 @@ export async function deleteDevice(
     const rows = await trx
       .deleteFrom('devices')
       .where('id', '=', id)
-      .returning(['id', 'organization_id'])
+      .returning(DELETED_DEVICE_COLUMNS)
       .execute();
     // Its token stops working at once here, and in other processes from commit on.
     await ctx.deviceEvents.changed(trx, id);
+    await recordDeletions(ctx, trx, caller, rows);
     return rows;
   });
   publishDevice(ctx, 'deleted', deleted);
+}
+
+const DELETED_DEVICE_COLUMNS = ['id', 'organization_id', 'name', 'type'] as const;
+
+/** A headset removed: one event each, in its organisation's chain. */
+async function recordDeletions(
+  ctx: DevicesContext,
+  trx: Tx,
+  caller: Caller,
+  rows: Array<{ id: string; organization_id: string; name: string; type: string }>,
+) {
+  for (const row of rows) {
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'device.deleted',
+      organizationId: row.organization_id,
+      target: { type: 'device', id: row.id, label: row.name },
+      changes: deletedChanges({ name: row.name, type: row.type }),
+    });
+  }
 }
 
 /** Tells the live streams (and the fleet's counts) of committed device changes. */
@@ -328,6 +367,7 @@ function publishDevice(
 /** Deletes every listed device that exists and is not in a session; the rest are reported. */
 export async function bulkDeleteDevices(
   ctx: DevicesContext,
+  caller: Caller,
   deviceIds: string[],
 ): Promise<BulkDeleteDevicesResponse> {
   const ids = [...new Set(deviceIds)];
@@ -345,10 +385,11 @@ export async function bulkDeleteDevices(
         ? await trx
             .deleteFrom('devices')
             .where('id', 'in', deleted)
-            .returning(['id', 'organization_id'])
+            .returning(DELETED_DEVICE_COLUMNS)
             .execute()
         : [];
     if (deleted.length > 0) await ctx.deviceEvents.changedMany(trx, deleted);
+    await recordDeletions(ctx, trx, caller, rows);
     return { response: { deleted, skipped }, rows };
   });
   publishDevice(ctx, 'deleted', result.rows);

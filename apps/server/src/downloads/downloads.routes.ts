@@ -5,6 +5,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { registerRoute } from '../platform/http/routes.ts';
+import { callerOf } from '../auth/caller.ts';
 import { signingSecret } from '../platform/config/signing-secret.ts';
 import * as downloads from './downloads.service.ts';
 
@@ -30,6 +31,7 @@ export function downloadsAdminRoutes(app: AppInstance, ctx: ServiceContext) {
         const length = request.headers['content-length'];
         return downloads.saveBuild(
           ctx,
+          callerOf(request),
           request.params.platform,
           request.body,
           length === undefined ? undefined : Number(length),

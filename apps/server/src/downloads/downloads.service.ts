@@ -16,6 +16,8 @@ import type { Config } from '../platform/config/config.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { iso } from '../platform/service/serialize.ts';
+import type { Caller } from '../auth/caller.ts';
+import { changedFields, recordAudit } from '../audit/audit.ts';
 
 /**
  * VR app builds: one APK per platform at `${DATA_DIR}/builds/<platform>.apk` (a file copied there
@@ -75,6 +77,7 @@ export async function listBuilds(ctx: ServiceContext): Promise<AppBuild[]> {
  */
 export async function saveBuild(
   ctx: ServiceContext,
+  caller: Caller,
   platform: AppPlatform,
   body: Readable,
   declaredLength: number | undefined,
@@ -118,9 +121,32 @@ export async function saveBuild(
     // The version first, then the file: a reader never pairs a new file with an old version.
     const info = `${temp}.json`;
     await fs.promises.writeFile(info, JSON.stringify({ version: cleanVersion }));
-    await fs.promises.rename(info, buildInfoPath(ctx.config, platform));
-    await fs.promises.rename(temp, buildPath(ctx.config, platform));
-    return { platform, version: cleanVersion, size_bytes: size, uploaded_at: iso(uploadedAt) };
+    const before = await statBuild(ctx.config, platform);
+    const build = {
+      platform,
+      version: cleanVersion,
+      size_bytes: size,
+      uploaded_at: iso(uploadedAt),
+    };
+    // The build is files, not rows: its event commits only once the files are in place, so a
+    // failed replacement leaves none (a commit failing after the renames would leave the build
+    // without its event, the one way round this cannot rule out).
+    await ctx.db.transaction().execute(async (trx) => {
+      await recordAudit(trx, {
+        by: caller,
+        at: uploadedAt,
+        action: 'app_build.uploaded',
+        organizationId: null,
+        target: { type: 'app_build', id: platform, label: cleanVersion },
+        changes: changedFields(
+          { version: before?.version ?? null, size_bytes: before?.size_bytes ?? null },
+          { version: cleanVersion, size_bytes: size },
+        ),
+      });
+      await fs.promises.rename(info, buildInfoPath(ctx.config, platform));
+      await fs.promises.rename(temp, buildPath(ctx.config, platform));
+    });
+    return build;
   } catch (error) {
     out.destroy();
     await fs.promises.rm(temp, { force: true });

@@ -1,9 +1,11 @@
 import type { HeadsetContext } from './headset.service.ts';
 import { routes } from '@vrtc/contract';
+import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
 import { DatabaseLostError } from '../platform/database/db.ts';
 import { registerRoute } from '../platform/http/routes.ts';
+import { requestFacts } from '../platform/http/request-facts.ts';
 import type { JobReport } from '../platform/ops/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
 import * as headset from './headset.service.ts';
@@ -51,7 +53,9 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
     });
   });
 
-  registerRoute(app, routes.enroll, (request) => headset.enroll(ctx, request.body, request.ip));
+  registerRoute(app, routes.enroll, (request) =>
+    headset.enroll(ctx, request.body, requestFacts(request)),
+  );
 
   // Device token required (registerRoute puts the device guard in front of each).
   registerRoute(
@@ -80,17 +84,20 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
 }
 
 /** A headset's report as the service takes it: the headset, the session, the body, the key. */
-function reportOf<Body>(request: {
-  device?: AuthenticatedDevice;
-  params: { id: string };
-  body: Body;
-  headers: { 'idempotency-key'?: string };
-}): headset.Report<Body> {
+function reportOf<Body>(
+  request: FastifyRequest & {
+    device?: AuthenticatedDevice;
+    params: { id: string };
+    body: Body;
+    headers: { 'idempotency-key'?: string };
+  },
+): headset.Report<Body> {
   return {
     device: deviceOf(request),
     sessionId: request.params.id,
     body: request.body,
     idempotencyKey: request.headers['idempotency-key'],
+    request: requestFacts(request),
   };
 }
 

@@ -26,12 +26,20 @@ import {
 } from '../platform/service/rate-limit.ts';
 import type { MovementType, SessionStatus } from '../platform/database/schema.ts';
 import { iso } from '../platform/service/serialize.ts';
-import { completeLateResult, endActiveSession, raisedTaskCount } from '../sessions/session-end.ts';
+import {
+  completeLateResult,
+  endActiveSession,
+  raisedTaskCount,
+  recordSessionEnd,
+  sessionLabel,
+} from '../sessions/session-end.ts';
 import { publishSession } from '../sessions/session-events.ts';
 import { checkTaskNumbers, storeTasks } from '../sessions/tasks.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
 import { once, reportKey, storeAnswer, type ReportKey } from './report-keys.ts';
 import { LastSeenBuffer } from './last-seen.ts';
+import { createdChanges, headsetSource, recordAudit } from '../audit/audit.ts';
+import type { RequestFacts } from '../platform/http/request-facts.ts';
 import type { WithLive } from '../events/live-events.ts';
 import type { WithDeviceChanges } from '../devices/device-changes.ts';
 
@@ -93,30 +101,44 @@ async function countIssuedCode(ctx: HeadsetContext, organizationId: string, now:
  */
 async function storeNewCode(
   ctx: HeadsetContext,
-  organizationId: string,
+  caller: Caller,
   now: Date,
   replaceValid: boolean,
 ): Promise<EnrollmentCode | undefined> {
+  const organizationId = caller.organizationId;
   for (let attempt = 0; attempt < 10; attempt++) {
     try {
-      const stored = await ctx.db
-        .insertInto('enrollment_codes')
-        .values({
-          organization_id: organizationId,
-          code: newEnrollmentCode(),
-          created_at: now,
-          expires_at: new Date(now.getTime() + ENROLLMENT_CODE_TTL_MS),
-        })
-        .onConflict((conflict) => {
-          const update = conflict.column('organization_id').doUpdateSet((eb) => ({
-            code: eb.ref('excluded.code'),
-            created_at: eb.ref('excluded.created_at'),
-            expires_at: eb.ref('excluded.expires_at'),
-          }));
-          return replaceValid ? update : update.where('enrollment_codes.expires_at', '<=', now);
-        })
-        .returning(['code', 'expires_at'])
-        .executeTakeFirst();
+      const stored = await ctx.db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('enrollment_codes')
+          .values({
+            organization_id: organizationId,
+            code: newEnrollmentCode(),
+            created_at: now,
+            expires_at: new Date(now.getTime() + ENROLLMENT_CODE_TTL_MS),
+          })
+          .onConflict((conflict) => {
+            const update = conflict.column('organization_id').doUpdateSet((eb) => ({
+              code: eb.ref('excluded.code'),
+              created_at: eb.ref('excluded.created_at'),
+              expires_at: eb.ref('excluded.expires_at'),
+            }));
+            return replaceValid ? update : update.where('enrollment_codes.expires_at', '<=', now);
+          })
+          .returning(['code', 'expires_at'])
+          .executeTakeFirst();
+        if (row) {
+          // The code itself is a secret (AUDIT_REDACTED): the log tells that one was issued.
+          await recordAudit(trx, {
+            by: caller,
+            at: now,
+            action: replaceValid ? 'enrollment_code.renewed' : 'enrollment_code.issued',
+            target: { type: 'enrollment_code', id: organizationId, label: null },
+            changes: { code: [null, row.code], expires_at: [null, row.expires_at] },
+          });
+        }
+        return row;
+      });
       return stored ? codeBody(stored) : undefined;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -145,7 +167,7 @@ export async function currentEnrollmentCode(
   const current = await readValid();
   if (current) return codeBody(current);
   await countIssuedCode(ctx, caller.organizationId, now);
-  const issued = await storeNewCode(ctx, caller.organizationId, now, false);
+  const issued = await storeNewCode(ctx, caller, now, false);
   if (issued) return issued;
   // Another request issued one first: answer with its code.
   const winner = await readValid();
@@ -160,17 +182,28 @@ export async function renewEnrollmentCode(
 ): Promise<EnrollmentCode> {
   const now = ctx.clock.now();
   await countIssuedCode(ctx, caller.organizationId, now);
-  const renewed = await storeNewCode(ctx, caller.organizationId, now, true);
+  const renewed = await storeNewCode(ctx, caller, now, true);
   if (!renewed) throw new AppError('conflict', 'Could not issue an enrollment code.');
   return renewed;
 }
 
 /** Revokes the organisation's code: no headset can enrol until a code is issued again. */
 export async function revokeEnrollmentCode(ctx: HeadsetContext, caller: Caller): Promise<void> {
-  await ctx.db
-    .deleteFrom('enrollment_codes')
-    .where('organization_id', '=', caller.organizationId)
-    .execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .deleteFrom('enrollment_codes')
+      .where('organization_id', '=', caller.organizationId)
+      .returning(['code', 'expires_at'])
+      .executeTakeFirst();
+    if (!revoked) return;
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'enrollment_code.revoked',
+      target: { type: 'enrollment_code', id: caller.organizationId, label: null },
+      changes: { code: [revoked.code, null], expires_at: [revoked.expires_at, null] },
+    });
+  });
 }
 
 function enrollLimits(clientAddress: string): Limit[] {
@@ -190,10 +223,10 @@ function enrollLimits(clientAddress: string): Limit[] {
 export async function enroll(
   ctx: HeadsetContext,
   body: EnrollBody,
-  clientAddress: string,
+  request: RequestFacts,
 ): Promise<EnrollResponse> {
   const now = ctx.clock.now();
-  const limits = enrollLimits(clientAddress);
+  const limits = enrollLimits(request.ip ?? '');
   await takeAttempt(ctx.db, now, limits);
   const code = normalizeEnrollmentCode(body.code);
   const owner = await ctx.db
@@ -214,19 +247,27 @@ export async function enroll(
   const { token, hash } = newToken();
   const device = await ctx.db.transaction().execute(async (trx) => {
     await checkQuota(trx, owner.organization_id, 'devices', ctx.config.quotas.devices);
-    return trx
+    const values = { name: body.name.trim(), type: body.type, movement_type: 'slide' as const };
+    const enrolled = await trx
       .insertInto('devices')
       .values({
+        ...values,
         organization_id: owner.organization_id,
-        name: body.name.trim(),
-        type: body.type,
-        movement_type: 'slide',
         token_hash: hash,
         last_seen_at: now,
         created_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The headset enrols itself: it is the actor, with the code's organisation.
+    await recordAudit(trx, {
+      by: headsetSource({ id: enrolled.id, organizationId: owner.organization_id }, request),
+      at: now,
+      action: 'device.enrolled',
+      target: { type: 'device', id: enrolled.id, label: values.name },
+      changes: createdChanges(values),
+    });
+    return enrolled;
   });
   ctx.live.publish({
     type: 'device',
@@ -512,6 +553,8 @@ export interface Report<Body> {
   sessionId: string;
   body: Body;
   idempotencyKey?: string;
+  /** Where it came from, for the audit log (the headset is the actor of its reports). */
+  request?: RequestFacts;
 }
 
 /** What applying a report did, once its transaction committed: its answer, and what to publish. */
@@ -614,6 +657,13 @@ export function reportProgress(
           'device_id',
           'organization_id',
           'progress_seq',
+          'vr_user_name',
+          'scenario_name',
+          'level_name',
+          // As it was before this statement (its snapshot), for the audit log.
+          sql<number>`(SELECT b.completed_tasks FROM sessions b WHERE b.id = sessions.id)`.as(
+            'completed_tasks_before',
+          ),
         ])
         .executeTakeFirst();
       if (!row) return undefined;
@@ -622,6 +672,19 @@ export function reportProgress(
       const [task] = body.task
         ? await storeTasks(trx, sessionId, [body.task], now, { occurredAt, older })
         : [];
+      if (task || row.completed_tasks !== row.completed_tasks_before) {
+        await recordAudit(trx, {
+          by: headsetSource(device, report.request),
+          at: now,
+          action: 'session.progress',
+          organizationId: row.organization_id,
+          target: { type: 'session', id: sessionId, label: sessionLabel(row) },
+          changes: {
+            completed_tasks: [row.completed_tasks_before, row.completed_tasks],
+            ...(task ? { task: [null, task] } : {}),
+          },
+        });
+      }
       // The launch description a heartbeat answers carries completed_tasks.
       if (row.status === 'active') await ctx.deviceEvents.changed(trx, device.id);
       const answer = progressAnswer(row);
@@ -674,6 +737,13 @@ export function finishSession(
         ));
       if (!session) return undefined;
       if (body.tasks) await storeTasks(trx, sessionId, body.tasks, now);
+      await recordSessionEnd(
+        trx,
+        headsetSource(device, report.request),
+        now,
+        session.late_result ? 'session.late_result' : 'session.finished',
+        session,
+      );
       const answer = progressAnswer(session);
       if (key) await storeAnswer(trx, key, answer, now);
       return { session, answer };

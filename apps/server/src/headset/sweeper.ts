@@ -1,7 +1,8 @@
 import type { HeadsetContext } from './headset.service.ts';
 import { sql } from 'kysely';
 import type { Session } from '../platform/database/schema.ts';
-import { endActiveSession } from '../sessions/session-end.ts';
+import { endActiveSession, recordSessionEnd } from '../sessions/session-end.ts';
+import { SYSTEM } from '../audit/audit.ts';
 import { publishSession } from '../sessions/session-events.ts';
 
 /** Arbitrary constant shared by every process of this product: "one sweeper at a time". */
@@ -77,6 +78,14 @@ export async function runSweep(
         { status, now },
       );
       if (!ended) continue; // finished or cancelled meanwhile
+      // The server decided this: the system is the actor.
+      await recordSessionEnd(
+        trx,
+        SYSTEM,
+        now,
+        status === 'disconnected' ? 'session.disconnected' : 'session.timed_out',
+        ended,
+      );
       endedSessions.push(ended);
       (status === 'disconnected' ? result.disconnected : result.timedOut).push(session.id);
     }

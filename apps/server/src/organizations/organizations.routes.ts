@@ -10,7 +10,7 @@ export function organizationsRoutes(app: AppInstance, ctx: OrganizationsContext)
     organizations.listOrganizations(ctx, request.query),
   );
   registerRoute(app, routes.createOrganization, (request) =>
-    organizations.createOrganization(ctx, request.body),
+    organizations.createOrganization(ctx, callerOf(request), request.body),
   );
   registerRoute(app, routes.getOrganization, (request) =>
     organizations.getOrganization(ctx, request.params.id),
@@ -19,7 +19,7 @@ export function organizationsRoutes(app: AppInstance, ctx: OrganizationsContext)
     organizations.updateOrganization(ctx, callerOf(request), request.params.id, request.body),
   );
   registerRoute(app, routes.deleteOrganization, async (request) => {
-    await organizations.deleteOrganization(ctx, request.params.id);
+    await organizations.deleteOrganization(ctx, callerOf(request), request.params.id);
     return { ok: true as const };
   });
   registerRoute(app, routes.organizationAnalytics, (request) =>

@@ -11,6 +11,7 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
+import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import { endOrganizationSignIns } from '../auth/auth.service.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import {
@@ -199,12 +200,28 @@ export async function getOrganization(
   return organization!;
 }
 
-export async function createOrganization(ctx: OrganizationsContext, body: OrganizationCreateBody) {
-  const row = await ctx.db
-    .insertInto('organizations')
-    .values({ name: body.name.trim(), created_at: ctx.clock.now() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+export async function createOrganization(
+  ctx: OrganizationsContext,
+  caller: Caller,
+  body: OrganizationCreateBody,
+) {
+  const name = body.name.trim();
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('organizations')
+      .values({ name, created_at: ctx.clock.now() })
+      .returning(['id', 'active'])
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'organization.created',
+      organizationId: created.id,
+      target: { type: 'organization', id: created.id, label: name },
+      changes: createdChanges({ name, active: created.active }),
+    });
+    return created;
+  });
   return getOrganization(ctx, row.id);
 }
 
@@ -229,7 +246,7 @@ export async function updateOrganization(
   await ctx.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('organizations')
-      .select(['id', 'active'])
+      .select(['id', 'name', 'active'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
@@ -246,6 +263,14 @@ export async function updateOrganization(
       await ctx.deviceEvents.allChanged(trx);
     }
     if (current.active && body.active === false) await endOrganizationSignIns(trx, id);
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'organization.updated',
+      organizationId: id,
+      target: { type: 'organization', id, label: changes.name ?? current.name },
+      changes: changedFields(current, changes),
+    });
   });
   return getOrganization(ctx, id);
 }
@@ -256,7 +281,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}(s)`;
  * Deletes an organisation that holds nothing: refused (organization_in_use) while it has accounts,
  * VR users, devices or sessions. Its scenario grants and enrolment code go with it.
  */
-export async function deleteOrganization(ctx: OrganizationsContext, id: string) {
+export async function deleteOrganization(ctx: OrganizationsContext, caller: Caller, id: string) {
   await ctx.db.transaction().execute(async (trx) => {
     // The row lock makes a concurrent insert referencing it wait for this decision.
     const organization = await trx
@@ -291,5 +316,14 @@ export async function deleteOrganization(ctx: OrganizationsContext, id: string) 
       );
     }
     await trx.deleteFrom('organizations').where('id', '=', id).execute();
+    // The last event of its chain, which stays: the record outlives the organisation.
+    await recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: 'organization.deleted',
+      organizationId: id,
+      target: { type: 'organization', id, label: organization.name },
+      changes: deletedChanges({ name: organization.name }),
+    });
   });
 }

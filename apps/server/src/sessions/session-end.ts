@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DeviceChanges } from '../devices/device-changes.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { Session, SessionStatus } from '../platform/database/schema.ts';
+import { changedFields, recordAudit, type AuditRecord } from '../audit/audit.ts';
 
 export type EndedStatus = Exclude<SessionStatus, 'active'>;
 
@@ -13,6 +14,35 @@ export type EndedStatus = Exclude<SessionStatus, 'active'>;
 export function clampedToSession(reported: Date, now: Date): RawBuilder<Date> {
   return sql<Date>`least(greatest(${reported}::timestamptz, started_at), ${now}::timestamptz)`;
 }
+
+/**
+ * The row as it was before the UPDATE that returns this: a subquery in RETURNING reads the
+ * statement's snapshot, taken before the update (the audit log's [before, after] in one statement).
+ */
+const before = {
+  status: sql<SessionStatus>`(SELECT b.status FROM sessions b WHERE b.id = sessions.id)`.as(
+    'status_before',
+  ),
+  completed_tasks:
+    sql<number>`(SELECT b.completed_tasks FROM sessions b WHERE b.id = sessions.id)`.as(
+      'completed_tasks_before',
+    ),
+  success: sql<boolean | null>`(SELECT b.success FROM sessions b WHERE b.id = sessions.id)`.as(
+    'success_before',
+  ),
+  ended_at: sql<Date | null>`(SELECT b.ended_at FROM sessions b WHERE b.id = sessions.id)`.as(
+    'ended_at_before',
+  ),
+};
+const BEFORE_COLUMNS = [before.status, before.completed_tasks, before.success, before.ended_at];
+
+/** A session just ended, with what it was before (status, count, success, ended_at). */
+export type EndedSession = Session & {
+  status_before: SessionStatus;
+  completed_tasks_before: number;
+  success_before: boolean | null;
+  ended_at_before: Date | null;
+};
 
 const durationUntil = (end: RawBuilder<Date>) =>
   sql<number>`greatest(0, floor(extract(epoch FROM (${end} - started_at))))::int`;
@@ -41,7 +71,7 @@ export async function endActiveSession(
     completedTasks?: number;
     success?: boolean;
   },
-): Promise<Session | undefined> {
+): Promise<EndedSession | undefined> {
   const endedAt = outcome.occurredAt
     ? clampedToSession(outcome.occurredAt, outcome.now)
     : sql<Date>`${outcome.now}::timestamptz`;
@@ -61,7 +91,7 @@ export async function endActiveSession(
     .where('status', '=', 'active');
   if (match.organizationId) query = query.where('organization_id', '=', match.organizationId);
   if (match.deviceId) query = query.where('device_id', '=', match.deviceId);
-  const ended = await query.returningAll().executeTakeFirst();
+  const ended = await query.returningAll().returning(BEFORE_COLUMNS).executeTakeFirst();
   if (ended) await deviceEvents.changed(db, ended.device_id);
   return ended;
 }
@@ -84,7 +114,7 @@ export async function completeLateResult(
     completedTasks: number;
     success: boolean;
   },
-): Promise<Session | undefined> {
+): Promise<EndedSession | undefined> {
   const endedAt = outcome.occurredAt
     ? clampedToSession(outcome.occurredAt, outcome.now)
     : sql<Date>`ended_at`;
@@ -106,5 +136,53 @@ export async function completeLateResult(
     .where('status', 'in', ['disconnected', 'timeout'])
     .where('ended_at', '>=', outcome.windowStart)
     .returningAll()
+    .returning(BEFORE_COLUMNS)
     .executeTakeFirst();
+}
+
+/** What the audit log names a session by: who trained on what, as the session recorded it. */
+export function sessionLabel(
+  session: Pick<Session, 'vr_user_name' | 'scenario_name' | 'level_name'>,
+) {
+  return `${session.vr_user_name}: ${session.scenario_name} / ${session.level_name}`;
+}
+
+/**
+ * Records a session's end in its organisation's chain, [before, after] of what the end changed:
+ * cancelled by an account, finished (or a late result) by its headset, disconnected or timed out
+ * by the server (the sweeper).
+ */
+export async function recordSessionEnd(
+  trx: Tx,
+  by: AuditRecord['by'],
+  at: Date,
+  action:
+    | 'session.cancelled'
+    | 'session.finished'
+    | 'session.late_result'
+    | 'session.disconnected'
+    | 'session.timed_out',
+  session: EndedSession,
+) {
+  await recordAudit(trx, {
+    by,
+    at,
+    action,
+    organizationId: session.organization_id,
+    target: { type: 'session', id: session.id, label: sessionLabel(session) },
+    changes: changedFields(
+      {
+        status: session.status_before,
+        completed_tasks: session.completed_tasks_before,
+        success: session.success_before,
+        ended_at: session.ended_at_before,
+      },
+      {
+        status: session.status,
+        completed_tasks: session.completed_tasks,
+        success: session.success,
+        ended_at: session.ended_at,
+      },
+    ),
+  });
 }

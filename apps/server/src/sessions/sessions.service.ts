@@ -14,7 +14,8 @@ import { isUniqueViolation } from '../platform/database/pg-errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';
 import type { Session } from '../platform/database/schema.ts';
 import { iso, isoOrNull } from '../platform/service/serialize.ts';
-import { endActiveSession } from './session-end.ts';
+import { endActiveSession, recordSessionEnd, sessionLabel } from './session-end.ts';
+import { createdChanges, recordAudit } from '../audit/audit.ts';
 import { publishSession } from './session-events.ts';
 import { tasksOf } from './tasks.ts';
 import type { WithLive } from '../events/live-events.ts';
@@ -101,6 +102,25 @@ export async function startSession(
         .executeTakeFirstOrThrow();
       // The device's next heartbeat delivers the session (other processes: from commit on).
       await ctx.deviceEvents.changed(trx, device.id);
+      await recordAudit(trx, {
+        by: caller,
+        at: now,
+        action: 'session.started',
+        target: { type: 'session', id: session.id, label: sessionLabel(session) },
+        changes: createdChanges({
+          status: session.status,
+          vr_user_id: session.vr_user_id,
+          vr_user_name: session.vr_user_name,
+          device_id: session.device_id,
+          device_name: session.device_name,
+          scenario_name: session.scenario_name,
+          module_name: session.module_name,
+          level_name: session.level_name,
+          level_number: session.level_number,
+          max_tasks: session.max_tasks,
+          selected_options: options.map((option) => option.name),
+        }),
+      });
       return session;
     });
     publishSession(ctx.live, 'started', row);
@@ -231,11 +251,19 @@ async function resolveVrUser(
     .executeTakeFirst();
   if (existing) return existing;
   await checkQuota(trx, caller.organizationId, 'vr_users', vrUserQuota);
-  return trx
+  const created = await trx
     .insertInto('vr_users')
     .values({ organization_id: caller.organizationId, name, notes: null, created_at: now })
     .returning(['id', 'name'])
     .executeTakeFirstOrThrow();
+  await recordAudit(trx, {
+    by: caller,
+    at: now,
+    action: 'vr_user.created',
+    target: { type: 'vr_user', id: created.id, label: name },
+    changes: createdChanges({ name, notes: null }),
+  });
+  return created;
 }
 
 export async function listActiveSessions(
@@ -299,12 +327,19 @@ export async function cancelSession(
   caller: Caller,
   id: string,
 ): Promise<HistorySession> {
-  const ended = await endActiveSession(
-    ctx.deviceEvents,
-    ctx.db,
-    { sessionId: id, organizationId: caller.organizationId },
-    { status: 'cancelled', now: ctx.clock.now() },
-  );
+  const now = ctx.clock.now();
+  const ended = await ctx.db.transaction().execute(async (trx) => {
+    const session = await endActiveSession(
+      ctx.deviceEvents,
+      trx,
+      { sessionId: id, organizationId: caller.organizationId },
+      { status: 'cancelled', now },
+    );
+    if (session) {
+      await recordSessionEnd(trx, caller, now, 'session.cancelled', session);
+    }
+    return session;
+  });
   if (ended) {
     publishSession(ctx.live, 'ended', ended);
     return toHistorySession(ended);

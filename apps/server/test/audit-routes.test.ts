@@ -1,0 +1,638 @@
+import crypto from 'node:crypto';
+import {
+  AUDIT_REDACTED,
+  routePath,
+  routes,
+  type AuditAction,
+  type AuditEvent,
+  type AuditEventPage,
+  type RouteName,
+} from '@vrtc/contract';
+import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runSweep } from '../src/headset/sweeper.ts';
+import { BACKGROUND, contextOf, createTestApp, type TestApp } from './harness.ts';
+import {
+  TEST_PASSWORD,
+  makeAccount,
+  makeDevice,
+  makeEnrolledDevice,
+  makeOrganization,
+  makeScenarioTree,
+  makeStartableSetup,
+  makeTenant,
+  makeVrUser,
+} from './factories.ts';
+
+/**
+ * Every call of the API that changes something writes its audit event: this walks the contract's
+ * route map and, for each POST, PUT and DELETE route, makes a valid call and looks for the event
+ * of the route's action, with the caller, the request's facts and the change's [before, after].
+ * A new mutating route fails here until it writes its event and has its row in CALLS.
+ */
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof makeTenant>>;
+let staff: Awaited<ReturnType<typeof makeTenant>>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeTenant(t, { role: 'admin' });
+  staff = await makeTenant(t);
+});
+afterAll(() => t.close());
+
+type Tenant = typeof staff;
+
+interface Call {
+  /** Who calls: `staff` (a client account), `admin`, or a headset's headers. */
+  as: Tenant | { headers: Record<string, string> } | 'nobody';
+  params?: Record<string, string>;
+  query?: string;
+  payload?: InjectOptions['payload'];
+  headers?: Record<string, string>;
+}
+
+interface Expected {
+  action: AuditAction;
+  /** Prepares what the call needs and says how to make it. */
+  call: () => Promise<Call>;
+  /** Part of the event's changes, [before, after] per field. */
+  changes?: Record<string, [unknown, unknown]>;
+  actor?: 'account' | 'headset';
+}
+
+const apk = Buffer.concat([Buffer.from('PK\x03\x04'), crypto.randomBytes(60)]);
+const soon = () => new Date(t.clock.now().getTime() + 30 * 24 * 3600 * 1000).toISOString();
+
+/** A session running on an enrolled headset of the staff's organisation. */
+async function runningSession() {
+  const setup = await makeStartableSetup(t, staff.organization.id);
+  const headset = await makeEnrolledDevice(t.db, staff.organization.id, {
+    last_seen_at: t.clock.now(),
+  });
+  const started = await t.app.inject({
+    method: 'POST',
+    url: '/v1/sessions/start',
+    headers: staff.headers,
+    payload: { device_id: headset.device.id, level_id: setup.level.id, vr_user_name: 'Runner' },
+  });
+  expect(started.statusCode, started.body).toBe(201);
+  return { id: started.json<{ id: string }>().id, headset };
+}
+
+/**
+ * How to make a valid call of each mutating route, and the event it must leave. The heartbeat is
+ * the one route without an event: it changes nothing anyone asks about, and it is the hot path
+ * (decision 002); a headset's liveness is its last-seen time.
+ */
+const CALLS: Record<string, Expected | { exempt: string }> = {
+  createVrUser: {
+    action: 'vr_user.created',
+    call: async () => ({ as: staff, payload: { name: 'Ann Trainee', notes: 'night shift' } }),
+    changes: { name: [null, 'Ann Trainee'], notes: [null, 'night shift'] },
+  },
+  updateVrUser: {
+    action: 'vr_user.updated',
+    call: async () => {
+      const vrUser = await makeVrUser(t.db, staff.organization.id, { name: 'Before' });
+      return { as: staff, params: { id: vrUser.id }, payload: { name: 'After' } };
+    },
+    changes: { name: ['Before', 'After'] },
+  },
+  deleteVrUser: {
+    action: 'vr_user.deleted',
+    call: async () => {
+      const vrUser = await makeVrUser(t.db, staff.organization.id, { name: 'Leaving' });
+      return { as: staff, params: { id: vrUser.id } };
+    },
+    changes: { name: ['Leaving', null] },
+  },
+  login: {
+    action: 'auth.login',
+    call: async () => ({
+      as: 'nobody',
+      payload: { email: staff.account.email, password: TEST_PASSWORD },
+    }),
+  },
+  logout: {
+    action: 'auth.logout',
+    call: async () => {
+      const tenant = await makeTenant(t);
+      return { as: tenant };
+    },
+  },
+  changeOwnPassword: {
+    action: 'auth.password_changed',
+    call: async () => ({
+      as: await makeTenant(t),
+      payload: { current_password: TEST_PASSWORD, new_password: 'my-own-new-pw-7' },
+    }),
+    changes: { password: [AUDIT_REDACTED, AUDIT_REDACTED] },
+  },
+  deleteDevice: {
+    action: 'device.deleted',
+    call: async () => {
+      const device = await makeDevice(t.db, staff.organization.id, { name: 'Old headset' });
+      return { as: staff, params: { id: device.id } };
+    },
+    changes: { name: ['Old headset', null] },
+  },
+  setMovementType: {
+    action: 'device.updated',
+    call: async () => {
+      const device = await makeDevice(t.db, staff.organization.id, { movement_type: 'slide' });
+      return { as: staff, params: { id: device.id }, payload: { movement_type: 'teleport' } };
+    },
+    changes: { movement_type: ['slide', 'teleport'] },
+  },
+  currentEnrollmentCode: {
+    action: 'enrollment_code.issued',
+    call: async () => ({ as: await makeTenant(t) }),
+    changes: { code: [null, AUDIT_REDACTED] },
+  },
+  renewEnrollmentCode: {
+    action: 'enrollment_code.renewed',
+    call: async () => ({ as: staff }),
+    changes: { code: [null, AUDIT_REDACTED] },
+  },
+  revokeEnrollmentCode: {
+    action: 'enrollment_code.revoked',
+    call: async () => {
+      const tenant = await makeTenant(t);
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/devices/enrollment-code',
+        headers: tenant.headers,
+      });
+      return { as: tenant };
+    },
+    changes: { code: [AUDIT_REDACTED, null] },
+  },
+  startSession: {
+    action: 'session.started',
+    call: async () => {
+      const setup = await makeStartableSetup(t, staff.organization.id);
+      return {
+        as: staff,
+        payload: { device_id: setup.device.id, level_id: setup.level.id, vr_user_name: 'Bo' },
+      };
+    },
+    changes: { status: [null, 'active'], vr_user_name: [null, 'Bo'] },
+  },
+  cancelSession: {
+    action: 'session.cancelled',
+    call: async () => ({ as: staff, params: { id: (await runningSession()).id } }),
+    changes: { status: ['active', 'cancelled'] },
+  },
+  enroll: {
+    action: 'device.enrolled',
+    actor: 'headset',
+    call: async () => {
+      const tenant = await makeTenant(t);
+      const code = await t.app.inject({
+        method: 'POST',
+        url: '/v1/devices/enrollment-code',
+        headers: tenant.headers,
+      });
+      return {
+        as: 'nobody',
+        payload: { code: code.json<{ code: string }>().code, name: 'Quest 7', type: 'quest' },
+      };
+    },
+    changes: { name: [null, 'Quest 7'], type: [null, 'quest'] },
+  },
+  heartbeat: { exempt: 'the hot path; a heartbeat changes only the last-seen time' },
+  reportProgress: {
+    action: 'session.progress',
+    actor: 'headset',
+    call: async () => {
+      const session = await runningSession();
+      return {
+        as: session.headset,
+        params: { id: session.id },
+        payload: { completed_tasks: 2 },
+      };
+    },
+    changes: { completed_tasks: [0, 2] },
+  },
+  finishSession: {
+    action: 'session.finished',
+    actor: 'headset',
+    call: async () => {
+      const session = await runningSession();
+      return {
+        as: session.headset,
+        params: { id: session.id },
+        payload: { completed_tasks: 3, success: true },
+      };
+    },
+    changes: { status: ['active', 'completed'], completed_tasks: [0, 3], success: [null, true] },
+  },
+  createOrganization: {
+    action: 'organization.created',
+    call: async () => ({ as: admin, payload: { name: 'North Plant' } }),
+    changes: { name: [null, 'North Plant'] },
+  },
+  updateOrganization: {
+    action: 'organization.updated',
+    call: async () => {
+      const organization = await makeOrganization(t.db, { name: 'Plant A' });
+      return { as: admin, params: { id: organization.id }, payload: { name: 'Plant B' } };
+    },
+    changes: { name: ['Plant A', 'Plant B'] },
+  },
+  deleteOrganization: {
+    action: 'organization.deleted',
+    call: async () => {
+      const organization = await makeOrganization(t.db, { name: 'Closed plant' });
+      return { as: admin, params: { id: organization.id } };
+    },
+    changes: { name: ['Closed plant', null] },
+  },
+  createAccount: {
+    action: 'account.created',
+    call: async () => ({
+      as: admin,
+      payload: {
+        email: 'new.staff@example.com',
+        password: 'a-new-secret-1',
+        role: 'client',
+        organization_id: staff.organization.id,
+      },
+    }),
+    changes: { email: [null, 'new.staff@example.com'], password: [null, AUDIT_REDACTED] },
+  },
+  updateAccount: {
+    action: 'account.updated',
+    call: async () => {
+      const account = await makeAccount(t.db, { organization_id: staff.organization.id });
+      return { as: admin, params: { id: account.id }, payload: { role: 'admin' } };
+    },
+    changes: { role: ['client', 'admin'] },
+  },
+  deleteAccount: {
+    action: 'account.deleted',
+    call: async () => {
+      const account = await makeAccount(t.db, { email: 'gone@example.com' });
+      return { as: admin, params: { id: account.id } };
+    },
+    changes: { email: ['gone@example.com', null] },
+  },
+  changePassword: {
+    action: 'account.password_set',
+    call: async () => {
+      const account = await makeAccount(t.db, { organization_id: staff.organization.id });
+      return { as: admin, params: { id: account.id }, payload: { new_password: 'changed-pw-9' } };
+    },
+    changes: { password: [AUDIT_REDACTED, AUDIT_REDACTED] },
+  },
+  adminDeleteDevice: {
+    action: 'device.deleted',
+    call: async () => {
+      const device = await makeDevice(t.db, staff.organization.id);
+      return { as: admin, params: { id: device.id } };
+    },
+  },
+  bulkDeleteDevices: {
+    action: 'device.deleted',
+    call: async () => {
+      const device = await makeDevice(t.db, staff.organization.id);
+      return { as: admin, payload: { device_ids: [device.id] } };
+    },
+  },
+  createScenario: {
+    action: 'scenario.created',
+    call: async () => ({ as: admin, payload: { name: 'Fire drill' } }),
+    changes: { name: [null, 'Fire drill'] },
+  },
+  updateScenario: {
+    action: 'scenario.updated',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db, { scenarioName: 'Drill v1' });
+      return { as: admin, params: { id: tree.scenario.id }, payload: { name: 'Drill v2' } };
+    },
+    changes: { name: ['Drill v1', 'Drill v2'] },
+  },
+  deleteScenario: {
+    action: 'scenario.deleted',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db, { scenarioName: 'Retired drill' });
+      return { as: admin, params: { id: tree.scenario.id } };
+    },
+    changes: { name: ['Retired drill', null] },
+  },
+  createModule: {
+    action: 'module.created',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db);
+      return { as: admin, params: { id: tree.scenario.id }, payload: { name: 'Evacuation' } };
+    },
+    changes: { name: [null, 'Evacuation'] },
+  },
+  updateModule: {
+    action: 'module.updated',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db, { moduleName: 'M old' });
+      return { as: admin, params: { id: tree.module.id }, payload: { name: 'M new' } };
+    },
+    changes: { name: ['M old', 'M new'] },
+  },
+  deleteModule: {
+    action: 'module.deleted',
+    call: async () => ({ as: admin, params: { id: (await makeScenarioTree(t.db)).module.id } }),
+  },
+  createLevel: {
+    action: 'level.created',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db);
+      return {
+        as: admin,
+        params: { id: tree.module.id },
+        payload: { name: 'Level 2', level_number: 2, max_tasks: 5 },
+      };
+    },
+    changes: { name: [null, 'Level 2'], max_tasks: [null, 5] },
+  },
+  updateLevel: {
+    action: 'level.updated',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db, { maxTasks: 3 });
+      return { as: admin, params: { id: tree.level.id }, payload: { max_tasks: 4 } };
+    },
+    changes: { max_tasks: [3, 4] },
+  },
+  deleteLevel: {
+    action: 'level.deleted',
+    call: async () => ({ as: admin, params: { id: (await makeScenarioTree(t.db)).level.id } }),
+  },
+  createLevelOption: {
+    action: 'level_option.created',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db);
+      return { as: admin, params: { id: tree.level.id }, payload: { name: 'Fog', order_index: 3 } };
+    },
+    changes: { name: [null, 'Fog'] },
+  },
+  updateLevelOption: {
+    action: 'level_option.updated',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db, { optionNames: ['Snow'] });
+      return { as: admin, params: { id: tree.options[0]!.id }, payload: { name: 'Sleet' } };
+    },
+    changes: { name: ['Snow', 'Sleet'] },
+  },
+  deleteLevelOption: {
+    action: 'level_option.deleted',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db, { optionNames: ['Wind'] });
+      return { as: admin, params: { id: tree.options[0]!.id } };
+    },
+  },
+  grantAccess: {
+    action: 'license.granted',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db);
+      const organization = await makeOrganization(t.db);
+      return {
+        as: admin,
+        params: { id: tree.scenario.id },
+        payload: { organization_ids: [organization.id], expires_at: soon() },
+      };
+    },
+  },
+  revokeAccess: {
+    action: 'license.revoked',
+    call: async () => {
+      const tree = await makeScenarioTree(t.db);
+      const organization = await makeOrganization(t.db);
+      const granted = await t.app.inject({
+        method: 'POST',
+        url: `/v1/admin/scenarios/${tree.scenario.id}/grant`,
+        headers: admin.headers,
+        payload: { organization_ids: [organization.id], expires_at: soon() },
+      });
+      expect(granted.statusCode, granted.body).toBe(200);
+      return {
+        as: admin,
+        params: { id: tree.scenario.id },
+        payload: { organization_ids: [organization.id] },
+      };
+    },
+  },
+  uploadBuild: {
+    action: 'app_build.uploaded',
+    call: async () => ({
+      as: admin,
+      params: { platform: 'oculus' },
+      query: 'version=2.1.0',
+      payload: apk,
+      headers: { 'content-type': 'application/vnd.android.package-archive' },
+    }),
+    changes: { version: [null, '2.1.0'] },
+  },
+};
+
+const mutating = (Object.keys(routes) as RouteName[]).filter(
+  (name) => routes[name].method !== 'GET',
+);
+
+async function eventsOf(action: AuditAction): Promise<AuditEvent[]> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `/v1/audit-events?action=${action}&limit=500`,
+    headers: admin.headers,
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<AuditEventPage>().audit_events;
+}
+
+describe('every mutating route writes its audit event', () => {
+  it('has a row in the table for every mutating route of the route map', () => {
+    expect(mutating.filter((name) => !(name in CALLS))).toEqual([]);
+  });
+
+  for (const name of mutating) {
+    const expected = CALLS[name];
+    if (!expected || 'exempt' in expected) continue;
+    it(`${routes[name].method} ${routes[name].path}: ${expected.action}`, async () => {
+      const call = await expected.call();
+      const seen = new Set((await eventsOf(expected.action)).map((event) => event.id));
+      const headers = call.as === 'nobody' ? {} : call.as.headers;
+      const response = await t.app.inject({
+        method: routes[name].method,
+        url: `${routePath(routes[name], call.params)}${call.query ? `?${call.query}` : ''}`,
+        headers: { ...headers, ...call.headers, 'user-agent': 'audit-walk/1.0' },
+        ...(call.payload !== undefined ? { payload: call.payload } : {}),
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+
+      const written = (await eventsOf(expected.action)).filter((event) => !seen.has(event.id));
+      expect(written.length, `${name} wrote no ${expected.action} event`).toBeGreaterThan(0);
+      const event = written[0]!;
+      expect(event.outcome).toBe('success');
+      expect(event.actor.type).toBe(expected.actor ?? 'account');
+      expect(event.user_agent).toBe('audit-walk/1.0');
+      expect(event.ip).toBeTruthy();
+      expect(event.request_id).toBeTruthy();
+      if (expected.changes) expect(event.changes).toMatchObject(expected.changes);
+    });
+  }
+});
+
+describe('sign-in and refusals', () => {
+  it('records a failed sign-in with the email tried, never the password', async () => {
+    const password = `Wrong-${crypto.randomBytes(6).toString('hex')}`;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: staff.account.email, password },
+    });
+    expect(response.statusCode).toBe(401);
+    const event = (await eventsOf('auth.login_failed')).find(
+      (e) => e.target.label === staff.account.email,
+    );
+    expect(event).toMatchObject({
+      outcome: 'failure',
+      organization_id: staff.organization.id,
+      actor: { type: 'account', id: staff.account.id, email: staff.account.email },
+      target: { type: 'account', label: staff.account.email },
+    });
+    // Nowhere in the stored row, whatever the column.
+    const { rows } = await sql<{ row: string }>`
+      SELECT a::text AS row FROM audit_events a WHERE id = ${event!.id}`.execute(t.db);
+    expect(rows[0]!.row).toContain(staff.account.email);
+    expect(rows[0]!.row).not.toContain(password);
+    const { rows: anywhere } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM audit_events a WHERE a::text LIKE ${`%${password}%`}`.execute(
+      t.db,
+    );
+    expect(anywhere[0]!.n).toBe(0);
+  });
+
+  it('records a failed change of one’s own password without the passwords tried', async () => {
+    const tenant = await makeTenant(t);
+    const tried = `Guess-${crypto.randomBytes(6).toString('hex')}`;
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/password',
+      headers: tenant.headers,
+      payload: { current_password: tried, new_password: `${tried}-new` },
+    });
+    expect(response.statusCode).toBe(403);
+    const event = (await eventsOf('auth.password_changed')).find(
+      (e) => e.actor.id === tenant.account.id,
+    );
+    expect(event).toMatchObject({ outcome: 'failure', target: { id: tenant.account.id } });
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(*)::int AS n FROM audit_events a WHERE a::text LIKE ${`%${tried}%`}`.execute(
+      t.db,
+    );
+    expect(rows[0]!.n).toBe(0);
+    // Recorded once: the refusal is not also an access_denied.
+    expect(
+      (await eventsOf('auth.access_denied')).filter((e) => e.actor.id === tenant.account.id),
+    ).toEqual([]);
+  });
+
+  it('records a sign-in with an unknown email on the platform chain', async () => {
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'nobody-here@example.com', password: 'whatever-1' },
+    });
+    const event = (await eventsOf('auth.login_failed')).find(
+      (e) => e.target.label === 'nobody-here@example.com',
+    );
+    expect(event).toMatchObject({
+      organization_id: null,
+      actor: { type: 'account', id: null },
+      target: { label: 'nobody-here@example.com' },
+    });
+  });
+
+  it('records a refused request: no token (401) and a client on an admin route (403)', async () => {
+    const before = (await eventsOf('auth.access_denied')).length;
+    const noToken = await t.app.inject({ method: 'GET', url: '/v1/vr-users' });
+    expect(noToken.statusCode).toBe(401);
+    const client = await t.app.inject({
+      method: 'GET',
+      url: '/v1/admin/users',
+      headers: staff.headers,
+    });
+    expect(client.statusCode).toBe(403);
+    // Written once the answer has gone out (the refusal's caller does not wait for it).
+    const denied = await vi.waitFor(async () => {
+      const events = await eventsOf('auth.access_denied');
+      expect(events.length).toBe(before + 2);
+      return events;
+    }, BACKGROUND);
+    const byRoute = (route: string) => denied.find((event) => event.target.id === route);
+    expect(byRoute('GET /v1/admin/users')).toMatchObject({
+      outcome: 'denied',
+      organization_id: staff.organization.id,
+      actor: { id: staff.account.id, email: staff.account.email, role: 'client' },
+      target: { type: 'route', id: 'GET /v1/admin/users' },
+    });
+    expect(byRoute('GET /v1/vr-users')).toMatchObject({
+      actor: { id: null },
+      target: { label: '/v1/vr-users' },
+    });
+  });
+
+  it('keeps the actor’s email and role on the events after the account is deleted', async () => {
+    const leaving = await makeTenant(t);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/vr-users',
+      headers: leaving.headers,
+      payload: { name: 'Left behind' },
+    });
+    const { id } = created.json<{ id: string }>();
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/admin/users/${leaving.account.id}`,
+      headers: admin.headers,
+    });
+    expect(removed.statusCode).toBe(200);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: `/v1/audit-events?target_id=${id}`,
+      headers: admin.headers,
+    });
+    expect(page.json<AuditEventPage>().audit_events[0]!.actor).toEqual({
+      type: 'account',
+      id: leaving.account.id,
+      email: leaving.account.email,
+      role: 'client',
+    });
+  });
+
+  it('records what the server decides: a silent headset’s session ended as disconnected', async () => {
+    const session = await runningSession();
+    t.clock.advance(t.config.disconnectAfterMs + 1000);
+    await runSweep(contextOf(t));
+    const [event] = (await eventsOf('session.disconnected')).filter(
+      (e) => e.target.id === session.id,
+    );
+    expect(event).toMatchObject({
+      actor: { type: 'system', id: null },
+      organization_id: staff.organization.id,
+      changes: { status: ['active', 'disconnected'] },
+    });
+    // Its headset's result arrives late: a late result, the headset the actor.
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/v1/headset/sessions/${session.id}/finish`,
+      headers: session.headset.headers,
+      payload: { completed_tasks: 1, success: false },
+    });
+    expect(late.statusCode, late.body).toBe(200);
+    const [lateEvent] = (await eventsOf('session.late_result')).filter(
+      (e) => e.target.id === session.id,
+    );
+    expect(lateEvent).toMatchObject({
+      actor: { type: 'headset', id: session.headset.device.id },
+      changes: { status: ['disconnected', 'completed'] },
+    });
+  });
+});
