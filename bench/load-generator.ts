@@ -19,14 +19,20 @@ export class LoadGenerator {
     });
   }
 
-  run(url: string, durationS: number): Promise<LoadResult> {
+  /** Heartbeats with the devices' tokens in turn, or `call` (another route) when given. */
+  run(
+    url: string,
+    durationS: number,
+    call?: LoadRequest['call'] & { body: string; connections: number },
+  ): Promise<LoadResult> {
     const request: LoadRequest = {
       url,
-      path: '/v1/headset/heartbeat',
-      body: JSON.stringify({ battery_percent: 87, app_version: '1.5.0' }),
-      connections: this.connections,
+      path: call?.paths[0] ?? '/v1/headset/heartbeat',
+      body: call?.body ?? JSON.stringify({ battery_percent: 87, app_version: '1.5.0' }),
+      connections: call?.connections ?? this.connections,
       durationS,
       tokensFile: this.tokensFile,
+      ...(call ? { call: { method: call.method, paths: call.paths, token: call.token } } : {}),
     };
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`load generator exited (${code})`));

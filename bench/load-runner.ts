@@ -15,6 +15,8 @@ export interface LoadRequest {
   durationS: number;
   /** A JSON array of device tokens; each request carries the next one. */
   tokensFile: string;
+  /** Another call than the heartbeat: its method, the paths it takes in turn, one bearer token. */
+  call?: { method: 'PUT' | 'POST'; paths: string[]; token: string };
 }
 
 export interface LoadResult {
@@ -27,6 +29,7 @@ export interface LoadResult {
 
 async function run(request: LoadRequest): Promise<LoadResult> {
   const tokens = JSON.parse(fs.readFileSync(request.tokensFile, 'utf8')) as string[];
+  const call = request.call;
   let next = 0;
   const result = await autocannon({
     url: request.url,
@@ -34,11 +37,16 @@ async function run(request: LoadRequest): Promise<LoadResult> {
     duration: request.durationS,
     requests: [
       {
-        method: 'POST',
+        method: call?.method ?? 'POST',
         path: request.path,
         headers: { 'content-type': 'application/json' },
         body: request.body,
         setupRequest: (req) => {
+          if (call) {
+            next = (next + 1) % call.paths.length;
+            const headers = { ...req.headers, authorization: `Bearer ${call.token}` };
+            return { ...req, path: call.paths[next]!, headers };
+          }
           next = (next + 1) % tokens.length;
           return { ...req, headers: { ...req.headers, authorization: `Bearer ${tokens[next]}` } };
         },

@@ -15,7 +15,9 @@ import type {
 } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
+import { issueToken } from '../apps/server/src/auth/auth.service.ts';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
+import { systemClock } from '../apps/server/src/platform/service/clock.ts';
 import type { LastSeenBuffer } from '../apps/server/src/headset/last-seen.ts';
 import { testConfig, type Config } from '../apps/server/src/platform/config/config.ts';
 import { openDatabase, type Db } from '../apps/server/src/platform/database/db.ts';
@@ -142,7 +144,7 @@ export function makeDeviceTokens(count: number): string[] {
  * organisation), in a few multi-row inserts: 1,000 enrolments through HTTP would be rate-limited
  * per address only on failures, but cost a minute of the run for nothing measured.
  */
-async function enrolDevices(db: Db, tokens: string[]): Promise<void> {
+async function enrolDevices(db: Db, tokens: string[]): Promise<string> {
   const organization = await db
     .insertInto('organizations')
     .values({ name: 'Benchmark' })
@@ -161,11 +163,47 @@ async function enrolDevices(db: Db, tokens: string[]): Promise<void> {
       .values(rows.slice(at, at + 500))
       .execute();
   }
+  return organization.id;
+}
+
+/** VR users a console account of the organisation renames in turn (the mutating call's load). */
+export const MUTATION_VR_USERS = 200;
+
+/**
+ * A signed-in console account of the organisation and VR users for it to rename: the mutating call
+ * (PUT /v1/vr-users/:id, a transaction that locks, updates and, where the audit log exists, writes
+ * its event in the organisation's one chain).
+ */
+async function prepareMutation(db: Db, organizationId: string, config: Config) {
+  const account = await db
+    .insertInto('accounts')
+    .values({
+      email: 'bench-staff@example.com',
+      password_hash: 'not-used',
+      role: 'client',
+      organization_id: organizationId,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const vrUsers = await db
+    .insertInto('vr_users')
+    .values(
+      Array.from({ length: MUTATION_VR_USERS }, (_, i) => ({
+        organization_id: organizationId,
+        name: `Trainee ${i + 1}`,
+      })),
+    )
+    .returning('id')
+    .execute();
+  const { token } = await issueToken({ db, clock: systemClock, config }, account.id);
+  return { token, paths: vrUsers.map((vrUser) => `/v1/vr-users/${vrUser.id}`) };
 }
 
 export interface HeartbeatTarget extends Target {
   counter: StatementCounter;
   flushIntervalMs: number;
+  /** A console account's token and the VR users it may rename (PUT paths). */
+  mutation: { token: string; paths: string[] };
 }
 
 export interface DatabaseChoice {
@@ -188,9 +226,10 @@ export async function startHeartbeatServer(
     database.kind === 'postgres' ? { databaseUrl: database.databaseUrl } : { pgliteDir: dataDir },
   );
   const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  let organizationId: string;
   try {
     await migrate(handle.db);
-    await enrolDevices(handle.db, tokens);
+    organizationId = await enrolDevices(handle.db, tokens);
   } catch (error) {
     await handle.close();
     removeDataDir();
@@ -203,6 +242,7 @@ export async function startHeartbeatServer(
     logLevel: options.logLevel,
     signingSecret: 'bench',
   });
+  const mutation = await prepareMutation(handle.db, organizationId, config);
   const app = await buildApp({
     db: handle.db.withPlugin(counter),
     config,
@@ -234,6 +274,7 @@ export async function startHeartbeatServer(
     url,
     counter,
     flushIntervalMs: config.lastSeenFlushMs,
+    mutation,
     close: () => app.close(),
   };
 }
