@@ -54,7 +54,7 @@ async function createVrUser(name: string, headers = staff.headers) {
 }
 
 describe('the audit log', () => {
-  it('refuses UPDATE, DELETE and TRUNCATE of its events', async () => {
+  it('refuses UPDATE, DELETE and TRUNCATE of its events, and checkpoints set by hand', async () => {
     const { id } = await createVrUser('Refusal');
     const [event] = (await events(`target_id=${id}`)).audit_events;
     expect(event?.action).toBe('vr_user.created');
@@ -65,6 +65,11 @@ describe('the audit log', () => {
       sql`DELETE FROM audit_events WHERE id = ${event!.id}`.execute(t.db),
     ).rejects.toThrow(/append-only/);
     await expect(sql`TRUNCATE audit_events`.execute(t.db)).rejects.toThrow(/append-only/);
+    // Nor may anyone but the purge set where a chain's verification starts.
+    await expect(
+      sql`INSERT INTO audit_checkpoints (chain, seq, hash, purged_at)
+        VALUES (${staff.organization.id}, 5, 'x', now())`.execute(t.db),
+    ).rejects.toThrow(/append-only/);
     expect((await events(`target_id=${id}`)).audit_events).toEqual([event]);
   });
 

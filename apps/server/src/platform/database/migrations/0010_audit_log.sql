@@ -59,7 +59,8 @@ CREATE TABLE audit_checkpoints (
 
 -- Nobody edits the record: UPDATE is refused always, DELETE and TRUNCATE except by the
 -- retention purge, which says so in its own transaction (SET LOCAL vrtc.audit_purge = 'on').
--- The checkpoints are guarded alike: moving one forward would hide deleted events.
+-- The checkpoints are written by the purge alone (any INSERT, UPDATE or DELETE): a checkpoint
+-- set by hand would move where verification starts and hide what lies before it.
 CREATE FUNCTION vrtc_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP <> 'UPDATE' OR TG_TABLE_NAME = 'audit_checkpoints' THEN
@@ -77,5 +78,5 @@ CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE ON audit_events
   FOR EACH ROW EXECUTE FUNCTION vrtc_audit_append_only();
 CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
   FOR EACH STATEMENT EXECUTE FUNCTION vrtc_audit_append_only();
-CREATE TRIGGER audit_checkpoints_guarded BEFORE UPDATE OR DELETE ON audit_checkpoints
+CREATE TRIGGER audit_checkpoints_guarded BEFORE INSERT OR UPDATE OR DELETE ON audit_checkpoints
   FOR EACH ROW EXECUTE FUNCTION vrtc_audit_append_only();
