@@ -288,6 +288,7 @@ describe('sessions, from enrolment to the CSV export', () => {
       'Ended At',
       'Success',
       'Result Arrived Later',
+      'Level Revision',
     ]);
     const rows = lines.slice(1).map((line) => line.split(','));
     expect(rows).toHaveLength(2);

@@ -81,6 +81,8 @@ export const HISTORY_CSV_COLUMNS = [
   // Beside the specification's 16: the result came from the headset after the server had ended
   // the session as disconnected or timeout (docs/headset-protocol.md, late results).
   'Result Arrived Later',
+  // The level's revision the session ran (content changed since shows a higher one on the level).
+  'Level Revision',
 ] as const;
 
 /** "2m 5s": the same minutes-and-seconds reading as the screen, language-neutral for the file. */
@@ -123,6 +125,7 @@ export interface HistoryCsvSession {
   ended_at: string | null;
   success: boolean | null;
   late_result?: boolean;
+  level_revision: number;
 }
 
 /**
@@ -152,6 +155,7 @@ export function historyCsvRow(
     session.ended_at ?? '',
     session.success === null ? '' : session.success ? 'Yes' : 'No',
     session.late_result ? 'Yes' : 'No',
+    session.level_revision,
   ];
   for (let i = 0; i < row.length; i++) row[i] = neutralizeCsvCell(row[i]!);
   return row;

@@ -52,6 +52,12 @@ export const lateResultFields = {
   ended_by_server_as: Nullable(ServerEndedStatus),
 };
 
+/**
+ * The revision of its level a session ran: the database raises a level's revision on any change
+ * to it, its module, scenario or options, so "Level 2, revision 5" names exactly what was trained.
+ */
+export const levelRevisionField = { level_revision: Type.Integer({ minimum: 1 }) };
+
 const historyFields = {
   id: Uuid,
   vr_user_name: Type.String(),
@@ -72,6 +78,7 @@ const historyFields = {
   device_id: Nullable(Uuid),
   vr_user_id: Nullable(Uuid),
   level_number: Type.Integer(),
+  ...levelRevisionField,
   selected_options: Type.Array(SelectedOption),
   ...lateResultFields,
 };

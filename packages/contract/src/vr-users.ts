@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
-import { lateResultFields, sessionEnglishNames } from './sessions.ts';
+import { lateResultFields, levelRevisionField, sessionEnglishNames } from './sessions.ts';
 
 export const VrUser = Type.Object({
   id: Uuid,
@@ -48,6 +48,8 @@ export const VrUserSession = Type.Object({
   module_name: Type.String(),
   level_name: Type.String(),
   ...sessionEnglishNames,
+  level_number: Type.Integer(),
+  ...levelRevisionField,
   status: SessionStatus,
   completed_tasks: Type.Integer(),
   max_tasks: Type.Integer(),

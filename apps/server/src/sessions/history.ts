@@ -133,6 +133,7 @@ const EXPORT_COLUMNS = [
   isoText('s.ended_at').as('ended_at'),
   's.success',
   's.late_result',
+  's.level_revision',
 ] as const;
 
 /** Rows fetched per round trip while exporting: memory stays flat whatever the history's size. */

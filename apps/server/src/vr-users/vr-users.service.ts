@@ -229,6 +229,8 @@ export async function listVrUserSessions(
         'scenario_name_en',
         'module_name_en',
         'level_name_en',
+        'level_number',
+        'level_revision',
         'status',
         'completed_tasks',
         'max_tasks',

@@ -59,6 +59,12 @@ function Summary({ session }: { session: SessionDetail }) {
       <Fact label={t('common:sessionDetail.moduleLevel')}>
         {content.text(session.module_name, session.module_name_en)} -{' '}
         {content.text(session.level_name, session.level_name_en)}
+        <Text span size="xs" c="dimmed" display="block" data-testid="level-revision">
+          {t('common:levelRevision', {
+            number: session.level_number,
+            revision: session.level_revision,
+          })}
+        </Text>
       </Fact>
       <Fact label={t('common:sessionDetail.status')}>
         <Group gap={4}>

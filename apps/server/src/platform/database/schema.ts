@@ -160,6 +160,8 @@ export interface LevelsTable {
   description_en: Generated<string | null>;
   max_tasks: Generated<number>;
   created_at: CreatedAt;
+  /** Raised by the database on any change to the level, its module, scenario or options (0011). */
+  revision: Generated<number>;
 }
 
 export interface LevelOptionsTable {
@@ -208,6 +210,8 @@ export interface SessionsTable {
   module_name_en: Generated<string | null>;
   level_name_en: Generated<string | null>;
   level_number: number;
+  /** The level's revision when the session started (migration 0011). */
+  level_revision: Generated<number>;
   max_tasks: number;
   selected_options: ColumnType<SelectedOption[], string, string>;
   started_by_email: string | null;

@@ -201,6 +201,9 @@ export function SessionHistory() {
               <Text size="xs" c="dimmed">
                 {moduleLevel}
               </Text>
+              <Text size="xs" c="dimmed">
+                {t('common:levelRevision', { number: s.level_number, revision: s.level_revision })}
+              </Text>
             </Stack>
           );
         },

@@ -116,6 +116,7 @@ function ended(n: number, overrides: Partial<HistorySession> = {}): HistorySessi
     level_name: 'Вводный',
     level_name_en: 'Intro',
     level_number: 1,
+    level_revision: 4,
     status: n % 3 ? 'completed' : 'cancelled',
     completed_tasks: 3,
     total_tasks: 3,
@@ -481,6 +482,8 @@ describe('sessions screen', () => {
       "The server had ended the session as Disconnected; the headset's result arrived later.",
     );
     expect(within(rows[2]!).queryByText('result arrived later')).not.toBeInTheDocument();
+    // Each row names the level's revision the session ran.
+    expect(within(rows[1]!).getByText('Level 1, revision 4')).toBeInTheDocument();
   });
 
   it('history asks the server for each page and filter, and keeps them in the URL', async () => {

@@ -79,6 +79,7 @@ const ended: HistorySession = {
   device_id: DEVICE,
   vr_user_id: null,
   level_number: 1,
+  level_revision: 1,
   status: 'completed',
   completed_tasks: 3,
   total_tasks: 3,

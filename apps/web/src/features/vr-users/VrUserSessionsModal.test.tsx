@@ -28,6 +28,8 @@ const session = {
   id: '00000000-0000-4000-8000-000000000099',
   device_id: null,
   ...names,
+  level_number: 2,
+  level_revision: 5,
   status: 'disconnected',
   completed_tasks: 1,
   max_tasks: 2,
@@ -44,7 +46,8 @@ const detail: SessionDetail = {
   vr_user_name: vrUser.name,
   vr_user_id: vrUser.id,
   device_id: null,
-  level_number: 1,
+  level_number: 2,
+  level_revision: 5,
   status: 'disconnected',
   completed_tasks: 1,
   total_tasks: 2,
@@ -75,6 +78,8 @@ describe("a VR user's sessions", () => {
       [`GET /v1/sessions/${session.id}`]: detail,
     });
     renderWithProviders(<VrUserSessionsModal vrUser={vrUser} onClose={() => {}} />);
+    // The row says which revision of the level was trained, and so does the detail.
+    expect(await screen.findByText('Level 2, revision 5')).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: 'Session details' }));
     const dialog = await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' });
     expect(
@@ -83,6 +88,7 @@ describe("a VR user's sessions", () => {
       ),
     ).toBeInTheDocument();
     expect(within(dialog).getByText('Disconnected')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('level-revision')).toHaveTextContent('Level 2, revision 5');
     // Task 1 done without detail, task 2 never reached.
     expect(
       within(dialog)

@@ -90,6 +90,12 @@ export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onCl
                         </Table.Td>
                         <Table.Td>
                           {content.text(session.level_name, session.level_name_en)}
+                          <Text size="xs" c="dimmed">
+                            {t('common:levelRevision', {
+                              number: session.level_number,
+                              revision: session.level_revision,
+                            })}
+                          </Text>
                         </Table.Td>
                         <Table.Td>
                           <StatusBadge status={session.status} />
