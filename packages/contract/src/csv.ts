@@ -1,3 +1,4 @@
+import type { TrainingRecord } from './vr-users.ts';
 /**
  * CSV helpers shared by the server's statistics export and the console's CSV exports. Pure, no
  * Node or browser APIs.
@@ -171,4 +172,71 @@ export function safeFileNamePart(value: string): string {
     .replace(/_+/g, '_')
     .replace(/^[_.]+|[_.]+$/g, '');
   return cleaned.slice(0, 80) || 'organization';
+}
+
+/** The training record's export (GET /v1/vr-users/:id/record/export): a row per level, then totals. */
+export const TRAINING_RECORD_CSV_COLUMNS = [
+  'No',
+  'Scenario',
+  'Module',
+  'Level',
+  'Level Number',
+  'Revisions',
+  'Attempts',
+  'Completions',
+  'Best Tasks Completed',
+  'Best Total Tasks',
+  'Best Success',
+  'Last Tasks Completed',
+  'Last Total Tasks',
+  'Last Success',
+  'Last Attempt At',
+  'First Completed At',
+  'Last Completed At',
+  'Training Time (seconds)',
+  'Training Time (formatted)',
+] as const;
+
+/** The record's rows (levels, then a Total row), names in `language`, cells formula-safe. */
+export function trainingRecordCsvRows(
+  record: TrainingRecord,
+  language: string = 'ru',
+): Array<Array<string | number>> {
+  const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+  const rows: Array<Array<string | number>> = record.levels.map((level, index) => [
+    index + 1,
+    inLanguage(language, level.scenario_name, level.scenario_name_en),
+    inLanguage(language, level.module_name, level.module_name_en),
+    inLanguage(language, level.level_name, level.level_name_en),
+    level.level_number,
+    level.revisions.join(' '),
+    level.attempts,
+    level.completions,
+    level.best.completed_tasks,
+    level.best.max_tasks,
+    yesNo(level.best.success),
+    level.last.completed_tasks,
+    level.last.max_tasks,
+    yesNo(level.last.success),
+    level.last.started_at,
+    level.first_completed_at ?? '',
+    level.last_completed_at ?? '',
+    level.training_seconds,
+    csvDuration(level.training_seconds),
+  ]);
+  const { totals } = record;
+  rows.push([
+    'Total',
+    `${totals.levels_attempted} levels`,
+    '',
+    `${totals.levels_completed} completed`,
+    '',
+    '',
+    totals.attempts,
+    totals.completions,
+    ...Array<string>(9).fill(''),
+    totals.training_seconds,
+    csvDuration(totals.training_seconds),
+  ]);
+  return neutralizeCsvRows(rows);
 }

@@ -10,6 +10,8 @@ export const routeTable = {
   updateVrUser: { method: 'PUT', path: '/v1/vr-users/:id' },
   deleteVrUser: { method: 'DELETE', path: '/v1/vr-users/:id' },
   listVrUserSessions: { method: 'GET', path: '/v1/vr-users/:id/sessions' },
+  vrUserRecord: { method: 'GET', path: '/v1/vr-users/:id/record' },
+  exportVrUserRecord: { method: 'GET', path: '/v1/vr-users/:id/record/export' },
   login: { method: 'POST', path: '/v1/auth/login' },
   me: { method: 'GET', path: '/v1/me' },
   logout: { method: 'POST', path: '/v1/auth/logout' },

@@ -107,6 +107,8 @@ import {
   VrUserListQuery,
   VrUserSessionList,
   VrUserSessionsQuery,
+  TrainingRecord,
+  TrainingRecordExportQuery,
 } from './vr-users.ts';
 
 /**
@@ -167,6 +169,30 @@ export const routes = {
     params: IdParams,
     querystring: VrUserSessionsQuery,
     success: { status: 200, body: VrUserSessionList },
+    errors: ['not_found'],
+  }),
+  vrUserRecord: defineRoute({
+    ...routeTable.vrUserRecord,
+    access: 'user',
+    tags: ['vr-users'],
+    description:
+      "The trainee's training record: per level attempted (ended sessions), the attempts, " +
+      'completions (ended with success), best and last result, first and last completion, the ' +
+      'revisions trained; and the totals. Agrees with the History and the statistics.',
+    params: IdParams,
+    success: { status: 200, body: TrainingRecord },
+    errors: ['not_found'],
+  }),
+  exportVrUserRecord: defineRoute({
+    ...routeTable.exportVrUserRecord,
+    access: 'user',
+    tags: ['vr-users'],
+    description:
+      'The training record as CSV (UTF-8 with a byte-order mark, formula-safe cells): one row ' +
+      'per level, then the totals; content names in lang.',
+    params: IdParams,
+    querystring: TrainingRecordExportQuery,
+    success: { status: 200, file: 'text/csv' },
     errors: ['not_found'],
   }),
 

@@ -71,3 +71,67 @@ export const VrUserSessionList = Type.Object({
   offset: Type.Integer(),
 });
 export type VrUserSessionList = Static<typeof VrUserSessionList>;
+
+/** One result of a session in a training record: its tasks done of the level's max, and success. */
+export const TrainingResult = Type.Object({
+  session_id: Uuid,
+  completed_tasks: Type.Integer(),
+  max_tasks: Type.Integer(),
+  success: Type.Boolean(),
+  started_at: Timestamp,
+  ended_at: Nullable(Timestamp),
+});
+export type TrainingResult = Static<typeof TrainingResult>;
+
+/**
+ * A level the trainee attempted, as the sessions ran it: grouped by the level (by the names it ran
+ * under once the level was deleted), named as its latest session ran it, with every revision of it
+ * that was trained. Attempts are ended sessions (as the History lists them); completions are the
+ * sessions that ended with success (as the statistics count successes).
+ */
+export const TrainingRecordLevel = Type.Object({
+  level_id: Nullable(Uuid),
+  scenario_name: Type.String(),
+  module_name: Type.String(),
+  level_name: Type.String(),
+  ...sessionEnglishNames,
+  level_number: Type.Integer(),
+  /** The level's revisions the attempts ran, in ascending order. */
+  revisions: Type.Array(Type.Integer()),
+  attempts: Type.Integer(),
+  completions: Type.Integer(),
+  /** The best attempt: a success before a failure, then the higher share of tasks, then the earlier. */
+  best: TrainingResult,
+  /** The latest attempt. */
+  last: TrainingResult,
+  first_completed_at: Nullable(Timestamp),
+  last_completed_at: Nullable(Timestamp),
+  training_seconds: Type.Integer(),
+});
+export type TrainingRecordLevel = Static<typeof TrainingRecordLevel>;
+
+export const TrainingRecordTotals = Type.Object({
+  attempts: Type.Integer(),
+  completions: Type.Integer(),
+  levels_attempted: Type.Integer(),
+  levels_completed: Type.Integer(),
+  /** The sum of the attempts' durations. */
+  training_seconds: Type.Integer(),
+});
+export type TrainingRecordTotals = Static<typeof TrainingRecordTotals>;
+
+/** GET /v1/vr-users/:id/record: what one trainee trained, level by level, and the totals. */
+export const TrainingRecord = Type.Object({
+  vr_user: Type.Object({ id: Uuid, name: Type.String() }),
+  organization_name: Type.String(),
+  levels: Type.Array(TrainingRecordLevel),
+  totals: TrainingRecordTotals,
+});
+export type TrainingRecord = Static<typeof TrainingRecord>;
+
+/** The record's CSV: content names in `lang` (default ru), as the History export. */
+export const TrainingRecordExportQuery = Type.Object(
+  { lang: Type.Optional(Type.Enum(['ru', 'en'])) },
+  { additionalProperties: false },
+);
+export type TrainingRecordExportQuery = Static<typeof TrainingRecordExportQuery>;

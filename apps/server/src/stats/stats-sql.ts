@@ -12,12 +12,20 @@ import { sql, type RawBuilder } from 'kysely';
  *   treated as at least 1, the ratio capped at 1), percent, one decimal; 0 when none ended.
  * - average_duration_seconds: mean duration of ended sessions that have one, whole seconds.
  */
+/** The session ended: any status but active. */
+export function endedSql(sessionAlias: string): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${sessionAlias}.status`)} <> 'active')`;
+}
+
+/** The session is a success (only ever set on completed sessions). */
+export function succeededSql(sessionAlias: string): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.ref(`${sessionAlias}.success`)} IS TRUE)`;
+}
+
 export function successRateSql(sessionAlias: string): RawBuilder<number> {
-  const success = sql.ref(`${sessionAlias}.success`);
-  const status = sql.ref(`${sessionAlias}.status`);
   return sql<number>`coalesce(round(
-    100.0 * (count(*) FILTER (WHERE ${success}))
-      / nullif(count(*) FILTER (WHERE ${status} <> 'active'), 0),
+    100.0 * (count(*) FILTER (WHERE ${succeededSql(sessionAlias)}))
+      / nullif(count(*) FILTER (WHERE ${endedSql(sessionAlias)}), 0),
     1), 0)::float8`;
 }
 

@@ -1,8 +1,11 @@
 import type { StatsContext } from './stats.service.ts';
 import { routes } from '@vrtc/contract';
+import { create as contentDisposition } from 'content-disposition';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { registerRoute } from '../platform/http/routes.ts';
+import { callerOf } from '../auth/caller.ts';
 import * as stats from './stats.service.ts';
+import * as record from './training-record.ts';
 
 export function statsRoutes(app: AppInstance, ctx: StatsContext) {
   registerRoute(app, routes.globalStats, () => stats.globalStats(ctx));
@@ -12,6 +15,22 @@ export function statsRoutes(app: AppInstance, ctx: StatsContext) {
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${file.filename}"`)
+      .send(file.body);
+  });
+  // A trainee's record is figures over their sessions, counted as the statistics count.
+  registerRoute(app, routes.vrUserRecord, (request) =>
+    record.trainingRecord(ctx, callerOf(request), request.params.id),
+  );
+  registerRoute(app, routes.exportVrUserRecord, async (request, reply) => {
+    const file = await record.exportTrainingRecord(
+      ctx,
+      callerOf(request),
+      request.params.id,
+      request.query,
+    );
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', contentDisposition(file.fileName))
       .send(file.body);
   });
 }
