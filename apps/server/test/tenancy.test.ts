@@ -98,6 +98,16 @@ describe('tenant isolation', () => {
         route: '/v1/vr-users/{id}/sessions',
         url: `/v1/vr-users/${aVrUser.id}/sessions`,
       },
+      {
+        method: 'GET',
+        route: '/v1/vr-users/{id}/record',
+        url: `/v1/vr-users/${aVrUser.id}/record`,
+      },
+      {
+        method: 'GET',
+        route: '/v1/vr-users/{id}/record/export',
+        url: `/v1/vr-users/${aVrUser.id}/record/export`,
+      },
       { method: 'GET', route: '/v1/devices/{id}', url: `/v1/devices/${aIdle.device.id}` },
       { method: 'DELETE', route: '/v1/devices/{id}', url: `/v1/devices/${aIdle.device.id}` },
       { method: 'DELETE', route: '/v1/devices/{id}', url: `/v1/devices/${aBusy.id}` },

@@ -14,6 +14,8 @@ export const vrUserKeys = {
   list: (query: VrUserListQuery) => ['vr-users', 'list', query] as const,
   options: (q: string) => ['vr-users', 'options', q] as const,
   sessions: (id: string, offset: number) => ['vr-users', id, 'sessions', offset] as const,
+  one: (id: string) => ['vr-users', id] as const,
+  record: (id: string) => ['vr-users', id, 'record'] as const,
 };
 
 export const vrUserQueries = {
@@ -73,4 +75,28 @@ export function useDeleteVrUser() {
   return useRefreshingMutation(vrUserKeys.all, (id: string) =>
     api.call(routes.deleteVrUser, { params: { id } }),
   );
+}
+
+export function useVrUser(id: string) {
+  return useQuery({
+    queryKey: vrUserKeys.one(id),
+    queryFn: ({ signal }) => api.call(routes.getVrUser, { params: { id }, signal }),
+  });
+}
+
+/** The trainee's training record: per level attempted, and the totals. */
+export function useVrUserRecord(id: string) {
+  return useQuery({
+    queryKey: vrUserKeys.record(id),
+    queryFn: ({ signal }) => api.call(routes.vrUserRecord, { params: { id }, signal }),
+  });
+}
+
+/** The server's CSV of the record, names in `lang`, with the file name it gave. */
+export async function exportVrUserRecord(id: string, lang: 'ru' | 'en') {
+  const { blob, filename } = await api.download(routes.exportVrUserRecord, {
+    params: { id },
+    query: { lang },
+  });
+  return { blob, filename: filename ?? 'training-record.csv' };
 }

@@ -28,6 +28,11 @@ const VrUsersPage = screen(
   'VrUsersPage',
   'vrUsers',
 );
+const TraineePage = screen(
+  () => import('../features/vr-users/TraineePage'),
+  'TraineePage',
+  'vrUsers',
+);
 const DevicesPage = screen(
   () => import('../features/devices/DevicesPage'),
   'DevicesPage',
@@ -101,6 +106,7 @@ export function AppRoutes() {
         >
           <Route index element={<Navigate to={HOME_PATH} replace />} />
           <Route path="vr-users" element={<VrUsersPage />} />
+          <Route path="vr-users/:id" element={<TraineePage />} />
           <Route path="devices" element={<DevicesPage />} />
           <Route path="sessions" element={<SessionsPage />} />
           <Route path="scenarios" element={<ScenariosPage />} />

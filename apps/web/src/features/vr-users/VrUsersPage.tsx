@@ -1,5 +1,6 @@
 import { actionsColumn } from '../../components/RowActions';
-import { Button, Card, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Card, Stack, Text, TextInput } from '@mantine/core';
+import { Link } from 'react-router';
 import { IconEye, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
@@ -59,7 +60,16 @@ export function VrUsersPage() {
       {
         accessorKey: 'name',
         header: t('vrUsers:name'),
-        cell: (c) => <Text fw={500}>{c.row.original.name}</Text>,
+        cell: (c) => (
+          <Anchor
+            component={Link}
+            to={`/vr-users/${c.row.original.id}`}
+            fw={500}
+            aria-label={t('vrUsers:record.open', { name: c.row.original.name })}
+          >
+            {c.row.original.name}
+          </Anchor>
+        ),
       },
       {
         accessorKey: 'notes',

@@ -1,0 +1,249 @@
+import {
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconArrowLeft, IconDownload, IconPrinter } from '@tabler/icons-react';
+import type { TrainingRecord, TrainingRecordLevel, TrainingResult } from '@vrtc/contract';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { exportVrUserRecord, useVrUser, useVrUserRecord } from '../../api/vr-users';
+import { PageHeader } from '../../components/PageHeader';
+import { QueryState } from '../../components/QueryState';
+import { useContentText } from '../../lib/content-text';
+import { saveFile } from '../../lib/download';
+import { errorText } from '../../lib/error-text';
+import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import classes from './TraineePage.module.css';
+import { VrUserSessionTimeline } from './VrUserSessionTimeline';
+
+/** A result as "2/3" with whether it passed. */
+function Result({ result }: { result: TrainingResult }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm">
+        {result.completed_tasks}/{result.max_tasks}
+      </Text>
+      <Badge size="sm" variant="light" color={result.success ? 'green' : 'gray'}>
+        {result.success ? t('vrUsers:record.passed') : t('vrUsers:record.notPassed')}
+      </Badge>
+    </Group>
+  );
+}
+
+function LevelName({ level }: { level: TrainingRecordLevel }) {
+  const { t } = useTranslation();
+  const content = useContentText();
+  const [only] = level.revisions;
+  return (
+    <Stack gap={0}>
+      <Text size="sm" fw={500}>
+        {content.text(level.scenario_name, level.scenario_name_en)}
+      </Text>
+      <Text size="xs">
+        {content.text(level.module_name, level.module_name_en)} -{' '}
+        {content.text(level.level_name, level.level_name_en)}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {level.revisions.length === 1
+          ? t('common:levelRevision', { number: level.level_number, revision: only })
+          : t('vrUsers:record.levelRevisions', {
+              number: level.level_number,
+              revisions: level.revisions.join(', '),
+            })}
+      </Text>
+    </Stack>
+  );
+}
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" component="dt">
+        {label}
+      </Text>
+      <Text fw={600} component="dd" m={0}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+function RecordTable({ record }: { record: TrainingRecord }) {
+  const { t, i18n } = useTranslation();
+  const { totals } = record;
+  return (
+    <Stack className={classes.record}>
+      <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="sm" component="dl" m={0}>
+        <Fact label={t('vrUsers:record.totals.attempts')}>{totals.attempts}</Fact>
+        <Fact label={t('vrUsers:record.totals.completions')}>{totals.completions}</Fact>
+        <Fact label={t('vrUsers:record.totals.levelsAttempted')}>{totals.levels_attempted}</Fact>
+        <Fact label={t('vrUsers:record.totals.levelsCompleted')}>{totals.levels_completed}</Fact>
+        <Fact label={t('vrUsers:record.totals.time')}>
+          {formatDuration(t, totals.training_seconds)}
+        </Fact>
+      </SimpleGrid>
+      {record.levels.length === 0 ? (
+        <Text c="dimmed" ta="center" py="lg">
+          {t('vrUsers:record.empty')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={860}>
+          <Table striped verticalSpacing="xs" data-testid="training-record">
+            <Table.Caption>{t('vrUsers:record.title')}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('vrUsers:record.col.content')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.attempts')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.completions')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.best')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.last')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.firstCompleted')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.lastCompleted')}</Table.Th>
+                <Table.Th>{t('vrUsers:record.col.time')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {record.levels.map((level) => (
+                <Table.Tr key={`${level.level_id}:${level.last.session_id}`}>
+                  <Table.Td>
+                    <LevelName level={level} />
+                  </Table.Td>
+                  <Table.Td>{level.attempts}</Table.Td>
+                  <Table.Td>{level.completions}</Table.Td>
+                  <Table.Td>
+                    <Result result={level.best} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Result result={level.last} />
+                    <Text size="xs" c="dimmed">
+                      {formatDateTime(level.last.started_at, i18n.language)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(level.first_completed_at, i18n.language)}</Table.Td>
+                  <Table.Td>{formatDateTime(level.last_completed_at, i18n.language)}</Table.Td>
+                  <Table.Td>{formatDuration(t, level.training_seconds)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * A trainee's page (/vr-users/:id): the training record an inspector asks for, its CSV (the
+ * server's file) and a print view (an A4 page with signature lines), above the trainee's sessions.
+ */
+export function TraineePage() {
+  const { id = '' } = useParams();
+  const { t, i18n } = useTranslation();
+  const vrUser = useVrUser(id);
+  const record = useVrUserRecord(id);
+  const [exporting, setExporting] = useState(false);
+  const name = record.data?.vr_user.name ?? vrUser.data?.name ?? '';
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const file = await exportVrUserRecord(id, i18n.language === 'en' ? 'en' : 'ru');
+      saveFile(file.blob, file.filename);
+      notifySuccess(t('vrUsers:record.exported'));
+    } catch (error) {
+      notifyError(errorText(error, t('vrUsers:record.exportFailed')));
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/vr-users" size="sm" className={classes.noPrint}>
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          {t('vrUsers:record.back')}
+        </Group>
+      </Anchor>
+      <div className={classes.printOnly} data-testid="print-header">
+        <Title order={2}>{t('vrUsers:record.title')}</Title>
+        <Text>
+          {t('vrUsers:record.organization')}: {record.data?.organization_name}
+        </Text>
+        <Text>
+          {t('vrUsers:record.trainee')}: {name}
+        </Text>
+        <Text size="sm">
+          {t('vrUsers:record.printedOn', {
+            date: formatDate(new Date().toISOString(), i18n.language),
+          })}
+        </Text>
+      </div>
+      <div className={classes.noPrint}>
+        <PageHeader
+          title={name}
+          subtitle={t('vrUsers:record.title')}
+          actions={
+            <>
+              <Button
+                variant="default"
+                leftSection={<IconDownload size={16} />}
+                loading={exporting}
+                disabled={!record.data}
+                onClick={() => void exportCsv()}
+              >
+                {t('vrUsers:record.export')}
+              </Button>
+              <Button
+                variant="default"
+                leftSection={<IconPrinter size={16} />}
+                disabled={!record.data}
+                onClick={() => window.print()}
+              >
+                {t('vrUsers:record.print')}
+              </Button>
+            </>
+          }
+        />
+      </div>
+      <Card withBorder padding="md">
+        <QueryState
+          isPending={record.isPending}
+          error={record.error}
+          onRetry={() => record.refetch()}
+        >
+          {record.data ? <RecordTable record={record.data} /> : null}
+        </QueryState>
+      </Card>
+      <div className={classes.printOnly}>
+        <div className={classes.signatures}>
+          {(['inspector', 'trainee'] as const).map((who) => (
+            <div key={who}>
+              <Text size="sm" fw={500}>
+                {t(`vrUsers:record.signature.${who}`)}
+              </Text>
+              <div className={classes.signatureLine}>{t('vrUsers:record.signature.hint')}</div>
+            </div>
+          ))}
+        </div>
+      </div>
+      <Card withBorder padding="md" className={classes.noPrint}>
+        <Title order={3} size="h4" mb="sm">
+          {t('vrUsers:record.sessions')}
+        </Title>
+        <VrUserSessionTimeline vrUserId={id} />
+      </Card>
+    </Stack>
+  );
+}
