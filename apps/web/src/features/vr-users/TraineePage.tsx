@@ -30,7 +30,7 @@ import { VrUserSessionTimeline } from './VrUserSessionTimeline';
 function Result({ result }: { result: TrainingResult }) {
   const { t } = useTranslation();
   return (
-    <Group gap={6} wrap="nowrap">
+    <Group gap={4} wrap="wrap" miw={90}>
       <Text size="sm">
         {result.completed_tasks}/{result.max_tasks}
       </Text>
@@ -98,7 +98,14 @@ function RecordTable({ record }: { record: TrainingRecord }) {
           {t('vrUsers:record.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={860}>
+        // A phone scrolls the table sideways: the keyboard can too (the region takes focus).
+        <Table.ScrollContainer
+          minWidth={860}
+          type="native"
+          tabIndex={0}
+          role="region"
+          aria-label={t('vrUsers:record.title')}
+        >
           <Table striped verticalSpacing="xs" data-testid="training-record">
             <Table.Caption>{t('vrUsers:record.title')}</Table.Caption>
             <Table.Thead>
