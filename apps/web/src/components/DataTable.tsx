@@ -36,6 +36,11 @@ export interface DataTableProps<T> {
   loading?: boolean;
   onRowClick?: (row: T) => void;
   empty?: ReactNode;
+  /**
+   * What stands under the table in place of the numbered pager: a list paged by cursor (the audit
+   * log) knows no page count.
+   */
+  pager?: ReactNode;
   /** Multi-select within the page: the ids of the selected rows, and whether a row may be selected. */
   selection?: {
     selected: RowSelectionState;
@@ -71,6 +76,7 @@ export function DataTable<T>({
   loading = false,
   onRowClick,
   empty,
+  pager,
   selection,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
@@ -220,12 +226,14 @@ export function DataTable<T>({
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      <Pager
-        total={total}
-        pageIndex={state.pageIndex}
-        pageSize={state.pageSize}
-        onPageChange={state.setPage}
-      />
+      {pager ?? (
+        <Pager
+          total={total}
+          pageIndex={state.pageIndex}
+          pageSize={state.pageSize}
+          onPageChange={state.setPage}
+        />
+      )}
     </>
   );
 }
