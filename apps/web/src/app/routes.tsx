@@ -53,6 +53,11 @@ const DownloadPage = screen(
   'DownloadPage',
   'download',
 );
+const AuditLogPage = screen(
+  () => import('../features/audit/AuditLogPage'),
+  'AuditLogPage',
+  'audit',
+);
 const OrganizationsPage = screen(
   () => import('../features/admin-organizations/OrganizationsPage'),
   'OrganizationsPage',
@@ -111,6 +116,7 @@ export function AppRoutes() {
           <Route path="sessions" element={<SessionsPage />} />
           <Route path="scenarios" element={<ScenariosPage />} />
           <Route path="download" element={<DownloadPage />} />
+          <Route path="audit" element={<AuditLogPage />} />
           <Route path="admin" element={<RequireAdmin />}>
             <Route path="organizations" element={<OrganizationsPage />} />
             <Route path="users" element={<UsersPage />} />

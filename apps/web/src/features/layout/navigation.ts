@@ -4,6 +4,7 @@ import {
   IconDeviceVisionPro,
   IconDownload,
   IconFolders,
+  IconHistoryToggle,
   IconKey,
   IconListDetails,
   IconPlayerPlay,
@@ -26,6 +27,8 @@ export const clientNav: NavItem[] = [
   { path: '/sessions', labelKey: 'layout:nav.sessions', icon: IconPlayerPlay },
   { path: '/scenarios', labelKey: 'layout:nav.scenarios', icon: IconListDetails },
   { path: '/download', labelKey: 'layout:nav.download', icon: IconDownload },
+  // Staff read their organisation's events; admins every organisation's.
+  { path: '/audit', labelKey: 'layout:nav.audit', icon: IconHistoryToggle },
 ];
 
 /** Admin Features: admins only. */

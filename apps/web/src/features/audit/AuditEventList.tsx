@@ -1,0 +1,255 @@
+import {
+  ActionIcon,
+  Button,
+  Card,
+  Code,
+  Group,
+  SimpleGrid,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
+import { IconListDetails } from '@tabler/icons-react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { AuditEvent } from '@vrtc/contract';
+import { useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
+import { formatDateTime } from '../../lib/format';
+import type { TableState } from '../../lib/list-state';
+import { actionLabel, actorText, targetText } from './audit-labels';
+import { AUDIT_PAGE_SIZE, type AuditListState } from './audit-list-state';
+import { OutcomeBadge } from './OutcomeBadge';
+
+/** The table's page and sort: the audit log has neither (it pages by cursor, newest first). */
+const NO_TABLE_PAGING: TableState = {
+  pageIndex: 0,
+  pageSize: AUDIT_PAGE_SIZE,
+  setPage: () => {},
+  sortFields: [],
+  sort: undefined,
+  order: 'desc',
+  setSort: () => {},
+};
+
+/** Newest / Newer / Older under the events: the log is paged by cursor, without a page count. */
+export function CursorPager({
+  list,
+  nextCursor,
+}: {
+  list: AuditListState;
+  nextCursor: string | null | undefined;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="flex-end" gap="xs" mt="md" component="nav" aria-label={t('audit:pager.label')}>
+      <Button variant="default" size="xs" onClick={list.showNewest} disabled={list.atNewest}>
+        {t('audit:pager.newest')}
+      </Button>
+      <Button variant="default" size="xs" onClick={list.showNewer} disabled={!list.hasNewer}>
+        {t('audit:pager.newer')}
+      </Button>
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => nextCursor && list.showOlder(nextCursor)}
+        disabled={!nextCursor}
+      >
+        {t('audit:pager.older')}
+      </Button>
+    </Group>
+  );
+}
+
+function ActorCell({ event }: { event: AuditEvent }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+      {actorText(t, event.actor)}
+    </Text>
+  );
+}
+
+function ActionCell({ event }: { event: AuditEvent }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={500}>
+        {actionLabel(t, event.action)}
+      </Text>
+      <Code w="fit-content">{event.action}</Code>
+    </Stack>
+  );
+}
+
+function TargetCell({ event }: { event: AuditEvent }) {
+  const { t } = useTranslation();
+  const target = targetText(t, event.target);
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed">
+        {target.type}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {target.label}
+      </Text>
+    </Stack>
+  );
+}
+
+function DetailButton({ onOpen }: { onOpen: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Tooltip label={t('audit:detail.open')}>
+      <ActionIcon
+        variant="subtle"
+        onClick={(event) => {
+          event.stopPropagation();
+          onOpen();
+        }}
+        aria-label={t('audit:detail.open')}
+      >
+        <IconListDetails size={18} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** One labelled value of an event's card. */
+function CardFact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" component="dt">
+        {label}
+      </Text>
+      <Text size="sm" component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+/** An event as a card, for a phone: each value under its column's name. */
+function EventCard({ event, onOpen }: { event: AuditEvent; onOpen: () => void }) {
+  const { t, i18n } = useTranslation();
+  const target = targetText(t, event.target);
+  return (
+    <Card
+      withBorder
+      radius="md"
+      p="sm"
+      data-testid="audit-event-card"
+      onClick={onOpen}
+      style={{ cursor: 'pointer' }}
+    >
+      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+        <ActionCell event={event} />
+        <Group gap={4} wrap="nowrap">
+          <OutcomeBadge outcome={event.outcome} />
+          <DetailButton onOpen={onOpen} />
+        </Group>
+      </Group>
+      <SimpleGrid cols={1} spacing={6} mt="xs" component="dl" m={0}>
+        <CardFact label={t('audit:col.time')}>{formatDateTime(event.at, i18n.language)}</CardFact>
+        <CardFact label={t('audit:col.actor')}>{actorText(t, event.actor)}</CardFact>
+        <CardFact label={t('audit:col.target')}>
+          {target.type}: {target.label}
+        </CardFact>
+      </SimpleGrid>
+    </Card>
+  );
+}
+
+/**
+ * A page of events, newest first: a table on a laptop, cards on a phone (five columns of words do
+ * not fit 360 px without the page or the table scrolling sideways). A row or card opens the
+ * event.
+ */
+export function AuditEventList({
+  events,
+  cards,
+  loading,
+  onOpen,
+  pager,
+  empty,
+}: {
+  events: AuditEvent[];
+  cards: boolean;
+  loading: boolean;
+  onOpen: (event: AuditEvent) => void;
+  pager: ReactNode;
+  empty: ReactNode;
+}) {
+  const { t, i18n } = useTranslation();
+  const columns = useMemo<ColumnDef<AuditEvent, unknown>[]>(
+    () => [
+      {
+        accessorKey: 'at',
+        header: t('audit:col.time'),
+        cell: ({ row: { original: e } }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(e.at, i18n.language)}
+          </Text>
+        ),
+      },
+      {
+        id: 'actor',
+        header: t('audit:col.actor'),
+        cell: ({ row: { original: e } }) => <ActorCell event={e} />,
+      },
+      {
+        accessorKey: 'action',
+        header: t('audit:col.action'),
+        cell: ({ row: { original: e } }) => <ActionCell event={e} />,
+      },
+      {
+        accessorKey: 'outcome',
+        header: t('audit:col.outcome'),
+        cell: ({ row: { original: e } }) => <OutcomeBadge outcome={e.outcome} />,
+      },
+      {
+        id: 'target',
+        header: t('audit:col.target'),
+        cell: ({ row: { original: e } }) => <TargetCell event={e} />,
+      },
+      {
+        id: ACTIONS_COLUMN_ID,
+        header: t('common:actions'),
+        cell: ({ row: { original: e } }) => <DetailButton onOpen={() => onOpen(e)} />,
+      },
+    ],
+    [t, i18n.language, onOpen],
+  );
+
+  if (cards) {
+    if (events.length === 0) return <>{empty}</>;
+    return (
+      <>
+        <Stack
+          gap="sm"
+          data-testid="audit-event-cards"
+          aria-busy={loading || undefined}
+          style={loading ? { opacity: 0.6, transition: 'opacity 150ms' } : undefined}
+        >
+          {events.map((event) => (
+            <EventCard key={event.id} event={event} onOpen={() => onOpen(event)} />
+          ))}
+        </Stack>
+        {pager}
+      </>
+    );
+  }
+  return (
+    <DataTable
+      rows={events}
+      total={events.length}
+      loading={loading}
+      state={NO_TABLE_PAGING}
+      columns={columns}
+      getRowId={(row) => row.id}
+      onRowClick={onOpen}
+      empty={empty}
+      pager={pager}
+    />
+  );
+}
