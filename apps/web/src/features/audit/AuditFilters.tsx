@@ -90,6 +90,7 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
               valueLabel={filterOrganization.data?.name}
               onChange={(id) => setFilters({ organization_id: id })}
               clearable
+              clearButtonProps={{ 'aria-label': t('common:clear') }}
               nothingFoundMessage={t('audit:filter.nothingFound')}
             />
           </Box>
@@ -103,6 +104,7 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
             onChange={(value) => setFilters({ action: value })}
             searchable
             clearable
+            clearButtonProps={{ 'aria-label': t('common:clear') }}
             nothingFoundMessage={t('audit:filter.nothingFound')}
             maxDropdownHeight={360}
             comboboxProps={{ withinPortal: true }}
