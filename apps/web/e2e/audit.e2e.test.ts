@@ -1,0 +1,235 @@
+import fs from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALOG_SCOPE, expectAccessible } from './axe';
+import { tr } from './i18n';
+import { adminToken, createTenant, type Tenant } from './seed';
+import {
+  adminLogin,
+  apiCall,
+  baseUrl,
+  launchBrowser,
+  newPage,
+  settled,
+  signIn,
+  uniqueName,
+  VIEWPORTS,
+  type Language,
+} from './support';
+
+/**
+ * The audit log as its readers use it: a change made in the console is there, opens to its
+ * before and after, and is exported; its filters live in the URL; staff read their own
+ * organisation's events only; an admin narrows to one organisation and verifies the chains; on
+ * a phone the events are cards and the page never scrolls sideways.
+ */
+
+let browser: Browser;
+let admin: string;
+let plant: Tenant;
+let rival: Tenant;
+const trainee = { id: '', name: uniqueName('Ivan Petrof') };
+const renamed = `${trainee.name} Petrov`;
+const rivalTrainee = uniqueName('Rival trainee');
+
+beforeAll(async () => {
+  admin = await adminToken();
+  [browser, plant, rival] = await Promise.all([
+    launchBrowser(),
+    createTenant(admin, 'Audit Plant'),
+    createTenant(admin, 'Audit Rival'),
+  ]);
+  const created = await apiCall<{ id: string }>('POST', '/v1/vr-users', plant.token, {
+    name: trainee.name,
+    notes: 'Night shift',
+  });
+  trainee.id = created.id;
+  await apiCall('POST', '/v1/vr-users', rival.token, { name: rivalTrainee });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const eventRow = (page: Page, text: string) =>
+  page.getByRole('row').filter({ hasText: text }).first();
+
+async function openAuditLog(page: Page, language: Language) {
+  await page.getByRole('link', { name: tr(language, 'layout:nav.audit'), exact: true }).click();
+  await page.waitForURL('**/audit');
+  await page
+    .getByRole('heading', { level: 2, name: tr(language, 'audit:title'), exact: true })
+    .waitFor();
+}
+
+/** Chooses one action (or a whole group) in the action filter, by the words a user reads. */
+async function chooseAction(page: Page, language: Language, label: string) {
+  const box = page.getByRole('combobox', { name: tr(language, 'audit:filter.action') });
+  await box.click();
+  await box.fill(label);
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+/** The rows of the dialog's changes table as field → [before, after]. */
+async function changesOf(page: Page) {
+  const rows = page.getByRole('dialog').getByTestId('audit-changes').locator('tbody tr');
+  await rows.first().waitFor();
+  const cells = await rows.evaluateAll((trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+  );
+  return Object.fromEntries(cells.map(([field, before, after]) => [field, [before, after]]));
+}
+
+describe('the audit log, in English on a laptop', () => {
+  it('finds a change made in the console, opens it to before and after, and exports it', async () => {
+    const language = 'en';
+    const page = await newPage(browser, language);
+    await signIn(page, plant.email, plant.password);
+
+    // The change: a VR user renamed through its dialog.
+    const row = page.getByRole('row').filter({ hasText: trainee.name }).first();
+    await row.getByRole('button', { name: tr(language, 'common:edit') }).click();
+    const edit = page.getByRole('dialog', { name: tr(language, 'vrUsers:editTitle') });
+    await edit.getByLabel(tr(language, 'vrUsers:name')).fill(renamed);
+    await edit.getByRole('button', { name: tr(language, 'common:save') }).click();
+    await page.getByText(tr(language, 'vrUsers:updated')).first().waitFor();
+
+    await openAuditLog(page, language);
+    await chooseAction(page, language, tr(language, 'audit:action.vr_user.updated'));
+    await page.waitForURL((url) => url.searchParams.get('action') === 'vr_user.updated');
+    const event = eventRow(page, renamed);
+    await event.getByText('vr_user.updated', { exact: true }).waitFor();
+    await event.getByText(`${plant.email} (${tr(language, 'common:role.client')})`).waitFor();
+    await event.getByText(tr(language, 'audit:outcome.success'), { exact: true }).waitFor();
+    await expectAccessible(page, 'en audit');
+
+    await event.click();
+    const dialog = page.getByRole('dialog', {
+      name: tr(language, 'audit:action.vr_user.updated'),
+    });
+    await dialog.waitFor();
+    expect(await changesOf(page)).toMatchObject({ name: [trainee.name, renamed] });
+    // Where the change came from: this browser.
+    const userAgent = await page.evaluate(() => navigator.userAgent);
+    await dialog.getByText(userAgent, { exact: true }).waitFor();
+    await dialog.getByText('127.0.0.1', { exact: true }).waitFor();
+    await expectAccessible(page, 'en audit event', DIALOG_SCOPE);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // The export: the same filters, the same event.
+    const link = page.getByRole('link', { name: tr(language, 'audit:export') });
+    const href = new URL((await link.getAttribute('href'))!, baseUrl());
+    expect(href.pathname).toBe('/v1/audit-events/export');
+    expect(href.searchParams.get('action')).toBe('vr_user.updated');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const csv = await fs.readFile((await download.path())!, 'utf8');
+    expect(csv).toContain('vr_user.updated');
+    expect(csv).toContain(renamed);
+    expect(csv).not.toContain(rivalTrainee);
+    await page.context().close();
+  });
+
+  it('keeps its filters through a reload, and shows staff their own organisation only', async () => {
+    const language = 'en';
+    const page = await newPage(browser, language);
+    await signIn(page, plant.email, plant.password);
+    await openAuditLog(page, language);
+    await chooseAction(
+      page,
+      language,
+      tr(language, 'audit:filter.allOfGroup', { group: tr(language, 'audit:group.vr_user') }),
+    );
+    await page.getByRole('textbox', { name: tr(language, 'audit:filter.target') }).fill(trainee.id);
+    await page.waitForURL(
+      (url) =>
+        url.searchParams.get('action') === 'vr_user.' &&
+        url.searchParams.get('target_id') === trainee.id,
+    );
+    await eventRow(page, tr(language, 'audit:action.vr_user.created')).waitFor();
+    const before = page.url();
+
+    await page.reload();
+    await eventRow(page, tr(language, 'audit:action.vr_user.created')).waitFor();
+    expect(page.url()).toBe(before);
+    expect(
+      await page.getByRole('textbox', { name: tr(language, 'audit:filter.target') }).inputValue(),
+    ).toBe(trainee.id);
+    expect(
+      await page.getByRole('combobox', { name: tr(language, 'audit:filter.action') }).inputValue(),
+    ).toBe(tr(language, 'audit:filter.allOfGroup', { group: tr(language, 'audit:group.vr_user') }));
+
+    // Every VR user event this client may read: its own organisation's, none of the rival's,
+    // even when a link names the rival organisation.
+    await page.goto(`${baseUrl()}/audit?action=vr_user.&organization_id=${rival.organization.id}`);
+    await eventRow(page, trainee.name).waitFor();
+    await settled(page);
+    expect(await page.getByRole('row').filter({ hasText: rivalTrainee }).count()).toBe(0);
+    expect(
+      await page.getByRole('combobox', { name: tr(language, 'audit:filter.organization') }).count(),
+    ).toBe(0);
+    // The server refuses the rival's events to this client outright.
+    await expect(
+      apiCall('GET', `/v1/audit-events?organization_id=${rival.organization.id}`, plant.token),
+    ).rejects.toThrow(/404/);
+    await page.context().close();
+  });
+});
+
+describe('the audit log, in Russian', () => {
+  it('lets an admin narrow it to one organisation and verify the chains', async () => {
+    const language = 'ru';
+    const page = await newPage(browser, language);
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    await page.goto(`${baseUrl()}/audit?action=vr_user.&organization_id=${rival.organization.id}`);
+    await page
+      .getByRole('heading', { level: 2, name: tr(language, 'audit:title'), exact: true })
+      .waitFor();
+    await eventRow(page, rivalTrainee).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: trainee.name }).count()).toBe(0);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('combobox', { name: tr(language, 'audit:filter.organization') })
+          .inputValue(),
+      )
+      .toBe(rival.organization.name);
+    await expectAccessible(page, 'ru audit admin');
+
+    await page.getByRole('button', { name: tr(language, 'audit:verify.button') }).click();
+    const result = page.getByTestId('audit-verify-result');
+    await result.waitFor();
+    expect(await result.textContent()).toContain(tr(language, 'audit:verify.ok').split(':')[0]);
+    await expectAccessible(page, 'ru audit verified');
+    await page.context().close();
+  });
+
+  it('shows events as cards on a phone, the page never wider than the phone, each opening', async () => {
+    const language = 'ru';
+    const page = await newPage(browser, language, { viewport: VIEWPORTS.phone });
+    await signIn(page, plant.email, plant.password);
+    await page.goto(`${baseUrl()}/audit?action=vr_user.created`);
+    const card = page.getByTestId('audit-event-card').filter({ hasText: trainee.name }).first();
+    await card.waitFor();
+    // Each value under its column's name.
+    for (const column of ['time', 'actor', 'target'] as const) {
+      await card.getByText(tr(language, `audit:col.${column}`), { exact: true }).waitFor();
+    }
+    expect(await page.locator('main table').count()).toBe(0);
+    await settled(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      VIEWPORTS.phone.width,
+    );
+    await expectAccessible(page, 'ru audit phone');
+
+    await card.click();
+    const dialog = page.getByRole('dialog', {
+      name: tr(language, 'audit:action.vr_user.created'),
+    });
+    await dialog.waitFor();
+    expect(await changesOf(page)).toMatchObject({ name: ['—', trainee.name] });
+    await expectAccessible(page, 'ru audit event phone', DIALOG_SCOPE);
+    await page.context().close();
+  });
+});
