@@ -70,14 +70,26 @@ async function chooseAction(page: Page, language: Language, label: string) {
   await page.getByRole('option', { name: label, exact: true }).click();
 }
 
-/** The rows of the dialog's changes table as field → [before, after]. */
+/**
+ * The dialog's changed fields as field → [before, after]: table rows on a laptop, a block per
+ * field on a phone.
+ */
 async function changesOf(page: Page) {
-  const rows = page.getByRole('dialog').getByTestId('audit-changes').locator('tbody tr');
-  await rows.first().waitFor();
-  const cells = await rows.evaluateAll((trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+  const fields = page.getByRole('dialog').getByTestId('audit-changes').locator('[data-field]');
+  await fields.first().waitFor();
+  const entries = await fields.evaluateAll((elements) =>
+    elements.map((element) => {
+      const values =
+        element.tagName === 'TR'
+          ? [...element.querySelectorAll('td')].slice(1)
+          : [...element.querySelectorAll('dd')];
+      return [
+        (element as HTMLElement).dataset.field ?? '',
+        values.map((value) => (value.textContent ?? '').trim()),
+      ] as const;
+    }),
   );
-  return Object.fromEntries(cells.map(([field, before, after]) => [field, [before, after]]));
+  return Object.fromEntries(entries);
 }
 
 describe('the audit log, in English on a laptop', () => {
@@ -99,7 +111,8 @@ describe('the audit log, in English on a laptop', () => {
     await page.waitForURL((url) => url.searchParams.get('action') === 'vr_user.updated');
     const event = eventRow(page, renamed);
     await event.getByText('vr_user.updated', { exact: true }).waitFor();
-    await event.getByText(`${plant.email} (${tr(language, 'common:role.client')})`).waitFor();
+    await event.getByText(plant.email, { exact: true }).waitFor();
+    await event.getByText(tr(language, 'common:role.client'), { exact: true }).waitFor();
     await event.getByText(tr(language, 'audit:outcome.success'), { exact: true }).waitFor();
     await expectAccessible(page, 'en audit');
 

@@ -1,14 +1,5 @@
-import {
-  Button,
-  Code,
-  Group,
-  Modal,
-  ScrollArea,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconFilter } from '@tabler/icons-react';
 import { AUDIT_REDACTED, type AuditEvent } from '@vrtc/contract';
 import type { ReactNode } from 'react';
@@ -44,15 +35,19 @@ function ChangeValue({ value }: { value: unknown }) {
     );
   }
   return (
-    <Text size="sm" span style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+    <Text size="sm" span style={{ overflowWrap: 'break-word', whiteSpace: 'pre-wrap' }}>
       {text}
     </Text>
   );
 }
 
-/** The changed fields, one row each: field, before → after. */
+/**
+ * The changed fields, one row each: field, before, after. On a phone each field stands as its
+ * own block, before over after: three columns of 100 px would break every name mid-word.
+ */
 export function ChangesTable({ changes }: { changes: AuditEvent['changes'] }) {
   const { t } = useTranslation();
+  const narrow = useMediaQuery('(max-width: 36em)') ?? false;
   const fields = Object.entries(changes);
   if (fields.length === 0) {
     return (
@@ -61,34 +56,56 @@ export function ChangesTable({ changes }: { changes: AuditEvent['changes'] }) {
       </Text>
     );
   }
-  return (
-    <ScrollArea type="auto" scrollbars="x">
-      <Table verticalSpacing="xs" data-testid="audit-changes" miw={320} layout="fixed">
-        <Table.Caption>{t('audit:detail.changes')}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w="28%">{t('audit:detail.field')}</Table.Th>
-            <Table.Th>{t('audit:detail.before')}</Table.Th>
-            <Table.Th>{t('audit:detail.after')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {fields.map(([field, [before, after]]) => (
-            <Table.Tr key={field}>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                <Code>{field}</Code>
-              </Table.Td>
-              <Table.Td>
+  if (narrow) {
+    return (
+      <Stack gap="xs" data-testid="audit-changes">
+        <Text size="sm" fw={600} component="h3" m={0}>
+          {t('audit:detail.changes')}
+        </Text>
+        {fields.map(([field, [before, after]]) => (
+          <Paper key={field} withBorder radius="sm" p="xs" data-field={field}>
+            <Code>{field}</Code>
+            <SimpleGrid cols={1} spacing={4} mt={6} component="dl" m={0}>
+              <Fact label={t('audit:detail.before')}>
                 <ChangeValue value={before} />
-              </Table.Td>
-              <Table.Td>
+              </Fact>
+              <Fact label={t('audit:detail.after')}>
                 <ChangeValue value={after} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea>
+              </Fact>
+            </SimpleGrid>
+          </Paper>
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Table verticalSpacing="xs" data-testid="audit-changes" layout="fixed" captionSide="top">
+      <Table.Caption ta="start" fw={600} c="var(--mantine-color-text)">
+        {t('audit:detail.changes')}
+      </Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w="24%">{t('audit:detail.field')}</Table.Th>
+          <Table.Th>{t('audit:detail.before')}</Table.Th>
+          <Table.Th>{t('audit:detail.after')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {fields.map(([field, [before, after]]) => (
+          <Table.Tr key={field} data-field={field}>
+            <Table.Td style={{ overflowWrap: 'anywhere' }}>
+              <Code>{field}</Code>
+            </Table.Td>
+            <Table.Td>
+              <ChangeValue value={before} />
+            </Table.Td>
+            <Table.Td>
+              <ChangeValue value={after} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../lib/format';
 import type { TableState } from '../../lib/list-state';
-import { actionLabel, actorText, targetText } from './audit-labels';
+import { actionLabel, actorParts, actorText, targetText } from './audit-labels';
 import { AUDIT_PAGE_SIZE, type AuditListState } from './audit-list-state';
 import { OutcomeBadge } from './OutcomeBadge';
 
@@ -61,12 +61,30 @@ export function CursorPager({
   );
 }
 
+/** The email on its own line, breaking after its "@" if it must; the role under it. */
 function ActorCell({ event }: { event: AuditEvent }) {
   const { t } = useTranslation();
+  const { who, role } = actorParts(t, event.actor);
+  const at = who.indexOf('@');
   return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-      {actorText(t, event.actor)}
-    </Text>
+    <Stack gap={0}>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {at > 0 ? (
+          <>
+            {who.slice(0, at + 1)}
+            <wbr />
+            {who.slice(at + 1)}
+          </>
+        ) : (
+          who
+        )}
+      </Text>
+      {role ? (
+        <Text size="xs" c="dimmed">
+          {role}
+        </Text>
+      ) : null}
+    </Stack>
   );
 }
 
@@ -214,7 +232,8 @@ export function AuditEventList({
       },
       {
         id: ACTIONS_COLUMN_ID,
-        header: t('common:actions'),
+        // Not "Actions": beside the Action column that would read as the same word twice.
+        header: t('audit:col.details'),
         cell: ({ row: { original: e } }) => <DetailButton onOpen={() => onOpen(e)} />,
       },
     ],

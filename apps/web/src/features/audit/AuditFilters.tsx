@@ -2,7 +2,7 @@ import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
 import { Box, Flex, Select, TextInput } from '@mantine/core';
 import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
-import { IconCalendar, IconSearch } from '@tabler/icons-react';
+import { IconCalendar } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { organizationOptions, useOrganization } from '../../api/organizations';
@@ -19,6 +19,7 @@ import type { AuditListState } from './audit-list-state';
 function TypedFilter({
   label,
   placeholder,
+  hint,
   value,
   onCommit,
   accepts = () => true,
@@ -26,6 +27,8 @@ function TypedFilter({
 }: {
   label: string;
   placeholder: string;
+  /** How to come by a value (the box is narrow; shown on hover and read by screen readers). */
+  hint: string;
   value: string | undefined;
   onCommit: (value: string | null) => void;
   accepts?: (value: string) => boolean;
@@ -58,8 +61,8 @@ function TypedFilter({
       placeholder={placeholder}
       value={text}
       onChange={(event) => setText(event.currentTarget.value)}
+      title={hint}
       error={valid ? undefined : invalidText}
-      leftSection={<IconSearch size={16} />}
       spellCheck={false}
       autoComplete="off"
     />
@@ -81,7 +84,7 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
       <Flex wrap="wrap" gap="sm" mb="sm" data-testid="audit-filters">
         {admin ? (
-          <Box style={{ flex: '1 1 190px' }}>
+          <Box style={{ flex: '1 1 170px' }}>
             <ServerSelect
               label={t('audit:filter.organization')}
               placeholder={t('audit:filter.allOrganizations')}
@@ -95,7 +98,7 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
             />
           </Box>
         ) : null}
-        <Box style={{ flex: '1 1 230px' }}>
+        <Box style={{ flex: '1 1 200px' }}>
           <Select
             label={t('audit:filter.action')}
             placeholder={t('audit:filter.allActions')}
@@ -110,25 +113,27 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
             comboboxProps={{ withinPortal: true }}
           />
         </Box>
-        <Box style={{ flex: '1 1 200px' }}>
+        <Box style={{ flex: '1 1 150px' }}>
           <TypedFilter
             label={t('audit:filter.actor')}
             placeholder={t('audit:filter.anyActor')}
+            hint={t('audit:filter.actorHint')}
             value={filters.actor_id}
             accepts={isUuid}
             invalidText={t('audit:filter.notAnId')}
             onCommit={(id) => setFilters({ actor_id: id })}
           />
         </Box>
-        <Box style={{ flex: '1 1 200px' }}>
+        <Box style={{ flex: '1 1 150px' }}>
           <TypedFilter
             label={t('audit:filter.target')}
             placeholder={t('audit:filter.anyTarget')}
+            hint={t('audit:filter.targetHint')}
             value={filters.target_id}
             onCommit={(id) => setFilters({ target_id: id })}
           />
         </Box>
-        <Box style={{ flex: '1 1 240px' }}>
+        <Box style={{ flex: '1 1 200px' }}>
           <DatePickerInput
             type="range"
             allowSingleDateInRange

@@ -59,13 +59,19 @@ export function actionFilterData(t: TFunction) {
   }));
 }
 
+/** Who acted: an account's email and its role then, or "Headset", or "System". */
+export function actorParts(t: TFunction, actor: AuditActor): { who: string; role?: string } {
+  if (actor.type !== 'account') return { who: t(`audit:actorType.${actor.type}`) };
+  return {
+    who: actor.email ?? t('audit:actorType.account'),
+    ...(actor.role ? { role: t(`common:role.${actor.role}`) } : {}),
+  };
+}
+
 /** Who acted, in one line: "anna@org.ru (Client)", "Headset", "System". */
 export function actorText(t: TFunction, actor: AuditActor): string {
-  if (actor.type === 'account') {
-    const who = actor.email ?? t('audit:actorType.account');
-    return actor.role ? `${who} (${t(`common:role.${actor.role}`)})` : who;
-  }
-  return t(`audit:actorType.${actor.type}`);
+  const { who, role } = actorParts(t, actor);
+  return role ? `${who} (${role})` : who;
 }
 
 /** What the event is about: its type in words and its label (else its id). */
