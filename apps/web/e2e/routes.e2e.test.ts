@@ -202,6 +202,15 @@ const CLIENT_ROUTES: Route[] = [
       }
     },
   },
+  {
+    path: '/audit',
+    nav: 'layout:nav.audit',
+    title: 'audit:title',
+    ready: async (page, language) => {
+      // Seeding wrote events: the VR user added, the sessions started.
+      await row(page, tr(language, 'audit:action.vr_user.created')).waitFor();
+    },
+  },
 ];
 
 // The admin's lists hold what every test file creates: each screen is searched for this file's
@@ -317,7 +326,7 @@ async function visit(
 }
 
 describe.each(LANGUAGES)('every route in %s', (language) => {
-  it('renders all eleven routes for an admin', async () => {
+  it('renders all twelve routes for an admin', async () => {
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
     await signIn(page, email, password);
@@ -337,7 +346,7 @@ describe.each(LANGUAGES)('every route in %s', (language) => {
     await page.context().close();
   });
 
-  it('renders the five client routes for a client, and sends a client away from admin routes', async () => {
+  it('renders the six client routes for a client, and sends a client away from admin routes', async () => {
     const page = await newPage(browser, language);
     await signIn(page, tenant.email, tenant.password);
     expect(await page.getByText(tr(language, 'layout:adminFeatures')).count()).toBe(0);
