@@ -105,6 +105,11 @@ describe('the audit log, in English on a laptop', () => {
     await edit.getByLabel(tr(language, 'vrUsers:name')).fill(renamed);
     await edit.getByRole('button', { name: tr(language, 'common:save') }).click();
     await page.getByText(tr(language, 'vrUsers:updated')).first().waitFor();
+    // The toast's × is named (axe ran on the audit log below while it may still show).
+    await page
+      .getByRole('button', { name: tr(language, 'common:closeNotification') })
+      .first()
+      .waitFor();
 
     await openAuditLog(page, language);
     await chooseAction(page, language, tr(language, 'audit:action.vr_user.updated'));

@@ -7,6 +7,7 @@ import {
   Group,
   MantineThemeProvider,
   Modal,
+  Notification,
   NavLink,
   ScrollArea,
   Stack,
@@ -83,8 +84,8 @@ function NavGroup({
 }
 
 /**
- * Defaults for every dialog of the signed-in app (feature modals and confirmations alike): the
- * close (×) button gets a translated accessible name. It is not "Close", so that it never clashes
+ * Defaults for every dialog and toast of the signed-in app (feature modals and confirmations
+ * alike): the close (×) button gets a translated accessible name. It is not "Close", so that it never clashes
  * with a dialog's own Close button.
  */
 function useDialogTheme() {
@@ -94,6 +95,10 @@ function useDialogTheme() {
       components: {
         Modal: Modal.extend({
           defaultProps: { closeButtonProps: { 'aria-label': t('common:closeDialog') } },
+        }),
+        // A toast's × had no name at all (axe: button-name) while the toast was on screen.
+        Notification: Notification.extend({
+          defaultProps: { closeButtonProps: { 'aria-label': t('common:closeNotification') } },
         }),
       },
     }),
