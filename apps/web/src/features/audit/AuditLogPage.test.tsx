@@ -11,7 +11,7 @@ import {
 import i18n from 'i18next';
 import { useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeStoredLogin } from '../../auth/storage';
+import { writeStoredUser } from '../../auth/storage';
 import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { AuditLogPage } from './AuditLogPage';
 import { AUDIT_ACTION_GROUPS } from './audit-labels';
@@ -110,7 +110,7 @@ function auditAnswer({ url }: FakeRequest) {
 }
 
 function fakeServer(user: Me = staff) {
-  writeStoredLogin({ token: 't', user });
+  writeStoredUser(user);
   return mockFetch({
     'GET /v1/me': user,
     'GET /v1/audit-events': auditAnswer,
