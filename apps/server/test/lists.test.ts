@@ -558,7 +558,7 @@ describe('session history', () => {
     const text = response.body;
     expect(text.startsWith('\uFEFFNo,VR User,Device,Scenario,Module,Level,Status,')).toBe(true);
     const rows = Papa.parse<string[]>(text.slice(1), { skipEmptyLines: true }).data;
-    expect(rows[0]).toHaveLength(17);
+    expect(rows[0]).toHaveLength(18);
     expect(rows).toHaveLength(1 + 1250);
     expect(rows[1]).toEqual([
       '1',
@@ -578,6 +578,7 @@ describe('session history', () => {
       '2026-04-03T01:42:05.000Z',
       'Yes',
       'No',
+      '1',
     ]);
     expect(rows.at(-1)![0]).toBe('1250');
     expect(text.endsWith('\r\n')).toBe(true);

@@ -80,6 +80,7 @@ describe('POST /v1/sessions/start', () => {
       module_name_en: null,
       level_name_en: null,
       level_number: 1,
+      level_revision: expect.any(Number),
       status: 'active',
       completed_tasks: 0,
       total_tasks: 3,

@@ -34,6 +34,7 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   LAST_SEEN_FLUSH_MS: { set: '250', holds: 250, bad: 'fast' },
   DEVICE_FIGURES_MAX_AGE_MS: { set: '0', holds: 0, bad: '-5' },
   ANALYTICS_MAX_AGE_MS: { set: '60000', holds: 60_000, bad: '1e400' },
+  AUDIT_RETENTION_DAYS: { set: '365', holds: 365, bad: '0' },
   LOG_LEVEL: { set: 'debug', holds: 'debug', bad: 'loud' },
   TRUST_PROXY: {
     set: '127.0.0.1, 10.0.0.0/8, loopback',
@@ -112,6 +113,7 @@ describe('configuration', () => {
       disconnectAfterMs: 60_000,
       sessionTimeoutMs: 2 * 3600 * 1000,
       lateResultWindowMs: 7 * 24 * 3600 * 1000,
+      auditRetentionDays: 730,
       lastSeenFlushMs: 1000,
       deviceFiguresMaxAgeMs: 1000,
       analyticsMaxAgeMs: 10_000,
