@@ -87,7 +87,9 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
  * process on a DATA_DIR of its own, the build): it runs once per `npm test`, in the PGlite run;
  * the PostgreSQL run would only do the same work again (minutes of server starts).
  */
-export const describeOnce = describe.runIf(inject('dbTemplate').kind === 'pglite');
+// Suites without the test databases' global set-up (the cluster's) import this file through the
+// factories, so no template is provided there: nothing in them is run "once".
+export const describeOnce = describe.runIf(inject('dbTemplate')?.kind === 'pglite');
 
 /** How long `vi.waitFor` waits for background work (a flush, a sweep, another process) here. */
 export const BACKGROUND = { timeout: 5000, interval: 20 };
