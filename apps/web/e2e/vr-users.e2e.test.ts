@@ -145,7 +145,8 @@ describe('VR users', () => {
       headset.name,
       tree.scenario.name,
       tree.module.name,
-      tree.levels[0]!.name,
+      // The level cell says which revision ran, on a line under the name.
+      tree.levels[0]!.name + en('common:levelRevision', { number: 1, revision: 1 }),
       en('common:status.cancelled'),
     ]);
     expect(cells[6]).toContain('0/3 (0%)');
