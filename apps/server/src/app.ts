@@ -12,6 +12,7 @@ import type { AppInstance } from './platform/http/app-types.ts';
 import { useAccessGuards } from './platform/http/routes.ts';
 import { DeviceAuthenticator } from './headset/device-auth.ts';
 import { requireDevice } from './headset/device.guard.ts';
+import { DeviceRefusals } from './headset/device-refusals.ts';
 import { systemClock, type Clock } from './platform/service/clock.ts';
 import type { Config } from './platform/config/config.ts';
 import type { ServiceContext } from './platform/service/context.ts';
@@ -255,7 +256,10 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   useAccessGuards(app, {
     user: requireUser(ctx),
     admin: requireUser(ctx, 'admin'),
-    device: requireDevice(new DeviceAuthenticator(ctx.db, deviceEvents.cache)),
+    device: requireDevice(
+      new DeviceAuthenticator(ctx.db, deviceEvents.cache),
+      new DeviceRefusals(ctx),
+    ),
   });
   // After swagger, so /docs lists the probes with the rest.
   healthRoutes(app, health);

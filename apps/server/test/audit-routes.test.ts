@@ -579,6 +579,63 @@ describe('sign-in and refusals', () => {
     });
   });
 
+  it('records a refused headset once per hour and route, naming the device it knows', async () => {
+    const heartbeat = (headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/headset/heartbeat',
+        headers,
+        remoteAddress,
+        payload: { battery_percent: 50 },
+      });
+    const refusedFor = async (predicate: (event: AuditEvent) => boolean) =>
+      (await eventsOf('auth.access_denied')).filter(
+        (event) => event.actor.type === 'headset' && predicate(event),
+      );
+
+    // A token nobody knows (a removed headset still calling): the platform's chain, no device.
+    const stranger = { authorization: `Bearer ${crypto.randomBytes(32).toString('base64url')}` };
+    for (let call = 0; call < 3; call += 1) {
+      expect((await heartbeat(stranger, '203.0.113.77')).statusCode).toBe(401);
+    }
+    const unknown = await vi.waitFor(async () => {
+      const events = await refusedFor((event) => event.ip === '203.0.113.77');
+      expect(events).toHaveLength(1);
+      return events;
+    }, BACKGROUND);
+    expect(unknown[0]).toMatchObject({
+      organization_id: null,
+      outcome: 'denied',
+      actor: { type: 'headset', id: null },
+      target: { type: 'route', id: 'POST /v1/headset/heartbeat', label: '/v1/headset/heartbeat' },
+      changes: { status: [null, 401] },
+    });
+    expect(JSON.stringify(unknown)).not.toContain(stranger.authorization.slice(7));
+
+    // A known headset of a deactivated organisation: its organisation's chain, the device named.
+    const tenant = await makeTenant(t);
+    const { device, headers } = await makeEnrolledDevice(t.db, tenant.organization.id);
+    const deactivated = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/admin/organizations/${tenant.organization.id}`,
+      headers: admin.headers,
+      payload: { active: false },
+    });
+    expect(deactivated.statusCode, deactivated.body).toBe(200);
+    for (let call = 0; call < 3; call += 1) expect((await heartbeat(headers)).statusCode).toBe(401);
+    const ofDevice = () => refusedFor((event) => event.actor.id === device.id);
+    await vi.waitFor(async () => expect(await ofDevice()).toHaveLength(1), BACKGROUND);
+    expect((await ofDevice())[0]).toMatchObject({
+      organization_id: tenant.organization.id,
+      changes: { reason: [null, 'This organization is deactivated'] },
+    });
+
+    // An hour on, the next refusal is recorded again.
+    t.clock.advance(60 * 60 * 1000);
+    expect((await heartbeat(headers)).statusCode).toBe(401);
+    await vi.waitFor(async () => expect(await ofDevice()).toHaveLength(2), BACKGROUND);
+  });
+
   it('keeps the actor’s email and role on the events after the account is deleted', async () => {
     const leaving = await makeTenant(t);
     const created = await t.app.inject({

@@ -1,3 +1,4 @@
+import { AUDIT_REDACTED } from '@vrtc/contract';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -287,7 +288,28 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
       server.output(),
     );
     expect(match).not.toBeNull();
-    expect((await login(server.url, 'admin@example.com', match![1]!)).status).toBe(200);
+    const signedIn = await login(server.url, 'admin@example.com', match![1]!);
+    expect(signedIn.status).toBe(200);
+    // The server made the first admin and its organisation: both are in the audit log, by the
+    // system, the password redacted.
+    const { token } = (await signedIn.json()) as { token: string };
+    const page = await fetch(`${server.url}/v1/audit-events?limit=10`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { audit_events: events } = (await page.json()) as {
+      audit_events: { action: string; actor: { type: string }; changes: object; target: object }[];
+    };
+    const first = (action: string) => events.find((event) => event.action === action);
+    expect(first('organization.created')).toMatchObject({
+      actor: { type: 'system' },
+      target: { type: 'organization', label: 'Platform' },
+    });
+    expect(first('account.created')).toMatchObject({
+      actor: { type: 'system' },
+      target: { type: 'account', label: 'admin@example.com' },
+      changes: { role: [null, 'admin'], password: [null, AUDIT_REDACTED] },
+    });
+    expect(JSON.stringify(events)).not.toContain(match![1]!);
     server.child.kill('SIGTERM');
     await exited(server.child);
   });

@@ -9,6 +9,7 @@ import {
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireUser } from '../src/auth/auth.guard.ts';
+import { DeviceRefusals } from '../src/headset/device-refusals.ts';
 import { DeviceAuthenticator } from '../src/headset/device-auth.ts';
 import { requireDevice } from '../src/headset/device.guard.ts';
 import type { AppInstance } from '../src/platform/http/app-types.ts';
@@ -45,7 +46,10 @@ async function probeApp(): Promise<AppInstance> {
   useAccessGuards(app, {
     user: requireUser(ctx),
     admin: requireUser(ctx, 'admin'),
-    device: requireDevice(new DeviceAuthenticator(ctx.db, t.app.deviceEvents.cache)),
+    device: requireDevice(
+      new DeviceAuthenticator(ctx.db, t.app.deviceEvents.cache),
+      new DeviceRefusals(ctx),
+    ),
   });
   const ok = () => ({ ok: true as const });
   registerRoute(app, probeRoute('admin', '/probe/admin'), ok);

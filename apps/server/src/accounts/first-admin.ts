@@ -4,6 +4,8 @@ import { sql } from 'kysely';
 import type { Config } from '../platform/config/config.ts';
 import type { Db } from '../platform/database/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { SYSTEM, createdChanges, recordAudit } from '../audit/audit.ts';
+import { systemClock, type Clock } from '../platform/service/clock.ts';
 
 export const FIRST_ORGANIZATION_NAME = 'Platform';
 /** Arbitrary constant shared by every process of this product: "one first-admin creator". */
@@ -13,7 +15,12 @@ const FIRST_ADMIN_LOCK_KEY = 7_310_004;
  * On a database with no accounts, creates the first admin (and its organisation) from
  * ADMIN_EMAIL / ADMIN_PASSWORD, or admin@example.com with a generated password printed once.
  */
-export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseLogger) {
+export async function ensureFirstAdmin(
+  db: Db,
+  config: Config,
+  log: FastifyBaseLogger,
+  clock: Clock = systemClock,
+) {
   const existing = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
   if (existing) return undefined;
   const email = config.adminEmail;
@@ -37,7 +44,7 @@ export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseL
       .values({ name: FIRST_ORGANIZATION_NAME })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx
+    const account = await trx
       .insertInto('accounts')
       .values({
         email,
@@ -45,7 +52,30 @@ export async function ensureFirstAdmin(db: Db, config: Config, log: FastifyBaseL
         role: 'admin',
         organization_id: organization.id,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // The server decided this (no one was signed in): the system is the actor.
+    const at = clock.now();
+    const by = { ...SYSTEM, organizationId: organization.id };
+    await recordAudit(trx, {
+      by,
+      at,
+      action: 'organization.created',
+      target: { type: 'organization', id: organization.id, label: FIRST_ORGANIZATION_NAME },
+      changes: createdChanges({ name: FIRST_ORGANIZATION_NAME, active: true }),
+    });
+    await recordAudit(trx, {
+      by,
+      at,
+      action: 'account.created',
+      target: { type: 'account', id: account.id, label: email },
+      changes: createdChanges({
+        email,
+        role: 'admin',
+        organization_id: organization.id,
+        password: passwordHash,
+      }),
+    });
     return true;
   });
   if (!created) return undefined;

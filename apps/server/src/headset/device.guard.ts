@@ -2,6 +2,7 @@ import type { onRequestHookHandler } from 'fastify';
 import { bearerToken, hashToken } from '../auth/tokens.ts';
 import { AppError } from '../platform/service/errors.ts';
 import type { DeviceAuthenticator } from './device-auth.ts';
+import type { DeviceRefusals } from './device-refusals.ts';
 import type { AuthenticatedDevice } from './headset.service.ts';
 
 declare module 'fastify' {
@@ -17,13 +18,20 @@ export function deviceOf(request: { device?: AuthenticatedDevice }) {
 
 /**
  * The guard of the `device` access (registerRoute): a device token, and only a device token, gets
- * in.
+ * in. A refusal goes to the audit log, bounded (device-refusals.ts).
  */
-export function requireDevice(devices: DeviceAuthenticator): onRequestHookHandler {
+export function requireDevice(
+  devices: DeviceAuthenticator,
+  refusals: DeviceRefusals,
+): onRequestHookHandler {
   // Callback style, so a cached device (nearly every heartbeat) is let in without a promise.
   return (request, _reply, done) => {
+    const refuse = (error: Error) => {
+      refusals.record(request, error);
+      done(error);
+    };
     const token = bearerToken(request.headers.authorization);
-    if (!token) return done(new AppError('unauthorized', 'Device token required'));
+    if (!token) return refuse(new AppError('unauthorized', 'Device token required'));
     const tokenHash = hashToken(token);
     const cached = devices.cached(tokenHash);
     if (cached) {
@@ -33,6 +41,6 @@ export function requireDevice(devices: DeviceAuthenticator): onRequestHookHandle
     devices.load(tokenHash).then((device) => {
       request.device = device;
       done();
-    }, done);
+    }, refuse);
   };
 }

@@ -39,6 +39,7 @@ import type { AuthenticatedDevice } from './device-cache.ts';
 import { once, reportKey, storeAnswer, type ReportKey } from './report-keys.ts';
 import { LastSeenBuffer } from './last-seen.ts';
 import { createdChanges, headsetSource, recordAudit } from '../audit/audit.ts';
+import { DeviceRefused } from './device-refusals.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 import type { WithLive } from '../events/live-events.ts';
 import type { WithDeviceChanges } from '../devices/device-changes.ts';
@@ -292,7 +293,7 @@ export async function resolveDevice(db: Db, tokenHash: string): Promise<Authenti
 export function deviceOrRefusal(found: ResolvedDevice | undefined): AuthenticatedDevice {
   if (!found) throw new AppError('unauthorized', INVALID_DEVICE_TOKEN_MESSAGE);
   if (!found.organizationActive) {
-    throw new AppError('unauthorized', 'This organization is deactivated');
+    throw new DeviceRefused('This organization is deactivated', found.device);
   }
   return found.device;
 }
