@@ -1,7 +1,7 @@
 import type { AuditEventPage, AuditVerifyResult } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordAudit } from '../src/audit/audit.ts';
+import { SYSTEM, recordAudit } from '../src/audit/audit.ts';
 import { purgeAudit } from '../src/audit/audit-purge.ts';
 import { issueToken } from '../src/auth/auth.service.ts';
 import { bearer, contextOf, createTestApp, type TestApp } from './harness.ts';
@@ -117,6 +117,21 @@ describe('the audit log', () => {
       SELECT seq::text AS seq FROM audit_events WHERE chain = ${tenant.organization.id}
       ORDER BY audit_events.seq`.execute(t.db);
     expect(rows.map((row) => Number(row.seq))).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(await verify()).toMatchObject({ ok: true, first_bad_event_id: null });
+  });
+
+  it('hashes in the database what the server would: text that looks like a seq, any language', async () => {
+    const tenant = await makeTenant(t);
+    const ctx = contextOf(t);
+    await ctx.db.transaction().execute((trx) =>
+      recordAudit(trx, {
+        by: { ...SYSTEM, organizationId: tenant.organization.id },
+        at: ctx.clock.now(),
+        action: 'vr_user.updated',
+        target: { type: 'vr_user', label: 'Учебный "seq":-1 \\ \u0007 ✓' },
+        changes: { notes: [{ seq: -1, nested: ['"seq":-1'] }, 'Новая заметка\n"seq":-1'] },
+      }),
+    );
     expect(await verify()).toMatchObject({ ok: true, first_bad_event_id: null });
   });
 

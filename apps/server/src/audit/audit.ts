@@ -95,19 +95,20 @@ const toSource = (by: AccountActor | AuditSource): AuditSource =>
 
 /**
  * Writes one event in `trx`, the transaction of the change it records, as the next link of its
- * organisation's chain. The chain's head row stays locked until `trx` ends: writers of one chain
- * take turns (PostgreSQL), each linking to the event committed before it.
+ * organisation's chain, in one statement (vrtc_audit_append, migration 0013): the database takes
+ * the chain's next seq and the hash before it, and hashes the content sent here with that seq
+ * (the same hash as eventHash). The chain's head row stays locked until `trx` ends: writers of
+ * one chain take turns (PostgreSQL), each linking to the event committed before it.
  */
 export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
   const source = toSource(record.by);
   const organizationId =
     record.organizationId === undefined ? source.organizationId : record.organizationId;
   const chain = chainOf(organizationId);
-  const head = await advanceHead(trx, chain);
   const event: ChainedContent = {
     id: crypto.randomUUID(),
     chain,
-    seq: head.seq,
+    seq: SEQ_TO_COME,
     at: record.at.toISOString(),
     organization_id: organizationId,
     actor_type: source.actor.type,
@@ -124,19 +125,27 @@ export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
     user_agent: source.request?.userAgent ?? null,
     request_id: source.request?.requestId ?? null,
   };
-  const hash = eventHash(event, head.prevHash);
+  const [beforeSeq, afterSeq] = splitAtSeq(canonicalJson(event));
   await sql`
-    WITH written AS (
-      INSERT INTO audit_events (id, chain, seq, at, organization_id, actor_type, actor_id,
-        actor_email, actor_role, action, outcome, target_type, target_id, target_label, changes,
-        ip, user_agent, request_id, prev_hash, hash)
-      VALUES (${event.id}, ${chain}, ${event.seq}, ${event.at}, ${organizationId},
-        ${event.actor_type}, ${event.actor_id}, ${event.actor_email}, ${event.actor_role},
-        ${event.action}, ${event.outcome}, ${event.target_type}, ${event.target_id},
-        ${event.target_label}, ${JSON.stringify(event.changes)}::jsonb, ${event.ip},
-        ${event.user_agent}, ${event.request_id}, ${head.prevHash}, ${hash})
-    )
-    UPDATE audit_chain_heads SET hash = ${hash} WHERE chain = ${chain}`.execute(trx);
+    SELECT vrtc_audit_append(${event.id}, ${chain}, ${event.at}, ${organizationId},
+      ${event.actor_type}, ${event.actor_id}, ${event.actor_email}, ${event.actor_role},
+      ${event.action}, ${event.outcome}, ${event.target_type}, ${event.target_id},
+      ${event.target_label}, ${JSON.stringify(event.changes)}::jsonb, ${event.ip},
+      ${event.user_agent}, ${event.request_id}, ${beforeSeq}, ${afterSeq})`.execute(trx);
+}
+
+/** Stands for the seq the database will give the event, in the content sent to it. */
+const SEQ_TO_COME = -1;
+const SEQ_TO_COME_JSON = `"seq":${SEQ_TO_COME}`;
+
+/**
+ * The canonical JSON before and after the seq's value. The last match is the top level's: keys
+ * sort, and those after "seq" (target_*, user_agent) hold strings or null, never a key.
+ */
+export function splitAtSeq(json: string): [string, string] {
+  const at = json.lastIndexOf(SEQ_TO_COME_JSON);
+  if (at < 0) throw new Error('canonical JSON without its seq');
+  return [json.slice(0, at + '"seq":'.length), json.slice(at + SEQ_TO_COME_JSON.length)];
 }
 
 /**
@@ -145,21 +154,6 @@ export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
  */
 export function recordAuditAlone(db: Db, record: AuditRecord): Promise<void> {
   return db.transaction().execute((trx) => recordAudit(trx, record));
-}
-
-/** Takes the chain's next seq and the hash before it, locking the head for the transaction. */
-async function advanceHead(trx: Tx, chain: string): Promise<{ seq: number; prevHash: string }> {
-  for (;;) {
-    const { rows } = await sql<{ seq: string; hash: string }>`
-      UPDATE audit_chain_heads SET seq = seq + 1 WHERE chain = ${chain}
-      RETURNING seq::text AS seq, hash`.execute(trx);
-    const row = rows[0];
-    if (row) return { seq: Number(row.seq), prevHash: row.hash };
-    // The chain's first event: a writer that raced here waits on the key, then finds the row.
-    await sql`
-      INSERT INTO audit_chain_heads (chain, seq, hash) VALUES (${chain}, 0, ${GENESIS_HASH})
-      ON CONFLICT (chain) DO NOTHING`.execute(trx);
-  }
 }
 
 /** What an event's hash covers: every column but the hashes themselves. */
