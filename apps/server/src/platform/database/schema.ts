@@ -265,6 +265,8 @@ export interface AuditChainHeadsTable {
   chain: string;
   seq: ColumnType<string, number, number>;
   hash: string;
+  /** The hash before the last event (vrtc_audit_append); null until the chain's first event. */
+  prev_hash: string | null;
 }
 
 export interface AuditCheckpointsTable {
