@@ -1,4 +1,5 @@
 import type {
+  AuditChanges,
   ContentLevel,
   ContentModule,
   CreateLevelBody,
@@ -147,6 +148,36 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
   const select = (ctx: { db: Db }, id: string) =>
     db(ctx).selectFrom(table).select(columns).where('id', '=', id).executeTakeFirst();
 
+  /** The item as it is, locked for the rest of the transaction: a change's "before". */
+  const lockedRow = async (trx: Tx, id: string): Promise<Row> => {
+    const row = (await db({ db: trx })
+      .selectFrom(table)
+      .select(columns)
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst()) as Row | undefined;
+    if (!row) throw notFound(what);
+    return row;
+  };
+
+  /** Content belongs to no organisation: its events go to the platform's chain. */
+  const recordContentAudit = (
+    trx: Tx,
+    ctx: ServiceContext,
+    caller: Caller,
+    verb: 'created' | 'updated' | 'deleted',
+    row: Row,
+    changes: AuditChanges,
+  ) =>
+    recordAudit(trx, {
+      by: caller,
+      at: ctx.clock.now(),
+      action: `${spec.auditAs}.${verb}`,
+      organizationId: null,
+      target: { type: spec.auditAs, id: row.id as string, label: row.name as string },
+      changes,
+    });
+
   return {
     /** One page of the items (under `parentId`, which must exist), searched and sorted. */
     async list(
@@ -208,14 +239,14 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
             .values(values)
             .returning(columns)
             .executeTakeFirstOrThrow()) as Row;
-          await recordAudit(trx, {
-            by: caller,
-            at: ctx.clock.now(),
-            action: `${spec.auditAs}.created`,
-            organizationId: null,
-            target: { type: spec.auditAs, id: row.id as string, label: row.name as string },
-            changes: createdChanges(audited(row, values)),
-          });
+          await recordContentAudit(
+            trx,
+            ctx,
+            caller,
+            'created',
+            row,
+            createdChanges(audited(row, values)),
+          );
           return row;
         });
       const row = await guard(body, parent ? () => underParent(parent.what, insert) : insert);
@@ -226,13 +257,7 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
       const changes = defined(spec.changes(body));
       const row = await guard(body, () =>
         ctx.db.transaction().execute(async (trx) => {
-          const before = (await db({ db: trx })
-            .selectFrom(table)
-            .select(columns)
-            .where('id', '=', id)
-            .forUpdate()
-            .executeTakeFirst()) as Row | undefined;
-          if (!before) throw notFound(what);
+          const before = await lockedRow(trx, id);
           if (Object.keys(changes).length === 0) return before;
           const after = (await db({ db: trx })
             .updateTable(table)
@@ -240,14 +265,14 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
             .where('id', '=', id)
             .returning(columns)
             .executeTakeFirstOrThrow()) as Row;
-          await recordAudit(trx, {
-            by: caller,
-            at: ctx.clock.now(),
-            action: `${spec.auditAs}.updated`,
-            organizationId: null,
-            target: { type: spec.auditAs, id, label: after.name as string },
-            changes: changedFields(before, audited(after, changes)),
-          });
+          await recordContentAudit(
+            trx,
+            ctx,
+            caller,
+            'updated',
+            after,
+            changedFields(before, audited(after, changes)),
+          );
           return after;
         }),
       );
@@ -256,22 +281,16 @@ function contentKind<Item, Key extends string, Field extends string, Create, Upd
 
     async remove(ctx: ServiceContext, caller: Caller, id: string): Promise<void> {
       await ctx.db.transaction().execute(async (trx) => {
-        const before = (await db({ db: trx })
-          .selectFrom(table)
-          .select(columns)
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst()) as Row | undefined;
-        if (!before) throw notFound(what);
+        const before = await lockedRow(trx, id);
         await db({ db: trx }).deleteFrom(table).where('id', '=', id).execute();
-        await recordAudit(trx, {
-          by: caller,
-          at: ctx.clock.now(),
-          action: `${spec.auditAs}.deleted`,
-          organizationId: null,
-          target: { type: spec.auditAs, id, label: before.name as string },
-          changes: deletedChanges(audited(before, {}, true)),
-        });
+        await recordContentAudit(
+          trx,
+          ctx,
+          caller,
+          'deleted',
+          before,
+          deletedChanges(audited(before, {}, true)),
+        );
       });
     },
   };
