@@ -114,6 +114,10 @@ describe("a trainee's page", () => {
     expect(within(row!).getByText('passed')).toBeInTheDocument();
     expect(within(row!).getByText('not passed')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Ivan Petrov' })).toBeInTheDocument();
+    // The table is named for screen readers; on screen the heading says it once, not its caption.
+    const caption = table.querySelector('caption')!;
+    expect(caption).toHaveTextContent('Training record');
+    expect(caption.firstElementChild?.className).toMatch(/VisuallyHidden/);
     // The print view's header names the organisation and the trainee.
     expect(screen.getByTestId('print-header')).toHaveTextContent('Organization: Depot North');
     expect(screen.getByText('Inspector')).toBeInTheDocument();

@@ -9,6 +9,7 @@ import {
   Table,
   Text,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { IconArrowLeft, IconDownload, IconPrinter } from '@tabler/icons-react';
 import type { TrainingRecord, TrainingRecordLevel, TrainingResult } from '@vrtc/contract';
@@ -107,7 +108,10 @@ function RecordTable({ record }: { record: TrainingRecord }) {
           aria-label={t('vrUsers:record.title')}
         >
           <Table striped verticalSpacing="xs" data-testid="training-record">
-            <Table.Caption>{t('vrUsers:record.title')}</Table.Caption>
+            {/* The heading above says it on screen and on paper; the caption names it for readers. */}
+            <Table.Caption m={0} p={0}>
+              <VisuallyHidden>{t('vrUsers:record.title')}</VisuallyHidden>
+            </Table.Caption>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('vrUsers:record.col.content')}</Table.Th>
