@@ -15,10 +15,11 @@ import { bearer, type TestApp } from './harness.ts';
 
 export const TEST_PASSWORD = 'password123';
 let testPasswordHash: Promise<string> | undefined;
+// At the tests' cost (PASSWORD_HASH_COST=test): signing in verifies at the cost a hash was made with.
 const passwordHashFor = (password: string) =>
   password === TEST_PASSWORD
-    ? (testPasswordHash ??= hashPassword(TEST_PASSWORD))
-    : hashPassword(password);
+    ? (testPasswordHash ??= hashPassword(TEST_PASSWORD, 'test'))
+    : hashPassword(password, 'test');
 
 const unique = () => crypto.randomBytes(4).toString('hex');
 

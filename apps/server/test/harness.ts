@@ -58,6 +58,9 @@ export async function createTestApp(options: { config?: Partial<Config> } = {}):
     // still: shared figures are computed on every read (their sharing has its own tests).
     deviceFiguresMaxAgeMs: 0,
     analyticsMaxAgeMs: 0,
+    // Accounts made through the API hash at Argon2's floor: hundreds of sign-ins and password
+    // changes at the production cost took minutes (config.test.ts shows production keeps it).
+    passwordHashCost: 'test',
     ...options.config,
   });
   const app = await buildApp({

@@ -39,7 +39,7 @@ export interface LogLine {
 /**
  * Starts `node apps/server/dist/main.js` (the command of docs/operations.md, built first when
  * stale) with `env` over a neutral environment (no console build, PGlite unless DATABASE_URL is
- * given), and resolves once it listens (and serves metrics, when METRICS_PORT is set).
+ * given, the tests' password hash cost), and resolves once it listens (and serves metrics, when METRICS_PORT is set).
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   await ensureServerBuilt();
@@ -51,6 +51,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       HOST: '127.0.0.1',
       DATABASE_URL: '',
       WEB_DIST_DIR: '/nonexistent',
+      // The tests' own accounts hash at Argon2's floor (config.test.ts: only beside NODE_ENV=test).
+      NODE_ENV: 'test',
+      PASSWORD_HASH_COST: 'test',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

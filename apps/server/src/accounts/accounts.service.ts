@@ -129,7 +129,7 @@ export async function createAccount(
 ): Promise<Account> {
   await findOrganization(ctx.db, body.organization_id);
   await assertEmailFree(ctx.db, body.email);
-  const passwordHash = await hashPassword(body.password);
+  const passwordHash = await hashPassword(body.password, ctx.config.passwordHashCost);
   const row = await uniqueEmail(() =>
     ctx.db.transaction().execute(async (trx) => {
       const created = await trx
@@ -270,7 +270,7 @@ export async function changePassword(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!exists) throw notFound('User');
-  const passwordHash = await hashPassword(body.new_password);
+  const passwordHash = await hashPassword(body.new_password, ctx.config.passwordHashCost);
   await ctx.db.transaction().execute(async (trx) => {
     const account = await trx
       .updateTable('accounts')

@@ -26,7 +26,7 @@ export async function ensureFirstAdmin(
   const email = config.adminEmail;
   const generated = config.adminPassword === undefined;
   const password = config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, config.passwordHashCost);
   const created = await db.transaction().execute(async (trx) => {
     // Another process may be creating it at this very moment (nodes starting together on an
     // empty database): they take turns, and the next one finds it. (FOR UPDATE below locks

@@ -85,7 +85,11 @@ export async function login(
     .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', body.email.trim().toLowerCase()))
     .executeTakeFirst();
 
-  const passwordMatches = await verifyPassword(account?.password_hash, body.password);
+  const passwordMatches = await verifyPassword(
+    account?.password_hash,
+    body.password,
+    ctx.config.passwordHashCost,
+  );
   // A refused sign-in is recorded in a transaction of its own (there is no change to ride with):
   // the account it named, if any, and the email tried, never the password.
   const refused = async (error: AppError, outcome: 'failure' | 'denied') => {
@@ -269,7 +273,13 @@ export async function changeOwnPassword(
     .where('id', '=', caller.accountId)
     .executeTakeFirst();
   const target = { type: 'account' as const, id: caller.accountId, label: caller.email };
-  if (!(await verifyPassword(account?.password_hash, body.current_password))) {
+  if (
+    !(await verifyPassword(
+      account?.password_hash,
+      body.current_password,
+      ctx.config.passwordHashCost,
+    ))
+  ) {
     // A failed change is recorded on its own (no change rides with it), never the password tried.
     await recordAuditAlone(ctx.db, {
       by: caller,
@@ -283,7 +293,7 @@ export async function changeOwnPassword(
   }
   await forgivePasswordAttempt(ctx, now, limits);
 
-  const passwordHash = await hashPassword(body.new_password);
+  const passwordHash = await hashPassword(body.new_password, ctx.config.passwordHashCost);
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable('accounts')

@@ -19,6 +19,8 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   DATA_DIR: { set: '/var/lib/vrtc', holds: '/var/lib/vrtc', bad: '   ' },
   ADMIN_EMAIL: { set: 'boss@example.org', holds: 'boss@example.org', bad: 'boss' },
   ADMIN_PASSWORD: { set: 'long enough', holds: 'long enough', bad: 'short' },
+  // `test` is refused outside the test suites (below: only beside NODE_ENV=test).
+  PASSWORD_HASH_COST: { set: 'standard', holds: 'standard', bad: 'test' },
   SIGNING_SECRET: { set: 'a'.repeat(64), holds: 'a'.repeat(64), bad: 'copied\r' },
   PUBLIC_URL: {
     set: 'https://vrtc.example.org',
@@ -78,7 +80,7 @@ describe('configuration', () => {
   const defaults = loadConfig({});
 
   it.each(settings)('$name: unset or empty, holds its default', (setting) => {
-    const expected = setting.default === undefined ? undefined : setting.parse(setting.default);
+    const expected = setting.default === undefined ? undefined : setting.parse(setting.default, {});
     expect(valueAt(defaults, setting.name)).toEqual(expected);
     expect(valueAt(loadConfig({ [setting.name]: '' }), setting.name)).toEqual(expected);
   });
@@ -105,6 +107,7 @@ describe('configuration', () => {
       dataDir: path.resolve('./data'),
       adminEmail: 'admin@example.com',
       adminPassword: undefined,
+      passwordHashCost: 'standard',
       signingSecret: undefined,
       publicUrl: undefined,
       tokenTtlMs: 7 * 24 * 3600 * 1000,
@@ -125,6 +128,21 @@ describe('configuration', () => {
       liveMaxStreams: 2000,
       webDistDir: path.resolve(import.meta.dirname, '../../../../web/dist'),
     });
+  });
+
+  it('keeps the standard password hash cost unless the test suites ask (NODE_ENV=test)', () => {
+    expect(loadConfig({ PASSWORD_HASH_COST: 'test', NODE_ENV: 'test' }).passwordHashCost).toBe(
+      'test',
+    );
+    for (const nodeEnv of [undefined, '', 'production', 'development']) {
+      expect(() => loadConfig({ PASSWORD_HASH_COST: 'test', NODE_ENV: nodeEnv })).toThrow(
+        /^PASSWORD_HASH_COST must be standard unless NODE_ENV=test \(the test suites\), got "test"$/,
+      );
+    }
+    expect(loadConfig({ NODE_ENV: 'production' }).passwordHashCost).toBe('standard');
+    expect(() => loadConfig({ PASSWORD_HASH_COST: 'low', NODE_ENV: 'test' })).toThrow(
+      /^PASSWORD_HASH_COST must be one of standard, test, got "low"$/,
+    );
   });
 
   it('names every bad variable at once, one line each', () => {

@@ -26,6 +26,10 @@ const passwordLength = Password as unknown as { minLength: number; maxLength: nu
 /** proxy-addr's names for address ranges, which TRUST_PROXY may list beside addresses. */
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
+/** PASSWORD_HASH_COST's words; what each one costs is in auth/passwords.ts. */
+export const PASSWORD_HASH_COSTS = ['standard', 'test'] as const;
+export type PasswordHashCost = (typeof PASSWORD_HASH_COSTS)[number];
+
 /**
  * Every environment variable the server reads, one declaration each, in README's order. To add
  * one: declare it here, give it a set and a bad value in config.test.ts, and run
@@ -70,6 +74,25 @@ export const CONFIG_SETTINGS = {
       isPassword(value)
         ? undefined
         : `must be ${passwordLength.minLength} to ${passwordLength.maxLength} characters long`,
+  }),
+  /**
+   * Read by auth/passwords.ts. `test` (Argon2's floor) only where NODE_ENV=test, which the test
+   * runner sets: a server anywhere else refuses to start with it.
+   */
+  passwordHashCost: setting<PasswordHashCost>({
+    name: 'PASSWORD_HASH_COST',
+    default: 'standard',
+    meaning:
+      "cost of new password hashes: `standard` (Argon2id, 19 MiB, 2 passes); `test` (the lowest) is refused unless `NODE_ENV=test`, for the test suites' own accounts",
+    parse: (value, env) => {
+      if (!(PASSWORD_HASH_COSTS as readonly string[]).includes(value)) {
+        throw new SettingProblem(`must be one of ${PASSWORD_HASH_COSTS.join(', ')}`);
+      }
+      if (value === 'test' && env.NODE_ENV !== 'test') {
+        throw new SettingProblem('must be standard unless NODE_ENV=test (the test suites)');
+      }
+      return value as PasswordHashCost;
+    },
   }),
   /** Secret for signing download URLs; generated and kept in DATA_DIR when not given. */
   signingSecret: text({

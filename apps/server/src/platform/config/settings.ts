@@ -16,8 +16,11 @@ export interface Setting<T> {
   readonly shownDefault?: string;
   /** A refused value is not repeated in the message (it would land in the log). */
   readonly secret?: boolean;
-  /** Reads the text, or throws a SettingProblem saying what it must be. */
-  readonly parse: (text: string) => T;
+  /**
+   * Reads the text, or throws a SettingProblem saying what it must be. `env` is the whole
+   * environment being read, for a value allowed only beside another (PASSWORD_HASH_COST=test).
+   */
+  readonly parse: (text: string, env: NodeJS.ProcessEnv) => T;
 }
 
 /** Settings, grouped as the configuration object has them. */
@@ -48,7 +51,7 @@ export function settingsOf(tree: SettingTree): Setting<unknown>[] {
 export function readSetting<T>(setting: Setting<T>, env: NodeJS.ProcessEnv): T {
   const given = env[setting.name];
   const text = given === undefined || given === '' ? setting.default : given;
-  return text === undefined ? (undefined as T) : setting.parse(text);
+  return text === undefined ? (undefined as T) : setting.parse(text, env);
 }
 
 /**
@@ -84,7 +87,9 @@ interface Declared {
 }
 
 /** A setting read by its own parser (which throws SettingProblem on a bad value). */
-export function setting<T>(declared: Declared & { default?: string; parse: (text: string) => T }) {
+export function setting<T>(
+  declared: Declared & { default?: string; parse: (text: string, env: NodeJS.ProcessEnv) => T },
+) {
   return declared as Setting<T>;
 }
 
