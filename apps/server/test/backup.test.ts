@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { DEMO_ADMIN, DEMO_PARTNER } from '@vrtc/demo/demo-content.ts';
 import { seedDemo, seedHistory } from '@vrtc/demo/demo.seed.ts';
-import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createBackup, restoreBackup } from '../src/platform/ops/backup.ts';
 import { startServer, type RunningServer } from '../src/main.ts';
 import { systemClock } from '../src/platform/service/clock.ts';
@@ -15,6 +15,7 @@ import { loadConfig } from '../src/platform/config/config.ts';
 import { openDatabase, type Db } from '../src/platform/database/db.ts';
 import { migrate } from '../src/platform/database/migrate.ts';
 import { makeDevice, makeSession } from './factories.ts';
+import { migratedDataDir } from './harness.ts';
 import { ensureServerBuilt, runCommand, runNpm, runNpmAsync } from './server-process.ts';
 import { databaseUrlFor } from './template.ts';
 
@@ -213,11 +214,25 @@ describe.runIf(template.kind === 'pglite')(
   'backup of the embedded database',
   { timeout: 240_000 },
   () => {
-    it('backs up a running server and restores into a fresh DATA_DIR: same data, builds and secret', async () => {
-      const dataDir = path.join(tempDir(), 'data');
+    // The demo seeded once, on a copy of the run's migrated database (creating and migrating one
+    // is not what these tests test); each test takes a copy of that data directory.
+    let seeded: { dataDir: string; activeSessionId: string };
+    beforeAll(async () => {
+      const dataDir = migratedDataDir('vrtc-bk-seeded-');
       const database = await openDatabase({ pgliteDir: dataDir });
       const { activeSessionId } = await seed(database.db);
       await database.close();
+      seeded = { dataDir, activeSessionId };
+    }, 240_000);
+    afterAll(() => fs.rmSync(seeded.dataDir, { recursive: true, force: true }));
+    const seededCopy = () => {
+      const dataDir = path.join(tempDir(), 'data');
+      fs.cpSync(seeded.dataDir, dataDir, { recursive: true });
+      return { dataDir, activeSessionId: seeded.activeSessionId };
+    };
+
+    it('backs up a running server and restores into a fresh DATA_DIR: same data, builds and secret', async () => {
+      const { dataDir, activeSessionId } = seededCopy();
       fs.mkdirSync(path.join(dataDir, 'builds'));
       fs.writeFileSync(path.join(dataDir, 'builds', 'oculus.apk'), APK);
 
@@ -274,10 +289,7 @@ describe.runIf(template.kind === 'pglite')(
     });
 
     it('backs up a stopped data directory by opening it itself', async () => {
-      const dataDir = path.join(tempDir(), 'data');
-      const database = await openDatabase({ pgliteDir: dataDir });
-      await seed(database.db);
-      await database.close();
+      const { dataDir } = seededCopy();
       // In-process: the command is tested above; this is what it does with no server running.
       const result = await createBackup({ dataDir }, path.join(tempDir(), 'stopped.tar'));
       expect(result.manifest.taken_from).toBe('stopped data directory');

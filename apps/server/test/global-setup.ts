@@ -45,11 +45,18 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const database = await openDatabase({});
+  // Migrated on disk (as long as in memory), so the directory itself is a DATA_DIR to copy for
+  // server processes, and dumped for the in-memory copies each test file opens.
+  const run = `vrtc-snapshot-${process.pid}-${Date.now()}`;
+  const dataDirPath = path.join(os.tmpdir(), run);
+  const database = await openDatabase({ pgliteDir: dataDirPath });
   await migrate(database.db);
-  const snapshotPath = path.join(os.tmpdir(), `vrtc-snapshot-${process.pid}-${Date.now()}.tar`);
+  const snapshotPath = path.join(os.tmpdir(), `${run}.tar`);
   fs.writeFileSync(snapshotPath, await database.dumpPglite!());
   await database.close();
-  project.provide('dbTemplate', { kind: 'pglite', snapshotPath });
-  return () => fs.rmSync(snapshotPath, { force: true });
+  project.provide('dbTemplate', { kind: 'pglite', snapshotPath, dataDirPath });
+  return () => {
+    fs.rmSync(snapshotPath, { force: true });
+    fs.rmSync(dataDirPath, { recursive: true, force: true });
+  };
 }

@@ -38,6 +38,24 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
   };
 }
 
+/**
+ * A new DATA_DIR (under the system's temporary folder; the caller removes it) whose embedded
+ * database is a copy of the run's migrated one: a server process or `openDatabase({ pgliteDir })`
+ * starts on it without creating a database and applying every migration (30–60 s each on a
+ * loaded machine). For tests where that first start is not what they test; those that test it
+ * start on an empty directory. Outside the PGlite run (no migrated directory) it is empty.
+ */
+export function migratedDataDir(prefix = 'vrtc-migrated-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const template = inject('dbTemplate');
+  if (template?.kind === 'pglite' && template.dataDirPath) {
+    fs.cpSync(path.join(template.dataDirPath, 'pglite'), path.join(dir, 'pglite'), {
+      recursive: true,
+    });
+  }
+  return dir;
+}
+
 export interface TestApp {
   app: AppInstance;
   db: Db;

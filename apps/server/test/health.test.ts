@@ -10,7 +10,7 @@ import { testConfig } from '../src/platform/config/config.ts';
 import type { DatabaseHandle } from '../src/platform/database/db.ts';
 import { STORAGE_CHECK_MAX_AGE_MS, StorageCheck } from '../src/platform/ops/health.ts';
 import { JobMonitor } from '../src/platform/ops/job-monitor.ts';
-import { createTestDatabase } from './harness.ts';
+import { createTestDatabase, migratedDataDir } from './harness.ts';
 import { startServerProcess, stopServerProcess, type ServerProcess } from './server-process.ts';
 
 /** GET /healthz (alive) and GET /readyz (can take work), on each database. */
@@ -267,7 +267,8 @@ describe('job monitor', () => {
 describe('draining on SIGTERM, and metrics, of the server process', { timeout: 120_000 }, () => {
   let server: ServerProcess | undefined;
   let postgres: DatabaseHandle | undefined;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-drain-'));
+  // A copy of the run's migrated database (PGlite run): the drain is under test, not the first start.
+  const dataDir = migratedDataDir('vrtc-drain-');
   afterAll(async () => {
     if (server) await stopServerProcess(server, 'SIGKILL');
     await postgres?.close();

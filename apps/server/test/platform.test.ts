@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { openDatabase } from '../src/platform/database/db.ts';
 import { migrate } from '../src/platform/database/migrate.ts';
-import { describeOnce } from './harness.ts';
+import { describeOnce, migratedDataDir } from './harness.ts';
 import { ensureServerBuilt, SERVER_ENTRY } from './server-process.ts';
 import { databaseUrlFor } from './template.ts';
 
@@ -20,6 +20,16 @@ const processes: ChildProcess[] = [];
 
 function tempDir() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-platform-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/**
+ * A DATA_DIR holding a copy of the run's migrated database, for tests where creating and
+ * migrating a database is not what they test (the first start is, on an empty tempDir()).
+ */
+function migratedDir() {
+  const dir = migratedDataDir('vrtc-platform-');
   tempDirs.push(dir);
   return dir;
 }
@@ -88,9 +98,9 @@ async function login(url: string, email: string, password: string) {
 
 describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   it('keeps data across a restart of the data directory', async () => {
-    const dir = tempDir();
+    const dir = migratedDir();
     const first = await openDatabase({ pgliteDir: dir });
-    await migrate(first.db);
+    expect(await migrate(first.db)).toEqual([]);
     await first.db.insertInto('organizations').values({ name: 'Survivor' }).execute();
     await first.close();
 
@@ -102,7 +112,7 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   });
 
   it('refuses a second opener of the same data directory with a clear message', async () => {
-    const dir = tempDir();
+    const dir = migratedDir();
     const first = await openDatabase({ pgliteDir: dir });
     await expect(openDatabase({ pgliteDir: dir })).rejects.toThrow(
       /in use by another server process/,
@@ -191,7 +201,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
   });
 
   it('refuses to start a second server on the same DATA_DIR', async () => {
-    const dir = tempDir();
+    const dir = migratedDir();
     const first = await startServer({ DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' });
     const second = startServer({ DATA_DIR: dir });
     const failure = await second.then(
@@ -207,7 +217,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
   });
 
   it('drains and exits when SIGTERM is sent to `npm start` (no wrapper keeps it alive)', async () => {
-    const dir = tempDir();
+    const dir = migratedDir();
     const server = await startServer(
       { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
       { file: 'npm', args: ['start', '--silent'] },
@@ -220,7 +230,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
   });
 
   it('exits non-zero with one fatal log line when its embedded database dies', async () => {
-    const dir = tempDir();
+    const dir = migratedDir();
     const script = path.resolve(import.meta.dirname, 'fixtures/server-losing-database.ts');
     const server = await startServer(
       { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
@@ -282,7 +292,8 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
   });
 
   it('prints a generated password once when no admin credentials are given', async () => {
-    const dir = tempDir();
+    // A migrated database without accounts: the first admin is made all the same.
+    const dir = migratedDir();
     const server = await startServer({ DATA_DIR: dir, ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
     const match = /First admin created: admin@example\.com with password (\S+)/.exec(
       server.output(),
