@@ -36,6 +36,7 @@ export const AUDIT_TARGET_TYPES = [
   'app_build',
   'route',
   'audit_log',
+  'integration',
 ] as const;
 export const AuditTargetType = Type.Enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = Static<typeof AuditTargetType>;
@@ -99,6 +100,14 @@ export const AUDIT_ACTIONS = [
   'app_build.uploaded',
   // the log itself
   'audit.purged',
+  // integrations (results out: webhooks, xAPI)
+  'integration.created',
+  'integration.updated',
+  'integration.deleted',
+  'integration.secret_rotated',
+  'integration.tested',
+  'integration.redelivered',
+  'integration.disabled',
 ] as const;
 export const AuditAction = Type.Enum(AUDIT_ACTIONS);
 export type AuditAction = Static<typeof AuditAction>;

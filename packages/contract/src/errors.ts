@@ -101,6 +101,14 @@ export const ERRORS = {
     status: 429,
     when: 'too many failed sign-ins (in 15 minutes: 5 per address and account, 50 per account, 100 per address) or wrong enrolment codes (300 per address); Retry-After says when to try again',
   },
+  outbound_address_refused: {
+    status: 422,
+    when: 'an integration URL whose host is, or resolves to, a loopback, private, link-local or metadata address that OUTBOUND_ALLOW_PRIVATE does not list',
+  },
+  integration_disabled: {
+    status: 409,
+    when: 'redelivering an event of a disabled integration: enable it first',
+  },
   internal_error: { status: 500, when: 'a bug: no input, however malformed, should produce it' },
   service_unavailable: {
     status: 503,

@@ -21,3 +21,4 @@ export * from './accounts.ts';
 export * from './stats.ts';
 export * from './csv.ts';
 export * from './audit.ts';
+export * from './integrations.ts';

@@ -11,7 +11,7 @@ export type RouteAccess = 'public' | 'user' | 'admin' | 'device' | 'signed_link'
  * its access may (bad input, a missing or refused token).
  */
 export interface RouteDefinition {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   access: RouteAccess;
   tags: readonly string[];

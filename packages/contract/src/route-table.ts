@@ -81,4 +81,16 @@ export const routeTable = {
   listAuditEvents: { method: 'GET', path: '/v1/audit-events' },
   exportAuditEvents: { method: 'GET', path: '/v1/audit-events/export' },
   verifyAudit: { method: 'GET', path: '/v1/admin/audit/verify' },
+  listIntegrations: { method: 'GET', path: '/v1/integrations' },
+  createIntegration: { method: 'POST', path: '/v1/integrations' },
+  getIntegration: { method: 'GET', path: '/v1/integrations/:id' },
+  updateIntegration: { method: 'PATCH', path: '/v1/integrations/:id' },
+  deleteIntegration: { method: 'DELETE', path: '/v1/integrations/:id' },
+  rotateIntegrationSecret: { method: 'POST', path: '/v1/integrations/:id/rotate-secret' },
+  testIntegration: { method: 'POST', path: '/v1/integrations/:id/test' },
+  listDeliveries: { method: 'GET', path: '/v1/integrations/:id/deliveries' },
+  redeliver: {
+    method: 'POST',
+    path: '/v1/integrations/:id/deliveries/:deliveryId/redeliver',
+  },
 } as const;

@@ -23,6 +23,19 @@ import {
   AuditVerifyResult,
 } from './audit.ts';
 import { LoginBody, LoginResponse, Me, OwnPasswordBody } from './auth.ts';
+import {
+  Delivery,
+  DeliveryListQuery,
+  DeliveryPage,
+  DeliveryParams,
+  Integration,
+  IntegrationCreateBody,
+  IntegrationList,
+  IntegrationListQuery,
+  IntegrationTestResult,
+  IntegrationUpdateBody,
+  IntegrationWithSecret,
+} from './integrations.ts';
 import { IdParams, OkBody } from './common.ts';
 import {
   ContentLevel,
@@ -969,6 +982,105 @@ export const routes = {
       'not, the first event that does not, and its chain’s organisation.',
     success: { status: 200, body: AuditVerifyResult },
     errors: [],
+  }),
+
+  // ---- Integrations: results out (docs/integrations.md) ----
+  listIntegrations: defineRoute({
+    ...routeTable.listIntegrations,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'The organisation’s webhooks and learning record stores, oldest first. Staff see their ' +
+      'own organisation’s; admins theirs, or another’s with organization_id.',
+    querystring: IntegrationListQuery,
+    success: { status: 200, body: IntegrationList },
+    errors: ['not_found'],
+  }),
+  createIntegration: defineRoute({
+    ...routeTable.createIntegration,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'kind webhook: url and events; answers the signing secret (whsec_…) once. kind xapi: url ' +
+      '(the LRS endpoint), key and secret (Basic auth); receives session.finished as xAPI 1.0.3 ' +
+      'statements. Admins may give organization_id.',
+    body: IntegrationCreateBody,
+    success: { status: 201, body: IntegrationWithSecret },
+    errors: ['not_found', 'outbound_address_refused'],
+  }),
+  getIntegration: defineRoute({
+    ...routeTable.getIntegration,
+    access: 'user',
+    tags: ['integrations'],
+    params: IdParams,
+    success: { status: 200, body: Integration },
+    errors: ['not_found'],
+  }),
+  updateIntegration: defineRoute({
+    ...routeTable.updateIntegration,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'Changes the given fields. enabled: false disables (reason by_user; pending deliveries are ' +
+      'abandoned); enabled: true re-enables and clears the reason.',
+    params: IdParams,
+    body: IntegrationUpdateBody,
+    success: { status: 200, body: Integration },
+    errors: ['not_found', 'outbound_address_refused'],
+  }),
+  deleteIntegration: defineRoute({
+    ...routeTable.deleteIntegration,
+    access: 'user',
+    tags: ['integrations'],
+    description: 'Deletes the integration and its delivery log.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+  rotateIntegrationSecret: defineRoute({
+    ...routeTable.rotateIntegrationSecret,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'A new signing secret, answered once; for 24 hours webhooks carry signatures by both the ' +
+      'new and the previous secret. xapi: 404 (its secret is the LRS’s; PATCH it).',
+    params: IdParams,
+    success: { status: 200, body: IntegrationWithSecret },
+    errors: ['not_found'],
+  }),
+  testIntegration: defineRoute({
+    ...routeTable.testIntegration,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'Sends a signed integration.test event now (xapi: reads <url>/statements?limit=1 with ' +
+      'its credentials) and answers what the receiver said. Not logged as a delivery.',
+    params: IdParams,
+    success: { status: 200, body: IntegrationTestResult },
+    errors: ['not_found'],
+  }),
+  listDeliveries: defineRoute({
+    ...routeTable.listDeliveries,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'The delivery log (30 days), newest first, by cursor (next_cursor, null on the last page); ' +
+      'filters event and status.',
+    params: IdParams,
+    querystring: DeliveryListQuery,
+    success: { status: 200, body: DeliveryPage },
+    errors: ['not_found'],
+  }),
+  redeliver: defineRoute({
+    ...routeTable.redeliver,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'Sends the event again, now, with the same webhook-id (statement ids for xAPI): the ' +
+      'delivery becomes pending with its attempt count kept.',
+    params: DeliveryParams,
+    success: { status: 200, body: Delivery },
+    errors: ['not_found', 'integration_disabled'],
   }),
 } as const;
 

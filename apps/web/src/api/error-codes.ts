@@ -38,6 +38,8 @@ const CODES = {
   payload_too_large: true,
   unsupported_media_type: true,
   rate_limited: true,
+  outbound_address_refused: true,
+  integration_disabled: true,
   internal_error: true,
   service_unavailable: true,
   storage_unavailable: true,
