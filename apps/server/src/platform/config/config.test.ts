@@ -37,6 +37,13 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   DEVICE_FIGURES_MAX_AGE_MS: { set: '0', holds: 0, bad: '-5' },
   ANALYTICS_MAX_AGE_MS: { set: '60000', holds: 60_000, bad: '1e400' },
   AUDIT_RETENTION_DAYS: { set: '365', holds: 365, bad: '0' },
+  OUTBOUND_ALLOW_PRIVATE: {
+    set: '127.0.0.1, 10.0.0.0/8, Hooks.Internal',
+    holds: ['127.0.0.1', '10.0.0.0/8', 'hooks.internal'],
+    bad: 'http://hooks.internal',
+  },
+  DELIVERY_POLL_MS: { set: '500', holds: 500, bad: '0' },
+  DELIVERY_TIMEOUT_MS: { set: '2000', holds: 2000, bad: '15 s' },
   LOG_LEVEL: { set: 'debug', holds: 'debug', bad: 'loud' },
   TRUST_PROXY: {
     set: '127.0.0.1, 10.0.0.0/8, loopback',
@@ -117,6 +124,9 @@ describe('configuration', () => {
       sessionTimeoutMs: 2 * 3600 * 1000,
       lateResultWindowMs: 7 * 24 * 3600 * 1000,
       auditRetentionDays: 730,
+      outboundAllowPrivate: [],
+      deliveryPollMs: 1000,
+      deliveryTimeoutMs: 15_000,
       lastSeenFlushMs: 1000,
       deviceFiguresMaxAgeMs: 1000,
       analyticsMaxAgeMs: 10_000,

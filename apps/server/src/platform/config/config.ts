@@ -151,6 +151,38 @@ export const CONFIG_SETTINGS = {
     meaning:
       'audit events older than this many days are deleted by a daily purge, which leaves a checkpoint so each chain still verifies',
   }),
+  /** Read by integrations/outbound.ts: where deliveries may not go unless listed (decision 026). */
+  outboundAllowPrivate: setting<string[]>({
+    name: 'OUTBOUND_ALLOW_PRIVATE',
+    default: '',
+    shownDefault: 'unset (none)',
+    meaning:
+      'host names, addresses or CIDR ranges (comma-separated) that webhooks and learning record stores may be delivered to although they are loopback, private, link-local or metadata addresses',
+    parse: (value) => {
+      const entries = commaList(value);
+      const wrong = entries.find(
+        (entry) => !isAddressOrRange(entry) && !/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/i.test(entry),
+      );
+      if (wrong !== undefined) {
+        throw new SettingProblem('must be comma-separated host names, addresses or CIDR ranges');
+      }
+      return entries.map((entry) => entry.toLowerCase());
+    },
+  }),
+  /** Read by integrations/dispatcher.ts. */
+  deliveryPollMs: integer({
+    name: 'DELIVERY_POLL_MS',
+    default: 1000,
+    min: 10,
+    meaning:
+      'how often each process looks for due webhook and xAPI deliveries besides being woken by a commit',
+  }),
+  deliveryTimeoutMs: integer({
+    name: 'DELIVERY_TIMEOUT_MS',
+    default: 15000,
+    min: 1,
+    meaning: 'a receiver that has not answered a delivery within this is retried later',
+  }),
   lastSeenFlushMs: integer({
     name: 'LAST_SEEN_FLUSH_MS',
     default: 1000,

@@ -276,7 +276,64 @@ export interface AuditCheckpointsTable {
   purged_at: Timestamp;
 }
 
+/** Results out (migration 0012): integrations, the outbox and the deliveries. */
+export interface IntegrationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  kind: 'webhook' | 'xapi';
+  url: string;
+  events: string[];
+  secret: string | null;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  xapi_key: string | null;
+  xapi_secret: string | null;
+  include_names: Generated<boolean>;
+  enabled: Generated<boolean>;
+  disabled_reason: 'by_user' | 'gone' | 'failing' | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OutboxEventsTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  payload: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
+export interface DeliveriesTable {
+  id: Generated<string>;
+  integration_id: string;
+  event_id: string;
+  event_type: string;
+  status: Generated<'pending' | 'delivered' | 'failed' | 'abandoned'>;
+  attempts: Generated<number>;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_response: string | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface LicenseExpiryNoticesTable {
+  scenario_id: string;
+  organization_id: string;
+  expires_at: Timestamp;
+  sent_at: Timestamp;
+}
+
 export interface Database {
+  integrations: IntegrationsTable;
+  outbox_events: OutboxEventsTable;
+  deliveries: DeliveriesTable;
+  license_expiry_notices: LicenseExpiryNoticesTable;
   audit_events: AuditEventsTable;
   audit_chain_heads: AuditChainHeadsTable;
   audit_checkpoints: AuditCheckpointsTable;
