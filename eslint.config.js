@@ -41,13 +41,15 @@ export const SERVER_DOMAIN_USES = {
   'vr-users': ['auth'],
   accounts: ['auth'],
   downloads: ['auth'],
+  integrations: ['auth'],
   auth: [],
 };
 /**
  * Sinks: every domain may tell them what happened; they import no domain but auth (who did it).
- * events: the console's live streams; audit: the audit log (docs/logging.md).
+ * events: the console's live streams; audit: the audit log (docs/logging.md); outbox: the events
+ * integrations deliver (docs/integrations.md).
  */
-export const SERVER_SINKS = ['events', 'audit'];
+export const SERVER_SINKS = ['events', 'audit', 'outbox'];
 /** platform/'s layers, lowest first: each imports only those before it. */
 export const PLATFORM_LAYERS = ['config', 'database', 'service', 'http', 'ops'];
 

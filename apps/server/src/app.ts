@@ -58,6 +58,9 @@ import { adminDevicesRoutes } from './devices/devices.admin.routes.ts';
 import { sessionsRoutes } from './sessions/sessions.routes.ts';
 import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
+import { integrationsRoutes } from './integrations/integrations.routes.ts';
+import { Dispatcher } from './integrations/dispatcher.ts';
+import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
 export interface AppOptions {
   db: Db;
@@ -119,6 +122,7 @@ const consoleRouteModules: RouteModule[] = [
   accountsRoutes,
   statsRoutes,
   auditRoutes,
+  integrationsRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -290,9 +294,14 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await serveConsole(browser, config.webDistDir);
   });
 
+  // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.
+  const dispatcher = new Dispatcher(ctx, notifications);
+  app.addHook('onClose', () => dispatcher.stop());
   if (options.backgroundJobs) {
     startHeadsetBackgroundJobs(app, ctx, jobs);
     startAuditPurge(app, ctx, jobs);
+    startIntegrationsUpkeep(app, ctx, jobs);
+    dispatcher.start();
   }
   // Last: nothing after it can fail and leave the listening connection open.
   await notifications?.start();

@@ -12,6 +12,7 @@ import type { InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runSweep } from '../src/headset/sweeper.ts';
+import { recordOutbox } from '../src/outbox/outbox.ts';
 import { BACKGROUND, contextOf, createTestApp, type TestApp } from './harness.ts';
 import {
   TEST_PASSWORD,
@@ -35,7 +36,8 @@ let t: TestApp;
 let admin: Awaited<ReturnType<typeof makeTenant>>;
 let staff: Awaited<ReturnType<typeof makeTenant>>;
 beforeAll(async () => {
-  t = await createTestApp();
+  // Integrations are created towards this machine: the test receivers listen on 127.0.0.1.
+  t = await createTestApp({ config: { outboundAllowPrivate: ['127.0.0.1'] } });
   admin = await makeTenant(t, { role: 'admin' });
   staff = await makeTenant(t);
 });
@@ -430,7 +432,79 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     }),
     changes: { version: [null, '2.1.0'] },
   },
+  createIntegration: {
+    action: 'integration.created',
+    call: async () => ({
+      as: staff,
+      payload: { kind: 'webhook', url: 'http://127.0.0.1:9/hook', events: ['device.enrolled'] },
+    }),
+    changes: { url: [null, 'http://127.0.0.1:9/hook'], secret: [null, AUDIT_REDACTED] },
+  },
+  updateIntegration: {
+    action: 'integration.updated',
+    call: async () => ({
+      as: staff,
+      params: { id: await makeIntegration() },
+      payload: { url: 'http://127.0.0.1:9/other' },
+    }),
+    changes: { url: ['http://127.0.0.1:9/hook', 'http://127.0.0.1:9/other'] },
+  },
+  deleteIntegration: {
+    action: 'integration.deleted',
+    call: async () => ({ as: staff, params: { id: await makeIntegration() } }),
+    changes: { url: ['http://127.0.0.1:9/hook', null] },
+  },
+  rotateIntegrationSecret: {
+    action: 'integration.secret_rotated',
+    call: async () => ({ as: staff, params: { id: await makeIntegration() } }),
+    changes: { secret: [AUDIT_REDACTED, AUDIT_REDACTED] },
+  },
+  testIntegration: {
+    action: 'integration.tested',
+    // Nothing listens on the discard port: the answer says so, the test send is still recorded.
+    call: async () => ({ as: staff, params: { id: await makeIntegration() } }),
+    changes: { status_code: [null, null], error: [null, 'connection_refused'] },
+  },
+  redeliver: {
+    action: 'integration.redelivered',
+    call: async () => {
+      const id = await makeIntegration();
+      await t.db.transaction().execute((trx) =>
+        recordOutbox(trx, {
+          organizationId: staff.organization.id,
+          type: 'device.enrolled',
+          at: t.clock.now(),
+          data: {
+            device_id: crypto.randomUUID(),
+            organization_id: staff.organization.id,
+            name: 'Quest 7',
+            type: 'quest',
+            enrolled_at: t.clock.now().toISOString(),
+          },
+        }),
+      );
+      const delivery = await t.db
+        .selectFrom('deliveries')
+        .select('id')
+        .where('integration_id', '=', id)
+        .executeTakeFirstOrThrow();
+      return { as: staff, params: { id, deliveryId: delivery.id } };
+    },
+    changes: { status: ['pending', 'pending'] },
+  },
 };
+
+/** A webhook of the staff's organisation that receives device.enrolled. */
+async function makeIntegration(): Promise<string> {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/v1/integrations',
+    headers: staff.headers,
+    payload: { kind: 'webhook', url: 'http://127.0.0.1:9/hook', events: ['device.enrolled'] },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json<{ integration: { id: string } }>().integration.id;
+}
 
 const mutating = (Object.keys(routes) as RouteName[]).filter(
   (name) => routes[name].method !== 'GET',

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The route as OpenAPI names it, e.g. /v1/vr-users/{id}. */
   route: string;
   url: string;
@@ -162,8 +162,64 @@ describe('tenant isolation', () => {
       },
     ];
 
+    // Integrations (issue 26): staff manage their own organisation's, admins every organisation's,
+    // so only B's staff are refused here; the admins' reach is tested in integrations.test.ts.
+    const aIntegration = await t.db
+      .insertInto('integrations')
+      .values({
+        organization_id: a.organization.id,
+        kind: 'webhook',
+        url: 'https://hooks.example.org/a',
+        events: ['session.finished'],
+        secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        created_at: t.clock.now(),
+        updated_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const base = `/v1/integrations/${aIntegration.id}`;
+    const staffOnly: Call[] = [
+      { method: 'GET', route: '/v1/integrations/{id}', url: base },
+      {
+        method: 'PATCH',
+        route: '/v1/integrations/{id}',
+        url: base,
+        payload: { url: 'https://hooks.example.org/b' },
+      },
+      { method: 'DELETE', route: '/v1/integrations/{id}', url: base },
+      {
+        method: 'POST',
+        route: '/v1/integrations/{id}/rotate-secret',
+        url: `${base}/rotate-secret`,
+      },
+      { method: 'POST', route: '/v1/integrations/{id}/test', url: `${base}/test` },
+      {
+        method: 'GET',
+        route: '/v1/integrations/{id}/deliveries',
+        url: `${base}/deliveries`,
+      },
+      {
+        method: 'POST',
+        route: '/v1/integrations/{id}/deliveries/{deliveryId}/redeliver',
+        url: `${base}/deliveries/${aIntegration.id}/redeliver`,
+      },
+    ];
+    const aIntegrationBefore = await t.db.selectFrom('integrations').selectAll().execute();
+
     const before = await snapshotOf(a.organization.id);
     const covered = new Set<string>();
+    for (const call of staffOnly) {
+      covered.add(`${call.method} ${call.route}`);
+      const response = await t.app.inject({
+        method: call.method,
+        url: call.url,
+        headers: bClient.headers,
+        ...(call.payload ? { payload: call.payload } : {}),
+      });
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(404);
+      expect(response.json().error).toBe('not_found');
+    }
+    expect(await t.db.selectFrom('integrations').selectAll().execute()).toEqual(aIntegrationBefore);
     for (const b of [bClient, bAdmin]) {
       const bSetup = await makeStartableSetup(t, b.organization.id);
       for (const call of calls(bSetup)) {

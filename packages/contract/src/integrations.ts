@@ -1,5 +1,13 @@
 import { Type, type Static } from 'typebox';
-import { EndedSessionStatus, Nullable, Text, Timestamp, Uuid, DeviceType } from './common.ts';
+import {
+  DeviceType,
+  EndedSessionStatus,
+  NON_BLANK_TEXT_PATTERN,
+  Nullable,
+  Text,
+  Timestamp,
+  Uuid,
+} from './common.ts';
 
 /**
  * Results out (docs/integrations.md): an organisation's integrations receive its events, through a
@@ -74,8 +82,8 @@ export const INTEGRATION_URL_MAX_LENGTH = 2000;
 const IntegrationUrl = Type.String({
   format: 'uri',
   maxLength: INTEGRATION_URL_MAX_LENGTH,
-  pattern: '^https?://[^\\u0000\\uD800-\\uDFFF]+$',
-  description: 'http(s) URL; xapi: the LRS endpoint, statements go to <url>/statements',
+  pattern: NON_BLANK_TEXT_PATTERN,
+  description: 'an http or https URL; xapi: the LRS endpoint, statements go to <url>/statements',
 });
 const Events = Type.Array(IntegrationEvent, { minItems: 1, maxItems: INTEGRATION_EVENTS.length });
 

@@ -14,6 +14,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
 import { changedFields, deletedChanges, recordAudit } from '../audit/audit.ts';
+import { recordOutbox } from '../outbox/outbox.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import {
@@ -334,7 +335,7 @@ async function recordDeletions(
   ctx: DevicesContext,
   trx: Tx,
   caller: Caller,
-  rows: Array<{ id: string; organization_id: string; name: string; type: string }>,
+  rows: Array<{ id: string; organization_id: string; name: string; type: DeviceType }>,
 ) {
   for (const row of rows) {
     await recordAudit(trx, {
@@ -344,6 +345,18 @@ async function recordDeletions(
       organizationId: row.organization_id,
       target: { type: 'device', id: row.id, label: row.name },
       changes: deletedChanges({ name: row.name, type: row.type }),
+    });
+    await recordOutbox(trx, {
+      organizationId: row.organization_id,
+      type: 'device.removed',
+      at: ctx.clock.now(),
+      data: {
+        device_id: row.id,
+        organization_id: row.organization_id,
+        name: row.name,
+        type: row.type,
+        removed_at: ctx.clock.now().toISOString(),
+      },
     });
   }
 }

@@ -40,6 +40,7 @@ import { once, reportKey, storeAnswer, type ReportKey } from './report-keys.ts';
 import { LastSeenBuffer } from './last-seen.ts';
 import { createdChanges, headsetSource, recordAudit } from '../audit/audit.ts';
 import { DeviceRefused } from './device-refusals.ts';
+import { recordOutbox } from '../outbox/outbox.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 import type { WithLive } from '../events/live-events.ts';
 import type { WithDeviceChanges } from '../devices/device-changes.ts';
@@ -267,6 +268,18 @@ export async function enroll(
       action: 'device.enrolled',
       target: { type: 'device', id: enrolled.id, label: values.name },
       changes: createdChanges(values),
+    });
+    await recordOutbox(trx, {
+      organizationId: owner.organization_id,
+      type: 'device.enrolled',
+      at: now,
+      data: {
+        device_id: enrolled.id,
+        organization_id: owner.organization_id,
+        name: values.name,
+        type: values.type,
+        enrolled_at: now.toISOString(),
+      },
     });
     return enrolled;
   });

@@ -3,6 +3,7 @@ import type { DeviceChanges } from '../devices/device-changes.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { Session, SessionStatus } from '../platform/database/schema.ts';
 import { changedFields, recordAudit, type AuditRecord } from '../audit/audit.ts';
+import { recordOutbox, sessionFinishedData } from '../outbox/outbox.ts';
 
 export type EndedStatus = Exclude<SessionStatus, 'active'>;
 
@@ -150,7 +151,8 @@ export function sessionLabel(
 /**
  * Records a session's end in its organisation's chain, [before, after] of what the end changed:
  * cancelled by an account, finished (or a late result) by its headset, disconnected or timed out
- * by the server (the sweeper).
+ * by the server (the sweeper). Integrations hear of it too (session.finished, docs/integrations.md),
+ * in the same transaction.
  */
 export async function recordSessionEnd(
   trx: Tx,
@@ -184,5 +186,11 @@ export async function recordSessionEnd(
         ended_at: session.ended_at,
       },
     ),
+  });
+  await recordOutbox(trx, {
+    organizationId: session.organization_id,
+    type: 'session.finished',
+    at,
+    data: sessionFinishedData(session),
   });
 }

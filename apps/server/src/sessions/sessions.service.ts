@@ -16,6 +16,7 @@ import type { Session } from '../platform/database/schema.ts';
 import { iso, isoOrNull } from '../platform/service/serialize.ts';
 import { endActiveSession, recordSessionEnd, sessionLabel } from './session-end.ts';
 import { createdChanges, recordAudit } from '../audit/audit.ts';
+import { recordOutbox, sessionStartedData } from '../outbox/outbox.ts';
 import { publishSession } from './session-events.ts';
 import { tasksOf } from './tasks.ts';
 import type { WithLive } from '../events/live-events.ts';
@@ -122,6 +123,12 @@ export async function startSession(
           max_tasks: session.max_tasks,
           selected_options: options.map((option) => option.name),
         }),
+      });
+      await recordOutbox(trx, {
+        organizationId: session.organization_id,
+        type: 'session.started',
+        at: now,
+        data: sessionStartedData(session),
       });
       return session;
     });
