@@ -1,4 +1,4 @@
-import type { LiveEvent } from '@vrtc/contract';
+import { WEBHOOK_EVENT_SCHEMAS, type LiveEvent } from '@vrtc/contract';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
@@ -251,6 +251,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
           // The console's (decision 025); `__Host-vrtc_session` over https.
           cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
         },
+        // What integrations receive (docs/integrations.md): no route answers these.
+        schemas: { ...WEBHOOK_EVENT_SCHEMAS },
       },
       security: [{ bearer: [] }],
     },

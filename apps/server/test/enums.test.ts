@@ -1,6 +1,9 @@
 import {
   AUDIT_ACTOR_TYPES,
   AUDIT_OUTCOMES,
+  DELIVERY_STATUSES,
+  INTEGRATION_DISABLED_REASONS,
+  INTEGRATION_KINDS,
   DEVICE_TYPES,
   MOVEMENT_TYPES,
   ROLES,
@@ -43,5 +46,10 @@ describe('enumerations', () => {
     expect(await allowedBy('sessions', 'ended_by_server_as')).toEqual([...SERVER_ENDED_STATUSES]);
     expect(await allowedBy('audit_events', 'actor_type')).toEqual([...AUDIT_ACTOR_TYPES]);
     expect(await allowedBy('audit_events', 'outcome')).toEqual([...AUDIT_OUTCOMES]);
+    expect(await allowedBy('integrations', 'kind')).toEqual([...INTEGRATION_KINDS]);
+    expect(await allowedBy('integrations', 'disabled_reason')).toEqual([
+      ...INTEGRATION_DISABLED_REASONS,
+    ]);
+    expect(await allowedBy('deliveries', 'status')).toEqual([...DELIVERY_STATUSES]);
   });
 });

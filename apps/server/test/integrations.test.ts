@@ -6,6 +6,7 @@ import {
   type Integration,
   type IntegrationTestResult,
   type IntegrationWithSecret,
+  type SessionFinishedData,
   type WebhookPayload,
 } from '@vrtc/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +14,7 @@ import { Dispatcher, claimDue } from '../src/integrations/dispatcher.ts';
 import { OutboundPolicy } from '../src/integrations/outbound.ts';
 import { checkExpiringLicenses, purgeDeliveries } from '../src/integrations/upkeep.ts';
 import { recordOutbox } from '../src/outbox/outbox.ts';
+import { runSweep } from '../src/headset/sweeper.ts';
 import { BACKGROUND, contextOf, createTestApp, type TestApp } from './harness.ts';
 import { grantAccess, makeScenarioTree, makeStartableSetup, makeTenant } from './factories.ts';
 import {
@@ -39,7 +41,7 @@ let receiver: WebhookReceiver;
 let dispatcher: Dispatcher;
 beforeAll(async () => {
   t = await createTestApp({
-    config: { outboundAllowPrivate: ['127.0.0.1'], deliveryTimeoutMs: 300 },
+    config: { outboundAllowPrivate: ['127.0.0.1'], deliveryTimeoutMs: 2000 },
   });
   receiver = await webhookReceiver();
   dispatcher = new Dispatcher(contextOf(t), undefined, () => 0.5);
@@ -251,6 +253,27 @@ describe('integrations over the API', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('describes the body of every event', () => {
+    const schemas = (
+      t.app.swagger() as { components: { schemas: Record<string, { properties: object }> } }
+    ).components.schemas;
+    for (const name of [
+      'SessionStartedEvent',
+      'SessionFinishedEvent',
+      'DeviceEnrolledEvent',
+      'DeviceRemovedEvent',
+      'LicenseExpiringEvent',
+    ]) {
+      expect(Object.keys(schemas[name]?.properties ?? {}), name).toEqual([
+        'type',
+        'timestamp',
+        'data',
+      ]);
+    }
+  });
+});
+
 describe('the outbox', () => {
   it('writes nothing when the change rolls back', async () => {
     const tenant = await makeTenant(t);
@@ -354,6 +377,40 @@ describe('the outbox', () => {
     ).toEqual(['session.finished', 'session.started']);
   });
 
+  it('tells of a session the server ended, then of its late result', async () => {
+    const tenant = await makeTenant(t);
+    await createWebhook(tenant, { events: ['session.finished'] });
+    const setup = await makeStartableSetup(t, tenant.organization.id);
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sessions/start',
+      headers: tenant.headers,
+      payload: { device_id: setup.device.id, level_id: setup.level.id, vr_user_name: 'Cid' },
+    });
+    const sessionId = started.json<{ id: string }>().id;
+    t.clock.advance(t.config.disconnectAfterMs + SECOND);
+    await runSweep(contextOf(t));
+    const late = await t.app.inject({
+      method: 'POST',
+      url: `/v1/headset/sessions/${sessionId}/finish`,
+      headers: setup.headset.headers,
+      payload: { completed_tasks: 0, success: false },
+    });
+    expect(late.statusCode, late.body).toBe(200);
+    await drain();
+    const finished = receiver.received
+      .map((delivery) => JSON.parse(delivery.body) as WebhookPayload)
+      .filter((body) => body.type === 'session.finished')
+      .map((body) => body.data as SessionFinishedData)
+      .filter((data) => data.session_id === sessionId);
+    expect(
+      finished.map((data) => [data.status, data.late_result, data.ended_by_server_as]),
+    ).toEqual([
+      ['disconnected', false, null],
+      ['completed', true, 'disconnected'],
+    ]);
+  });
+
   it('tells of a headset enrolled and removed', async () => {
     const tenant = await makeTenant(t);
     const { integration, secret } = await createWebhook(tenant);
@@ -449,7 +506,7 @@ describe('the dispatcher', () => {
       last_status_code: null,
       last_error: 'connection_refused',
     });
-    // The slow receiver: no answer within DELIVERY_TIMEOUT_MS (300 ms here).
+    // The slow receiver: no answer within DELIVERY_TIMEOUT_MS (2 s here).
     const slowTenant = await makeTenant(t);
     const slow = await createWebhook(slowTenant);
     receiver.answer('hang');

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import {
   DeviceType,
   EndedSessionStatus,
@@ -191,6 +191,31 @@ export const WebhookPayload = Type.Union(
     }),
   ),
 );
+/**
+ * The body of each event as a named schema (`SessionFinishedEvent`, …), for the OpenAPI document's
+ * components: receivers read the payloads there beside docs/integrations.md.
+ */
+export const WEBHOOK_EVENT_SCHEMAS: Record<string, TSchema> = Object.fromEntries(
+  INTEGRATION_EVENTS.map((type) => [
+    `${type
+      .split(/[._]/)
+      .map((part) => part[0]!.toUpperCase() + part.slice(1))
+      .join('')}Event`,
+    Type.Object(
+      {
+        type: Type.Literal(type),
+        timestamp: Timestamp,
+        data: INTEGRATION_EVENT_DATA[type],
+      },
+      {
+        description:
+          `The body of a \`${type}\` webhook (headers webhook-id, webhook-timestamp, ` +
+          'webhook-signature: Standard Webhooks 1.0; docs/integrations.md).',
+      },
+    ),
+  ]),
+);
+
 export type WebhookPayload = {
   [K in IntegrationEvent]: { type: K; timestamp: string; data: IntegrationEventData[K] };
 }[IntegrationEvent];
