@@ -618,6 +618,27 @@ describe('the dispatcher', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it('delivers each event once per integration when three dispatchers claim at once', async () => {
+    const tenant = await makeTenant(t);
+    const first = await createWebhook(tenant, { url: `${receiver.url}/one` });
+    const second = await createWebhook(tenant, { url: `${receiver.url}/two` });
+    for (let i = 0; i < 60; i++) await deviceEnrolled(tenant, `headset ${i}`);
+    // Three processes' dispatchers on one database (PostgreSQL: each claim on its own connection).
+    const nodes = [0, 1, 2].map(() => new Dispatcher(contextOf(t), undefined, () => 0.5));
+    await Promise.all(
+      nodes.map(async (node) => {
+        while ((await node.runOnce()) > 0);
+      }),
+    );
+    const seen = receiver.received.map((d) => `${d.url} ${String(d.headers['webhook-id'])}`);
+    expect(seen).toHaveLength(120);
+    expect(new Set(seen).size).toBe(120);
+    for (const { integration } of [first, second]) {
+      const statuses = (await deliveriesOf(integration.id)).map((d) => d.status);
+      expect(statuses).toEqual(Array.from({ length: 60 }, () => 'delivered'));
+    }
+  });
+
   it('runs by itself once started, woken by the outbox, and stops cleanly', async () => {
     const tenant = await makeTenant(t);
     const { integration } = await createWebhook(tenant);
