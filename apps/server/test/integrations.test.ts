@@ -11,7 +11,7 @@ import {
 } from '@vrtc/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Dispatcher, claimDue } from '../src/integrations/dispatcher.ts';
-import { OutboundPolicy } from '../src/integrations/outbound.ts';
+import { OutboundPolicy, isRefusedUrl, send } from '../src/integrations/outbound.ts';
 import { checkExpiringLicenses, purgeDeliveries } from '../src/integrations/upkeep.ts';
 import { recordOutbox } from '../src/outbox/outbox.ts';
 import { runSweep } from '../src/headset/sweeper.ts';
@@ -687,11 +687,44 @@ describe('the dispatcher', () => {
     for (const address of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']) {
       expect(policy.permits('example.org', address), address).toBe(true);
     }
+    // A name is checked on the address it resolves to, where the connection is made.
+    const byName = `http://localhost:${receiver.port}/hook`;
+    const refusedByName = await send(new OutboundPolicy([]), {
+      method: 'POST',
+      url: byName,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
+    expect(refusedByName).toMatchObject({ statusCode: null, error: 'address_refused' });
+    expect(receiver.received).toEqual([]);
+    const allowedByAddress = await send(new OutboundPolicy(['127.0.0.1']), {
+      method: 'POST',
+      url: byName,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2000,
+    });
+    expect(allowedByAddress).toMatchObject({ statusCode: 200, error: null });
+    expect(receiver.received).toHaveLength(1);
+    const allowedAtCreation = await t.app.inject({
+      method: 'POST',
+      url: '/v1/integrations',
+      headers: tenant.headers,
+      payload: { kind: 'webhook', url: 'http://localhost:9/h', events: ['device.enrolled'] },
+    });
+    // Allowed here: localhost resolves to 127.0.0.1, which the test's OUTBOUND_ALLOW_PRIVATE lists.
+    expect(allowedAtCreation.statusCode).toBe(201);
+
     const allowing = new OutboundPolicy(['10.0.0.0/8', 'hooks.internal', '::1']);
     expect(allowing.permits('x', '10.9.9.9')).toBe(true);
     expect(allowing.permits('hooks.internal', '192.168.0.5')).toBe(true);
     expect(allowing.permits('x', '::1')).toBe(true);
     expect(allowing.permits('x', '192.168.0.5')).toBe(false);
+    expect(await isRefusedUrl(new OutboundPolicy([]), 'http://localhost:9/h')).toBe(true);
+    expect(await isRefusedUrl(new OutboundPolicy(['localhost']), 'http://localhost:9/h')).toBe(
+      false,
+    );
   });
 });
 
