@@ -309,11 +309,13 @@ export async function recordAttempt(
   await ctx.db.transaction().execute(async (trx) => {
     // The integration first, in every transaction that changes it and its deliveries (here, the
     // routes, disabling): attempts of one integration recorded at once take turns, never deadlock.
+    // NO KEY UPDATE: a change committing an event meanwhile (its deliveries' foreign key takes KEY
+    // SHARE on the integration) neither waits for this nor makes it wait.
     const integration = await trx
       .selectFrom('integrations')
       .select(['failing_since', 'enabled'])
       .where('id', '=', delivery.integration_id)
-      .forUpdate()
+      .forNoKeyUpdate()
       .executeTakeFirst();
     if (!integration) return; // deleted meanwhile, with its deliveries
     if (accepted(delivery.kind, answer)) {

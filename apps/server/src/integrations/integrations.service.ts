@@ -91,7 +91,8 @@ function organizationOf(caller: Caller, organizationId: string | undefined): str
 async function owned(trx: Tx, caller: Caller, id: string): Promise<IntegrationRow> {
   let query = trx.selectFrom('integrations').selectAll().where('id', '=', id);
   if (caller.role !== 'admin') query = query.where('organization_id', '=', caller.organizationId);
-  const row = await query.forUpdate().executeTakeFirst();
+  // NO KEY UPDATE, as the dispatcher: changes committing events for it go on meanwhile.
+  const row = await query.forNoKeyUpdate().executeTakeFirst();
   if (!row) throw notFound('Integration');
   return row;
 }
