@@ -25,6 +25,17 @@ describe('the API client', () => {
     await api.call(routes.scenarioGrants, { params: { id: 'a b' }, query: { q: 'x' } });
     expect(fetch.mock.calls.map(([url]) => url)).toEqual(['/v1/admin/scenarios/a%20b/access?q=x']);
   });
+
+  it('sends the body of a PATCH, as of a POST', async () => {
+    const fetch = vi.fn((_url: string, _init: RequestInit) => Promise.resolve(Response.json({})));
+    globalThis.fetch = fetch as unknown as typeof globalThis.fetch;
+    await api.call(routes.updateIntegration, { params: { id: 'i1' }, body: { enabled: false } });
+    const [url, init] = fetch.mock.calls[0]!;
+    expect(url).toBe('/v1/integrations/i1');
+    expect(init.method).toBe('PATCH');
+    expect(init.body).toBe('{"enabled":false}');
+    expect(new Headers(init.headers).get('content-type')).toBe('application/json');
+  });
 });
 
 /**

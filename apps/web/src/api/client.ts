@@ -154,7 +154,7 @@ export const api = {
     ...[options]: CallArgs<R>
   ): Promise<RouteResponse<R>> => {
     const { params, query, body, signal } = (options ?? {}) as LooseOptions;
-    const sendsBody = route.method === 'POST' || route.method === 'PUT';
+    const sendsBody = route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
     const response = await request(route.method, routePath(route, params), {
       query: query as Record<string, QueryValue> | undefined,
       // A POST without a body still sends JSON: `{}`.

@@ -58,6 +58,11 @@ const AuditLogPage = screen(
   'AuditLogPage',
   'audit',
 );
+const IntegrationsPage = screen(
+  () => import('../features/integrations/IntegrationsPage'),
+  'IntegrationsPage',
+  'integrations',
+);
 const OrganizationsPage = screen(
   () => import('../features/admin-organizations/OrganizationsPage'),
   'OrganizationsPage',
@@ -117,6 +122,7 @@ export function AppRoutes() {
           <Route path="scenarios" element={<ScenariosPage />} />
           <Route path="download" element={<DownloadPage />} />
           <Route path="audit" element={<AuditLogPage />} />
+          <Route path="integrations" element={<IntegrationsPage />} />
           <Route path="admin" element={<RequireAdmin />}>
             <Route path="organizations" element={<OrganizationsPage />} />
             <Route path="users" element={<UsersPage />} />

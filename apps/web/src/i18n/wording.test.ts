@@ -59,6 +59,12 @@ const LATIN_ALLOWED = new Set([
   'CSV',
   'QR',
   'UTC',
+  // Results out: the protocols an integration speaks.
+  'xAPI',
+  'LRS',
+  'HTTP',
+  'http',
+  'https',
   'Email',
   'email',
   'v',

@@ -8,6 +8,7 @@ import {
   IconKey,
   IconListDetails,
   IconPlayerPlay,
+  IconPlugConnected,
   IconUserCog,
   IconUsers,
   IconDevices,
@@ -29,6 +30,8 @@ export const clientNav: NavItem[] = [
   { path: '/download', labelKey: 'layout:nav.download', icon: IconDownload },
   // Staff read their organisation's events; admins every organisation's.
   { path: '/audit', labelKey: 'layout:nav.audit', icon: IconHistoryToggle },
+  // Where results and events go: staff their organisation's, admins any organisation's.
+  { path: '/integrations', labelKey: 'layout:nav.integrations', icon: IconPlugConnected },
 ];
 
 /** Admin Features: admins only. */
