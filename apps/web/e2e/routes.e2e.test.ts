@@ -211,6 +211,15 @@ const CLIENT_ROUTES: Route[] = [
       await row(page, tr(language, 'audit:action.vr_user.created')).waitFor();
     },
   },
+  {
+    path: '/integrations',
+    nav: 'layout:nav.integrations',
+    title: 'integrations:title',
+    ready: async (page, language) => {
+      // This file's organisation has none: the empty list offers to add one.
+      await page.getByText(tr(language, 'integrations:emptyTitle'), { exact: true }).waitFor();
+    },
+  },
 ];
 
 // The admin's lists hold what every test file creates: each screen is searched for this file's
