@@ -18,6 +18,7 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import { IconFilterOff, IconRefresh, IconRepeat, IconTimeline, IconX } from '@tabler/icons-react';
 import {
+  DELIVERY_RETENTION_DAYS,
   DELIVERY_STATUSES,
   INTEGRATION_EVENTS,
   type Delivery,
@@ -322,7 +323,7 @@ export function DeliveryLog({
             {t('log.of', { url: integration.url })}
           </Text>
           <Text size="xs" c="dimmed">
-            {t('log.retention')}
+            {t('log.retention', { count: DELIVERY_RETENTION_DAYS })}
           </Text>
         </Stack>
         <Tooltip label={t('log.close')}>

@@ -1,8 +1,9 @@
-import type {
-  DeliveryError,
-  DeliveryStatus,
-  IntegrationDisabledReason,
-  IntegrationEvent,
+import {
+  FAILING_DISABLE_AFTER_DAYS,
+  type DeliveryError,
+  type DeliveryStatus,
+  type IntegrationDisabledReason,
+  type IntegrationEvent,
 } from '@vrtc/contract';
 import type { TFunction } from 'i18next';
 
@@ -10,8 +11,11 @@ import type { TFunction } from 'i18next';
 export const eventLabel = (t: TFunction, event: IntegrationEvent) =>
   t(`integrations:event.${event.replace('.', '_')}`);
 
+/** Why an integration is off; a failing one names how long it failed (the contract's days). */
 export const reasonLabel = (t: TFunction, reason: IntegrationDisabledReason | null) =>
-  t(`integrations:reason.${reason ?? 'by_user'}`);
+  reason === 'failing'
+    ? t('integrations:reason.failing', { count: FAILING_DISABLE_AFTER_DAYS })
+    : t(`integrations:reason.${reason ?? 'by_user'}`);
 
 export const deliveryErrorLabel = (t: TFunction, error: DeliveryError) =>
   t(`integrations:error.${error}`);
