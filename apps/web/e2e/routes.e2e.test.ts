@@ -335,7 +335,7 @@ async function visit(
 }
 
 describe.each(LANGUAGES)('every route in %s', (language) => {
-  it('renders all twelve routes for an admin', async () => {
+  it('renders all thirteen routes for an admin', async () => {
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
     await signIn(page, email, password);
@@ -355,7 +355,7 @@ describe.each(LANGUAGES)('every route in %s', (language) => {
     await page.context().close();
   });
 
-  it('renders the six client routes for a client, and sends a client away from admin routes', async () => {
+  it('renders the seven client routes for a client, and sends a client away from admin routes', async () => {
     const page = await newPage(browser, language);
     await signIn(page, tenant.email, tenant.password);
     expect(await page.getByText(tr(language, 'layout:adminFeatures')).count()).toBe(0);
