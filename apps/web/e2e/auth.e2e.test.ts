@@ -112,7 +112,8 @@ describe('signing in', () => {
   it('redirects: / and unknown paths to /vr-users, /login when signed in, admin routes for clients', async () => {
     const page = await newPage(browser, 'en');
     await page.goto(`${baseUrl()}/admin/organizations`);
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?next=%2Fadmin%2Forganizations');
+    // The page asked for is an admin's: the client's sign-in returns to it and is sent home.
     await signIn(page, clientEmail, clientPassword);
     await page.goto(`${baseUrl()}/`);
     await page.waitForURL('**/vr-users');
@@ -126,6 +127,36 @@ describe('signing in', () => {
     }
     await page.context().close();
   });
+
+  it('returns after sign-in to the page that was asked for, its filters included', async () => {
+    const page = await newPage(browser, 'en');
+    const asked = '/sessions?tab=history&status=completed&from=2026-05-01&to=2026-05-31';
+    await page.goto(`${baseUrl()}${asked}`);
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('next')).toBe(asked);
+    await page.locator('input[name="email"]').fill(clientEmail);
+    await page.locator('input[name="password"]').fill(clientPassword);
+    await page.locator('button[type="submit"]').click();
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === asked);
+    await expect
+      .poll(() => page.getByRole('combobox', { name: 'Status', exact: true }).inputValue())
+      .toBe('Completed');
+    await page.context().close();
+  });
+
+  it.each(['//example.com/vr-users', 'https://example.com/', '/\\example.com'])(
+    'refuses to return to anything but a path of the console after sign-in (%s)',
+    async (next) => {
+      const page = await newPage(browser, 'en');
+      await page.goto(`${baseUrl()}/login?next=${encodeURIComponent(next)}`);
+      await page.locator('input[name="email"]').fill(clientEmail);
+      await page.locator('input[name="password"]').fill(clientPassword);
+      await page.locator('button[type="submit"]').click();
+      await page.waitForURL((url) => url.pathname === '/vr-users');
+      expect(new URL(page.url()).origin).toBe(new URL(baseUrl()).origin);
+      await page.context().close();
+    },
+  );
 
   it('clears the stored login and returns to /login when the sign-in stops working', async () => {
     const page = await newPage(browser, 'en');

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { routes } from '@vrtc/contract';
 import { useState } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { api } from '../api/client';
 import { mockFetch, renderWithProviders } from '../test/render';
@@ -19,6 +19,12 @@ const admin = {
 };
 const client = { ...admin, email: 'staff@example.com', role: 'client' as const };
 
+/** The address the router is at, for tests of where a guard sends the user. */
+function Where() {
+  const location = useLocation();
+  return <output aria-label="where">{`${location.pathname}${location.search}`}</output>;
+}
+
 function App() {
   return (
     <Routes>
@@ -27,7 +33,17 @@ function App() {
         element={
           <PublicOnly>
             <p>login page</p>
+            <Where />
           </PublicOnly>
+        }
+      />
+      <Route
+        path="/devices"
+        element={
+          <RequireAuth>
+            <p>devices page</p>
+            <Where />
+          </RequireAuth>
         }
       />
       <Route
@@ -102,6 +118,32 @@ describe('route guards', () => {
     renderWithProviders(<App />, { route: '/login' });
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
   });
+
+  it('names the page asked for in /login, and a signed-in /login goes there', async () => {
+    mockFetch({ 'GET /v1/me': signedOut });
+    const first = renderWithProviders(<App />, { route: '/devices?q=quest&page=2' });
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent(
+      '/login?next=%2Fdevices%3Fq%3Dquest%26page%3D2',
+    );
+    first.unmount();
+
+    mockFetch({ 'GET /v1/me': client });
+    renderWithProviders(<App />, { route: '/login?next=%2Fdevices%3Fq%3Dquest%26page%3D2' });
+    expect(await screen.findByText('devices page')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent(
+      '/devices?q=quest&page=2',
+    );
+  });
+
+  it.each(['//evil.example/devices', 'https://evil.example/devices', '/\\evil.example'])(
+    'refuses a next= that leaves the console (%s): home instead',
+    async (next) => {
+      mockFetch({ 'GET /v1/me': client });
+      renderWithProviders(<App />, { route: `/login?next=${encodeURIComponent(next)}` });
+      expect(await screen.findByText('vr users page')).toBeInTheDocument();
+    },
+  );
 
   it('sends a non-admin away from admin routes, and lets an admin in', async () => {
     // The stored role decides nothing: the server's profile does.

@@ -3,8 +3,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from './AuthProvider';
+import { afterSignIn, HOME_PATH, loginPath } from './next-path';
 
-export const HOME_PATH = '/vr-users';
+export { HOME_PATH };
 
 export function FullPageSpinner() {
   // `common` is bundled and in the store before the first render: never suspend a fallback.
@@ -16,22 +17,26 @@ export function FullPageSpinner() {
   );
 }
 
-/** Every page but /login: a spinner while auth resolves, /login when signed out. */
+/**
+ * Every page but /login: a spinner while auth resolves, /login when signed out, naming the page
+ * asked for (`?next=`) so the sign-in returns to it.
+ */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { state } = useAuth();
   const location = useLocation();
   if (state.status === 'loading') return <FullPageSpinner />;
   if (state.status === 'signed-out') {
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+    return <Navigate to={loginPath(location)} replace />;
   }
   return children;
 }
 
-/** /login sends a signed-in user to the home page. */
+/** /login sends a signed-in user to the page it names (`?next=`, a path of the console) or home. */
 export function PublicOnly({ children }: { children: ReactNode }) {
   const { state } = useAuth();
+  const location = useLocation();
   if (state.status === 'loading') return <FullPageSpinner />;
-  if (state.status === 'signed-in') return <Navigate to={HOME_PATH} replace />;
+  if (state.status === 'signed-in') return <Navigate to={afterSignIn(location.search)} replace />;
   return children;
 }
 

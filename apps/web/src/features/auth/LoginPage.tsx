@@ -13,16 +13,17 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../lib/error-text';
 import { useAuth } from '../../auth/AuthProvider';
-import { HOME_PATH } from '../../auth/guards';
+import { afterSignIn } from '../../auth/next-path';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 
 export function LoginPage() {
   const { t } = useTranslation();
   const { login } = useAuth();
   const navigate = useNavigate();
+  const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [failure, setFailure] = useState<string>();
@@ -38,7 +39,8 @@ export function LoginPage() {
     setSubmitting(true);
     try {
       await login(email.trim(), password);
-      navigate(HOME_PATH, { replace: true });
+      // Back to the page that was asked for (`?next=`, a path of the console only), else home.
+      navigate(afterSignIn(location.search), { replace: true });
     } catch (error) {
       setFailure(errorText(error, t('auth:loginFailed')));
     } finally {
