@@ -170,14 +170,13 @@ function useHeldList<Sort extends string>(held: HeldListState<Sort>) {
   };
 }
 
-export function useListState<Sort extends string, F extends FilterSpec = Record<never, never>>(
-  options: ListStateOptions<Sort, F>,
-): ListState<Sort, F> {
-  const { sortFields, defaultSort } = options;
+/**
+ * The URL's query string and a writer of changes to it: a change builds on the newest parameters,
+ * even two in one event or one from a timer, and a change that changes nothing is not written.
+ */
+function useParamWriter() {
   const [searchParams, setSearchParams] = useSearchParams();
-
-  // Writes build on the newest parameters, even two in one event or one from a timer. Kept in
-  // render (not an effect): the effects of the tables below run first and may write already.
+  // Kept in render (not an effect): the effects of the tables below run first and may write already.
   const latest = useRef(searchParams);
   latest.current = searchParams;
   const setSearchParamsRef = useRef(setSearchParams);
@@ -192,6 +191,34 @@ export function useListState<Sort extends string, F extends FilterSpec = Record<
     latest.current = next;
     setSearchParamsRef.current(next, navigate);
   }, []);
+  return { searchParams, write };
+}
+
+/**
+ * One setting of a screen that is not a list (the statistics period, say), kept in the URL like a
+ * list's filters: a reload, back and a shared link show the same. The default leaves the URL
+ * without the parameter; a value `accepts` refuses reads as the default.
+ */
+export function useUrlParam<T extends string>(
+  name: string,
+  accepts: (value: string) => value is T,
+  fallback: T,
+): [value: T, setValue: (value: T) => void] {
+  const { searchParams, write } = useParamWriter();
+  const raw = searchParams.get(name);
+  const value = raw !== null && accepts(raw) ? raw : fallback;
+  const setValue = useCallback(
+    (next: T) => write({ [name]: next === fallback ? null : next }),
+    [write, name, fallback],
+  );
+  return [value, setValue];
+}
+
+export function useListState<Sort extends string, F extends FilterSpec = Record<never, never>>(
+  options: ListStateOptions<Sort, F>,
+): ListState<Sort, F> {
+  const { sortFields, defaultSort } = options;
+  const { searchParams, write } = useParamWriter();
 
   const pageNumber = Number.parseInt(searchParams.get(PAGE) ?? '', 10);
   const pageIndex = Number.isFinite(pageNumber) && pageNumber > 1 ? pageNumber - 1 : 0;

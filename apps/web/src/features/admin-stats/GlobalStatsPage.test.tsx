@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
+import { useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mockFetch, renderWithProviders } from '../../test/render';
 import { GlobalStatsPage } from './GlobalStatsPage';
@@ -128,6 +129,63 @@ describe('global statistics screen', () => {
     },
     UI_TIMEOUT,
   );
+
+  it(
+    'keeps the period in the URL: a link opens its period, a choice is written there',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = mockFetch({
+        'GET /v1/admin/stats/range': (request) =>
+          rangeResponse(
+            (Date.parse(request.url.searchParams.get('end_date')!) -
+              Date.parse(request.url.searchParams.get('start_date')!)) /
+              86_400_000 +
+              1,
+          ),
+        'GET /v1/admin/stats': figures,
+      });
+      function Where() {
+        const location = useLocation();
+        return <output aria-label="where">{location.search}</output>;
+      }
+      renderWithProviders(
+        <>
+          <GlobalStatsPage />
+          <Where />
+        </>,
+        { route: '/admin/global-stats?period=90' },
+      );
+      await waitFor(() =>
+        expect(screen.getByTestId('daily-summary')).toHaveTextContent(/ in 90 days/),
+      );
+      expect(screen.getByRole('radio', { name: '90 days' })).toBeChecked();
+      const { start_date } = periodRange(90);
+      expect(calls.some((call) => call.url.includes(`start_date=${start_date}`))).toBe(true);
+
+      await user.click(screen.getByRole('radio', { name: '7 days' }));
+      expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent('?period=7');
+      await waitFor(() =>
+        expect(screen.getByTestId('daily-summary')).toHaveTextContent(/ in 7 days/),
+      );
+      // The default period leaves the URL without the parameter.
+      await user.click(screen.getByRole('radio', { name: '30 days' }));
+      expect(screen.getByRole('status', { name: 'where' })).toHaveTextContent(/^$/);
+    },
+    UI_TIMEOUT,
+  );
+
+  it('reads a period it does not offer as the default', async () => {
+    const calls = mockFetch({
+      'GET /v1/admin/stats/range': rangeResponse(30),
+      'GET /v1/admin/stats': figures,
+    });
+    renderWithProviders(<GlobalStatsPage />, { route: '/admin/global-stats?period=12' });
+    await waitFor(() =>
+      expect(screen.getByTestId('daily-summary')).toHaveTextContent(/ in 30 days/),
+    );
+    const { start_date } = periodRange(30);
+    expect(calls.some((call) => call.url.includes(`start_date=${start_date}`))).toBe(true);
+  });
 
   it('says when the statistics cannot be loaded', async () => {
     mockFetch({

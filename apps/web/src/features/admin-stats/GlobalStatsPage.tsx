@@ -40,7 +40,15 @@ import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
-import { periodRange, STATS_PERIODS, type StatsPeriod } from './period';
+import { useUrlParam } from '../../lib/list-state';
+import {
+  DEFAULT_STATS_PERIOD,
+  isStatsPeriod,
+  PERIOD_PARAM,
+  periodRange,
+  STATS_PERIODS,
+  type StatsPeriod,
+} from './period';
 import { ScenarioStats } from './ScenarioStats';
 
 const ENDED: EndedSessionStatus[] = ['completed', 'cancelled', 'disconnected', 'timeout'];
@@ -51,7 +59,13 @@ function endedCount(stats: StatsRange, status: EndedSessionStatus): number {
 
 export function GlobalStatsPage() {
   const { t, i18n } = useTranslation('adminStats');
-  const [period, setPeriod] = useState<StatsPeriod>(30);
+  // In the URL (?period=7): a reload, back and a shared link show the same period.
+  const [periodParam, setPeriodParam] = useUrlParam(
+    PERIOD_PARAM,
+    isStatsPeriod,
+    `${DEFAULT_STATS_PERIOD}`,
+  );
+  const period = Number(periodParam) as StatsPeriod;
   const [exporting, setExporting] = useState(false);
   // The period ends today (UTC); recomputed when the period changes.
   const range = useMemo(() => periodRange(period), [period]);
@@ -103,7 +117,9 @@ export function GlobalStatsPage() {
             <SegmentedControl
               aria-label={t('period')}
               value={String(period)}
-              onChange={(value) => setPeriod(Number(value) as StatsPeriod)}
+              onChange={(value) => {
+                if (isStatsPeriod(value)) setPeriodParam(value);
+              }}
               data={STATS_PERIODS.map((days) => ({
                 value: String(days),
                 label: t('days', { count: days }),
