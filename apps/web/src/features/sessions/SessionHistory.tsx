@@ -47,6 +47,7 @@ import {
   progressPercent,
 } from '../../lib/format';
 import { isIsoDay, isUuid, oneOf, useListState } from '../../lib/list-state';
+import { HISTORY_PRESETS, presetMatches, presetRange } from './history-presets';
 import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
 import {
   exportSessionHistory,
@@ -392,6 +393,29 @@ export function SessionHistory() {
             />
           </Box>
         </Flex>
+        <Group
+          gap="xs"
+          mb="sm"
+          role="group"
+          aria-label={t('sessions:history.filter.presets.label')}
+          data-testid="history-presets"
+        >
+          {HISTORY_PRESETS.map((preset) => {
+            const chosen = presetMatches(preset, filters.from, filters.to);
+            return (
+              <Button
+                key={preset}
+                size="compact-sm"
+                radius="xl"
+                variant={chosen ? 'filled' : 'default'}
+                aria-pressed={chosen}
+                onClick={() => list.setFilters(presetRange(preset))}
+              >
+                {t(`sessions:history.filter.presets.${preset}`)}
+              </Button>
+            );
+          })}
+        </Group>
         <Group justify="flex-end" mb="md" gap="sm">
           {/* With nothing left, the empty state offers it instead. */}
           {filtered && total > 0 ? (

@@ -9,6 +9,7 @@ import { RequireAuth } from '../../auth/guards';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { SessionsPage } from './SessionsPage';
+import { presetRange } from './history-presets';
 
 const me = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -564,6 +565,74 @@ describe('sessions screen', () => {
       order: 'asc',
     });
   }, 60_000);
+
+  it('history presets set the days in the URL and show which is chosen', async () => {
+    const user = userEvent.setup();
+    const calls = mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/sessions': historyRoute,
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+    });
+    renderSessions('/sessions?tab=history&status=completed');
+    await screen.findByRole('group', { name: 'Quick choice of days' });
+    const presets = within(screen.getByRole('group', { name: 'Quick choice of days' }));
+    expect(presets.getAllByRole('button').map((button) => button.textContent)).toEqual([
+      'Today',
+      '7 days',
+      '30 days',
+      'This month',
+    ]);
+
+    await user.click(presets.getByRole('button', { name: '7 days' }));
+    const week = presetRange('7d');
+    await waitFor(() =>
+      expect(requestsTo(calls, '/v1/sessions').at(-1)).toMatchObject({
+        status: 'completed',
+        from: week.from,
+        to: week.to,
+      }),
+    );
+    expect(screen.getByTestId('location')).toHaveTextContent(
+      `/sessions?tab=history&status=completed&from=${week.from}&to=${week.to}`,
+    );
+    expect(presets.getByRole('button', { name: '7 days' })).toHaveAttribute('aria-pressed', 'true');
+    expect(presets.getByRole('button', { name: '30 days' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+
+    await user.click(presets.getByRole('button', { name: 'This month' }));
+    const month = presetRange('month');
+    expect(screen.getByTestId('location')).toHaveTextContent(`from=${month.from}&to=${month.to}`);
+    expect(presets.getByRole('button', { name: 'This month' })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    expect(presets.getByRole('button', { name: '7 days' })).toHaveAttribute(
+      'aria-pressed',
+      'false',
+    );
+  });
+
+  it('history presets are worded in Russian', async () => {
+    await i18n.changeLanguage('ru');
+    try {
+      mockFetch({
+        'GET /v1/me': me,
+        'GET /v1/sessions': historyRoute,
+        'GET /v1/scenarios-full': { scenarios: [scenario] },
+      });
+      renderSessions('/sessions?tab=history');
+      const group = await screen.findByRole('group', { name: 'Быстрый выбор дат' });
+      expect(
+        within(group)
+          .getAllByRole('button')
+          .map((button) => button.textContent),
+      ).toEqual(['Сегодня', '7 дней', '30 дней', 'Этот месяц']);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
 
   describe('history export', () => {
     let saved: { href: string; download: string } | undefined;
