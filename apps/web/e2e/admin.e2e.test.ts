@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tr } from './i18n';
+import { dayText, tr } from './i18n';
 import { Headsets, startSession, waitForSessionStatus } from './seed';
 import {
   adminLogin,
@@ -83,17 +83,13 @@ async function addContent(
   await row(page, name).waitFor();
 }
 
-/** The date picker's text for the day one year from today ("22 November 2027"). */
+/** The date picker's text for the day one year from today ("22/11/2027"). */
 function oneYearAheadText(language: Language) {
   const today = new Date();
   const day = new Date(today.getFullYear() + 1, today.getMonth(), today.getDate());
   // 29 February has no twin next year: the last day of February instead.
   if (day.getMonth() !== today.getMonth()) day.setDate(0);
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'ru-RU', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  }).format(day);
+  return dayText(language, day);
 }
 
 describe('admin screens', () => {

@@ -53,3 +53,16 @@ export function tr(
 
 /** The console's languages, for tests that run in each. */
 export const LANGUAGES: Language[] = ['ru', 'en'];
+
+/**
+ * A day as the console writes every date (lib/format.ts): ru "10.12.2026", en "10/12/2026". Spelt
+ * out here, not imported, so a test fails when the console's format drifts.
+ */
+export function dayText(language: Language, day: Date, zone: 'local' | 'UTC' = 'local'): string {
+  const parts =
+    zone === 'UTC'
+      ? [day.getUTCDate(), day.getUTCMonth() + 1, day.getUTCFullYear()]
+      : [day.getDate(), day.getMonth() + 1, day.getFullYear()];
+  const [d, m, y] = parts.map((part) => String(part).padStart(2, '0'));
+  return [d, m, y].join(language === 'en' ? '/' : '.');
+}

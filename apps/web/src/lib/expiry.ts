@@ -1,5 +1,5 @@
 import { DAY_MS } from '@vrtc/contract';
-import { dateLocale } from '../i18n';
+import { formatDate } from './format';
 
 /**
  * The state of an organisation's access to a scenario (specification section 4): expired when the
@@ -40,13 +40,10 @@ export function daysUntil(expiresAt: string | Date, now: Date = new Date()): num
 }
 
 /**
- * The day an access ends, as a date ("10 дек. 2026 г."). Access ends at 23:59:59 UTC of the day
+ * The day an access ends, as a date ("10.12.2026"). Access ends at 23:59:59 UTC of the day
  * the admin chose: that is the day shown, in every time zone (in Moscow the instant is already
  * the next morning, in New York still the same evening; both read the chosen day).
  */
 export function formatExpiryDay(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(dateLocale(language), {
-    dateStyle: 'medium',
-    timeZone: 'UTC',
-  }).format(new Date(iso));
+  return formatDate(iso, language, { timeZone: 'UTC' });
 }

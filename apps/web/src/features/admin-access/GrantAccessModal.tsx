@@ -12,6 +12,7 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 import { grantOptions, useGrantAccess, type GrantOption } from '../../api/access';
 import { defaultExpiryDay, expiryTimestamp, minExpiryDay } from './expiry-date';
 import { formatExpiryDay } from '../../lib/expiry';
+import { dateInputFormat } from '../../lib/format';
 
 /** Grant a scenario to organisations until the end (23:59:59 UTC) of the chosen day. */
 export function GrantAccessModal({
@@ -116,7 +117,7 @@ export function GrantAccessModal({
             clearable
             clearButtonProps={{ 'aria-label': t('common:clear') }}
             minDate={minExpiryDay()}
-            valueFormat="D MMMM YYYY"
+            valueFormat={dateInputFormat(i18n.language)}
             leftSection={<IconCalendar size={16} />}
             popoverProps={{ withinPortal: true }}
             description={

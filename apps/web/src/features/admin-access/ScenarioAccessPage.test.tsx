@@ -131,11 +131,8 @@ describe('scenario access screen', () => {
         number,
         number,
       ];
-      const shown = new Intl.DateTimeFormat('en-GB', {
-        day: 'numeric',
-        month: 'long',
-        year: 'numeric',
-      }).format(new Date(year, month - 1, day));
+      // The field writes the day as every date of the console is written: 10/12/2026.
+      const shown = `${String(day).padStart(2, '0')}/${String(month).padStart(2, '0')}/${year}`;
       expect(within(dialog).getByRole('button', { name: /Access until/ })).toHaveTextContent(shown);
       expect(within(dialog).getByText(/at 23:59:59 UTC/)).toBeInTheDocument();
 

@@ -3,28 +3,20 @@ import { Card, Group, Text, Title } from '@mantine/core';
 import type { DailyStat } from '@vrtc/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dateLocale } from '../../i18n';
+import { formatDate, formatDayMonth } from '../../lib/format';
 
 /** Sessions started per day over the period (every day, zeros included), completed ones stacked first. */
 export function DailySessionsChart({ daily }: { daily: DailyStat[] }) {
   const { t, i18n } = useTranslation('adminStats');
-  const format = useMemo(
-    () =>
-      new Intl.DateTimeFormat(dateLocale(i18n.language), {
-        day: 'numeric',
-        month: 'short',
-        timeZone: 'UTC',
-      }),
-    [i18n.language],
-  );
+  const language = i18n.language;
   const data = useMemo(
     () =>
       daily.map((day) => ({
-        day: format.format(Date.parse(day.date)),
+        day: formatDayMonth(day.date, language, { timeZone: 'UTC' }),
         completed: day.completed,
         other: Math.max(0, day.sessions - day.completed),
       })),
-    [daily, format],
+    [daily, language],
   );
   const total = daily.reduce((sum, day) => sum + day.sessions, 0);
   const peak = daily.reduce<DailyStat | undefined>(
@@ -43,7 +35,7 @@ export function DailySessionsChart({ daily }: { daily: DailyStat[] }) {
                   count: total,
                   days: daily.length,
                   peak: peak.sessions,
-                  date: format.format(Date.parse(peak.date)),
+                  date: formatDate(peak.date, language, { timeZone: 'UTC' }),
                 })
               : t('daily.none')}
           </Text>

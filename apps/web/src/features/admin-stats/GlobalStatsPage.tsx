@@ -33,8 +33,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
 import { statusColor } from '../../components/StatusBadge';
-import { dateLocale } from '../../i18n';
-import { formatDuration, formatPercent } from '../../lib/format';
+import { formatDateRange, formatDuration, formatPercent } from '../../lib/format';
 import { saveFile } from '../../lib/download';
 import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
@@ -73,13 +72,9 @@ export function GlobalStatsPage() {
   const global = useGlobalStats();
   const data = stats.data;
   const percent = (value: number) => formatPercent(value, i18n.language);
-  const rangeLabel = useMemo(() => {
-    const format = new Intl.DateTimeFormat(dateLocale(i18n.language), {
-      dateStyle: 'medium',
-      timeZone: 'UTC',
-    });
-    return `${format.format(Date.parse(range.start_date))} – ${format.format(Date.parse(range.end_date))}`;
-  }, [range, i18n.language]);
+  const rangeLabel = formatDateRange(range.start_date, range.end_date, i18n.language, {
+    timeZone: 'UTC',
+  });
 
   async function exportCsv() {
     if (data && data.total_sessions === 0) {

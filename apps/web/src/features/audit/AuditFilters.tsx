@@ -10,6 +10,7 @@ import { ServerSelect } from '../../components/ServerSelect';
 import { isUuid, SEARCH_DEBOUNCE_MS } from '../../lib/list-state';
 import { actionFilterData } from './audit-labels';
 import type { AuditListState } from './audit-list-state';
+import { dateInputFormat } from '../../lib/format';
 
 /**
  * A typed filter (an actor's or a target's id) that reaches the URL 300 ms after the last
@@ -144,7 +145,7 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
             onChange={([from, to]) => setFilters({ from, to })}
             clearable
             clearButtonProps={{ 'aria-label': t('common:clear') }}
-            valueFormat={i18n.language === 'en' ? 'DD/MM/YYYY' : 'DD.MM.YYYY'}
+            valueFormat={dateInputFormat(i18n.language)}
             leftSection={<IconCalendar size={16} />}
             popoverProps={{ withinPortal: true }}
           />

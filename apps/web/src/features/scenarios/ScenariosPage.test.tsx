@@ -117,7 +117,7 @@ describe('scenarios screen', () => {
       expect(within(items[0]!).getByText('Пожарная безопасность')).toBeInTheDocument();
       // The access ends on the UTC day the admin chose, whatever the local time zone.
       expect(within(items[0]!).getByTestId('access-expiry')).toHaveTextContent(
-        'Доступ до 10 дек. 2026 г.',
+        'Доступ до 10.12.2026',
       );
       expect(within(items[1]!).getByText('Working at height')).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: /Пожарная безопасность/ }));

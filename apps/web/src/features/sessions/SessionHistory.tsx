@@ -41,6 +41,7 @@ import { LateResultMark } from '../../components/LateResultMark';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { saveFile } from '../../lib/download';
 import {
+  dateInputFormat,
   formatDateTime,
   formatDateTimeShort,
   formatDuration,
@@ -351,7 +352,7 @@ export function SessionHistory() {
               onChange={([from, to]) => list.setFilters({ from, to })}
               clearable
               clearButtonProps={{ 'aria-label': t('common:clear') }}
-              valueFormat={i18n.language === 'en' ? 'DD/MM/YYYY' : 'DD.MM.YYYY'}
+              valueFormat={dateInputFormat(i18n.language)}
               leftSection={<IconCalendar size={16} />}
               popoverProps={{ withinPortal: true }}
             />
