@@ -228,7 +228,7 @@ describe('the audit log, in Russian', () => {
     const page = await newPage(browser, language, { viewport: VIEWPORTS.phone });
     await signIn(page, plant.email, plant.password);
     await page.goto(`${baseUrl()}/audit?action=vr_user.created`);
-    const card = page.getByTestId('audit-event-card').filter({ hasText: trainee.name }).first();
+    const card = page.getByTestId('list-card').filter({ hasText: trainee.name }).first();
     await card.waitFor();
     // Each value under its column's name.
     for (const column of ['time', 'actor', 'target'] as const) {

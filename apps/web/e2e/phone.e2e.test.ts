@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tr } from './i18n';
+import { LANGUAGES, tr } from './i18n';
+import { expectAccessible } from './axe';
 import {
   adminToken,
   createScenarioTree,
@@ -25,14 +26,19 @@ import {
   signIn,
   uniqueName,
   VIEWPORTS,
+  type Language,
 } from './support';
 
 /**
- * The console on a phone (390×844), in Russian, whose words are the longest: the wizard's steps
- * stand one under the other, every table scrolls inside its card with no cell pinned over
- * another or hidden, the page itself never scrolls sideways, and the History's filters (VR user,
- * headset) work there, survive a reload and name the exported file.
+ * The console on a phone. At 360×740, the narrowest phone, in Russian (the longest words) and in
+ * English, every route of both roles fits the width (the page never scrolls sideways), every list
+ * is cards (name, status, the one action) with its filters in a sheet, and no date wraps; on a
+ * laptop the same lists are tables. The wizard's steps stand one under the other, and the
+ * History's filters work from the sheet, survive a reload and name the exported file.
  */
+
+/** The narrowest phone the console is made for. */
+const NARROW_PHONE = { width: 360, height: 740 } as const;
 
 const t = (key: string, values?: Record<string, string | number>) => tr('ru', key, values);
 
@@ -45,6 +51,7 @@ const trainees = {
   second: uniqueName('Борис Петров'),
 };
 const headsetNames = { first: uniqueName('Quest 3 — учебный класс'), second: uniqueName('Pico 4') };
+let firstTraineeId: string;
 
 beforeAll(async () => {
   const admin = await adminToken();
@@ -89,6 +96,12 @@ beforeAll(async () => {
     await waitForSessionStatus(tenant.token, session.id, 'completed');
     await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
   }
+  const found = await apiCall<{ vr_users: Array<{ id: string; name: string }> }>(
+    'GET',
+    `/v1/vr-users?q=${encodeURIComponent(trainees.first)}`,
+    tenant.token,
+  );
+  firstTraineeId = found.vr_users.find((vrUser) => vrUser.name === trainees.first)!.id;
 });
 
 afterAll(async () => {
@@ -109,57 +122,210 @@ async function stepBoxes(page: Page) {
 }
 
 /**
- * What a phone user could not read of the screen's tables: a cell pinned (sticky) over the others,
- * a cell that something else covers once it is scrolled into view, the page wider than the phone.
- * Every cell is scrolled to (inside its card's scroll area) and hit-tested at its centre and near
- * its four corners, once nothing moves any more (an accordion still opening overlaps its own rows).
+ * What does not fit a phone: the page wider than the window, or a date broken over two lines
+ * (each date in the page's main part is measured where it stands).
  */
-async function unreadableCells(page: Page): Promise<string[]> {
+async function phoneProblems(page: Page): Promise<string[]> {
   await settled(page);
   return page.evaluate(() => {
     const problems: string[] = [];
-    const root = document.scrollingElement ?? document.documentElement;
-    if (root.scrollWidth > window.innerWidth + 1) {
-      problems.push(`the page scrolls sideways: ${root.scrollWidth} px`);
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth) {
+      problems.push(`the page scrolls sideways: ${root.scrollWidth} > ${window.innerWidth} px`);
     }
-    const cells = [...document.querySelectorAll<HTMLElement>('main table th, main table td')];
-    if (cells.length === 0) problems.push('no table');
-    for (const cell of cells) {
-      const text = (cell.innerText || cell.querySelector('[aria-label]')?.ariaLabel || '')
-        .trim()
-        .slice(0, 40);
-      if (getComputedStyle(cell).position === 'sticky') problems.push(`pinned: "${text}"`);
-      cell.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      const box = cell.getBoundingClientRect();
-      const inset = Math.min(4, box.width / 4, box.height / 4);
-      const points = [
-        [box.left + box.width / 2, box.top + box.height / 2],
-        [box.left + inset, box.top + inset],
-        [box.right - inset, box.top + inset],
-        [box.left + inset, box.bottom - inset],
-        [box.right - inset, box.bottom - inset],
-      ] as const;
-      for (const [x, y] of points) {
-        const hit = document.elementFromPoint(x, y);
-        if (!hit || !cell.contains(hit)) {
-          problems.push(
-            `covered: "${text}" at ${Math.round(x)},${Math.round(y)} by ${hit?.tagName ?? 'nothing'}.${hit?.className ?? ''}`,
-          );
-          break;
-        }
+    const main = document.querySelector('main');
+    if (!main) return [...problems, 'no main'];
+    const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+    const DATE = /\d{2}[./]\d{2}[./]\d{4}(,\u00a0\d{2}:\d{2})?/g;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of (node.textContent ?? '').matchAll(DATE)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) problems.push(`a date wraps: "${match[0]}"`);
       }
     }
-    window.scrollTo(0, 0);
     return problems;
   });
 }
 
-async function openTable(page: Page, path: string, title: string) {
+/** Opens a path and waits for its heading: a dictionary key, or `=` and the heading's own text. */
+async function open(page: Page, path: string, title: string, language: Language = 'ru') {
   await page.goto(`${baseUrl()}${path}`);
-  await page.getByRole('heading', { level: 2, name: t(title), exact: true }).waitFor();
+  const name = title.startsWith('=') ? title.slice(1) : tr(language, title);
+  await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
 }
 
-const firstRow = (page: Page) => page.locator('main table tbody tr').first();
+/** The card of the list that names `text`. */
+const card = (page: Page, text: string) =>
+  page.getByTestId('list-card').filter({ hasText: text }).first();
+
+interface PhoneRoute {
+  path: string;
+  title: string;
+  /** A row of the list the route shows, as a card on a phone and a table row on a laptop. */
+  listed?: () => string;
+  /** Opens what the list sits in, once the route shows. */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const CLIENT_ROUTES: PhoneRoute[] = [
+  { path: '/vr-users', title: 'vrUsers:title', listed: () => trainees.first },
+  { path: `/vr-users/{trainee}`, title: `={trainee name}` },
+  { path: '/devices', title: 'devices:title' },
+  { path: '/sessions', title: 'sessions:title' },
+  { path: '/sessions?tab=active', title: 'sessions:title' },
+  { path: '/sessions?tab=history', title: 'sessions:title', listed: () => trainees.first },
+  { path: '/scenarios', title: 'scenarios:title' },
+  { path: '/download', title: 'download:title' },
+  { path: '/audit', title: 'audit:title', listed: () => trainees.first },
+];
+
+// The admin's lists hold what every test file creates: each is searched for this file's rows.
+const ADMIN_ROUTES: PhoneRoute[] = [
+  {
+    path: `/admin/organizations?q={organization}`,
+    title: 'adminOrganizations:title',
+    listed: () => tenant.organization.name,
+  },
+  { path: `/admin/users?q={email}`, title: 'adminUsers:title', listed: () => tenant.email },
+  {
+    path: `/admin/devices?q={headset}`,
+    title: 'adminDevices:title',
+    listed: () => headsetNames.first,
+  },
+  {
+    path: `/admin/content?q={scenario}`,
+    title: 'adminContent:title',
+    listed: () => tree.scenario.name,
+  },
+  {
+    path: `/admin/scenario-access?q={scenario}`,
+    title: 'adminAccess:title',
+    listed: () => tenant.organization.name,
+    prepare: (page) =>
+      page
+        .getByRole('button', { name: new RegExp(tree.scenario.name) })
+        .first()
+        .click(),
+  },
+  { path: '/admin/global-stats', title: 'adminStats:title' },
+  { path: '/admin/global-stats?period=7', title: 'adminStats:title' },
+];
+
+const pathOf = (route: PhoneRoute) =>
+  route.path
+    .replace('{trainee}', firstTraineeId)
+    .replace('{organization}', encodeURIComponent(tenant.organization.name))
+    .replace('{email}', encodeURIComponent(tenant.email))
+    .replace('{headset}', encodeURIComponent(headsetNames.first))
+    .replace('{scenario}', encodeURIComponent(tree.scenario.name));
+
+const shotName = (route: PhoneRoute) =>
+  route.path.replace(/\?.*$/, '').slice(1).replace(/\//g, '-').replace(/[{}]/g, '') +
+  (route.path.includes('tab=') ? `-${/tab=(\w+)/.exec(route.path)![1]}` : '');
+
+/** Walks routes at 360 px: each fits, its list is cards (no table), and its screenshot is kept. */
+async function walkAsPhone(page: Page, language: Language, routes: PhoneRoute[]) {
+  for (const route of routes) {
+    await open(
+      page,
+      pathOf(route),
+      route.title.replace('{trainee name}', trainees.first),
+      language,
+    );
+    await expect
+      .poll(() => page.getByLabel(tr(language, 'common:loading'), { exact: true }).count())
+      .toBe(0);
+    if (route.prepare) await route.prepare(page);
+    if (route.listed) {
+      await card(page, route.listed()).waitFor();
+      expect(await page.locator('main table').count(), `${route.path}: a table`).toBe(0);
+      // The card's action is there, and no card is wider than the phone.
+      const widest = await page
+        .getByTestId('list-card')
+        .evaluateAll((cards) => Math.max(...cards.map((c) => c.getBoundingClientRect().right)));
+      expect(widest, route.path).toBeLessThanOrEqual(NARROW_PHONE.width);
+    }
+    expect(await phoneProblems(page), `${language} ${route.path}`).toEqual([]);
+    await screenshot(page, language, `narrow-${shotName(route)}`);
+  }
+}
+
+/** The same lists on a laptop: tables, with the row there, and no cards. */
+async function walkAsLaptop(page: Page, language: Language, routes: PhoneRoute[]) {
+  for (const route of routes.filter((candidate) => candidate.listed)) {
+    await open(page, pathOf(route), route.title, language);
+    if (route.prepare) await route.prepare(page);
+    await page
+      .locator('main table')
+      .getByRole('row')
+      .filter({ hasText: route.listed!() })
+      .first()
+      .waitFor();
+    expect(await page.getByTestId('list-cards').count(), route.path).toBe(0);
+  }
+}
+
+describe.each(LANGUAGES)('at 360 px, in %s', (language) => {
+  it("fits every route of a client's console, its lists as cards; tables on a laptop", async () => {
+    const page = await newPage(browser, language, { viewport: NARROW_PHONE });
+    await signIn(page, tenant.email, tenant.password);
+    await walkAsPhone(page, language, CLIENT_ROUTES);
+    await page.setViewportSize(VIEWPORTS.laptop);
+    await walkAsLaptop(page, language, CLIENT_ROUTES);
+    await page.context().close();
+  });
+
+  it("fits every route of an admin's console, its lists as cards; tables on a laptop", async () => {
+    const page = await newPage(browser, language, { viewport: NARROW_PHONE });
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    await walkAsPhone(page, language, [
+      ...ADMIN_ROUTES,
+      ...CLIENT_ROUTES.filter((r) => !r.listed && !r.path.includes('{')),
+    ]);
+    await page.setViewportSize(VIEWPORTS.laptop);
+    await walkAsLaptop(page, language, ADMIN_ROUTES);
+    await page.context().close();
+  });
+
+  it("opens a list's filters in a sheet from a button: keyboard, axe, and the URL keeps them", async () => {
+    const page = await newPage(browser, language, { viewport: NARROW_PHONE });
+    await signIn(page, tenant.email, tenant.password);
+    await open(page, '/sessions?tab=history', 'sessions:title', language);
+    await card(page, trainees.first).waitFor();
+    const status = page.getByRole('combobox', {
+      name: tr(language, 'sessions:history.statusFilter'),
+      exact: true,
+    });
+    expect(await status.count()).toBe(0);
+    const button = page.getByRole('button', { name: tr(language, 'common:listFilters.open') });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    const sheet = page.getByRole('dialog', { name: tr(language, 'common:listFilters.title') });
+    await sheet.waitFor();
+    await expectAccessible(page, `${language} history filters sheet`);
+    await screenshot(page, language, 'narrow-sessions-history-filters');
+    await sheet
+      .getByRole('button', { name: tr(language, 'sessions:history.filter.presets.30d') })
+      .click();
+    await page.waitForURL((url) => url.searchParams.has('from'));
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
+    // The button counts the filters chosen (from and to), and has the focus back.
+    const counted = page.getByRole('button', {
+      name: tr(language, 'common:listFilters.openCount', { count: 2 }),
+    });
+    await counted.waitFor();
+    expect(await counted.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.reload();
+    await counted.waitFor();
+    await card(page, trainees.first).waitFor();
+    await page.context().close();
+  });
+});
 
 describe('on a phone, in Russian', () => {
   it("shows the wizard's steps one under the other (side by side on a laptop)", async () => {
@@ -192,75 +358,30 @@ describe('on a phone, in Russian', () => {
     await page.context().close();
   });
 
-  it("scrolls a client's tables inside their cards, with no cell pinned over another or hidden", async () => {
-    const page = await newPage(browser, 'ru', { viewport: VIEWPORTS.phone });
-    await signIn(page, tenant.email, tenant.password);
-
-    await openTable(page, '/vr-users', 'vrUsers:title');
-    await page.getByRole('row').filter({ hasText: trainees.first }).waitFor();
-    expect(await unreadableCells(page), '/vr-users').toEqual([]);
-
-    await openTable(page, '/sessions?tab=history', 'sessions:title');
-    const row = page.getByRole('row').filter({ hasText: trainees.first });
-    await row.waitFor();
-    expect(await unreadableCells(page), '/sessions?tab=history').toEqual([]);
-    // The whole VR user, headset, scenario and "module - level", wrapped, not cut to a tooltip a
-    // phone cannot show.
-    for (const text of [
-      trainees.first,
-      headsetNames.first,
-      tree.scenario.name,
-      `${tree.module.name} - ${tree.levels[0]!.name}`,
-    ]) {
-      const shown = row.getByText(text, { exact: true });
-      expect(
-        await shown.evaluate((element) => element.scrollHeight <= element.clientHeight + 1),
-        text,
-      ).toBe(true);
-    }
-    await page.context().close();
-  });
-
-  it("scrolls an admin's tables inside their cards, with no cell pinned over another or hidden", async () => {
-    const page = await newPage(browser, 'ru', { viewport: VIEWPORTS.phone });
-    const { email, password } = adminLogin();
-    await signIn(page, email, password);
-    const screens: Array<[string, string]> = [
-      ['/admin/organizations', 'adminOrganizations:title'],
-      ['/admin/users', 'adminUsers:title'],
-      ['/admin/devices', 'adminDevices:title'],
-      ['/admin/content', 'adminContent:title'],
-    ];
-    for (const [path, title] of screens) {
-      await openTable(page, path, title);
-      await firstRow(page).waitFor();
-      expect(await unreadableCells(page), path).toEqual([]);
-    }
-    // A scenario's grants: a table inside an accordion inside the card.
-    await openTable(
-      page,
-      `/admin/scenario-access?q=${encodeURIComponent(tree.scenario.name)}`,
-      'adminAccess:title',
-    );
-    await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
-    await page.getByRole('row').filter({ hasText: tenant.organization.name }).waitFor();
-    expect(await unreadableCells(page), '/admin/scenario-access').toEqual([]);
-    await page.context().close();
-  });
-
   it('filters the History by VR user and headset, keeps them over a reload, and names the export after them', async () => {
     const page = await newPage(browser, 'ru', { viewport: VIEWPORTS.phone });
     await signIn(page, tenant.email, tenant.password);
     await page.goto(`${baseUrl()}/sessions?tab=history`);
-    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    const row = (name: string) => page.getByTestId('list-card').filter({ hasText: name });
     await row(trainees.second).waitFor();
 
+    const sheet = page.getByRole('dialog', { name: t('common:listFilters.title') });
+    const openSheet = async () => {
+      await page.getByTestId('list-filters-open').click();
+      await sheet.waitFor();
+    };
+    const closeSheet = async () => {
+      await sheet.getByRole('button', { name: t('common:listFilters.done') }).click();
+      await sheet.waitFor({ state: 'detached' });
+    };
     const pick = async (label: string, typed: string, parameter: string) => {
-      const box = page.getByRole('combobox', { name: t(label), exact: true });
+      await openSheet();
+      const box = sheet.getByRole('combobox', { name: t(label), exact: true });
       await box.click();
       await box.fill(typed);
       await page.getByRole('option', { name: typed }).click();
       await page.waitForURL(new RegExp(`${parameter}=`));
+      await closeSheet();
     };
     await pick('sessions:history.filter.vrUser', trainees.first, 'vr_user_id');
     await row(trainees.second).waitFor({ state: 'detached' });
@@ -272,11 +393,13 @@ describe('on a phone, in Russian', () => {
     await page.reload();
     await row(trainees.first).waitFor();
     expect(await row(trainees.second).count()).toBe(0);
+    await openSheet();
     const shown = (label: string) =>
-      page.getByRole('combobox', { name: t(label), exact: true }).inputValue();
+      sheet.getByRole('combobox', { name: t(label), exact: true }).inputValue();
     await expect.poll(() => shown('sessions:history.filter.vrUser')).toBe(trainees.first);
     await expect.poll(() => shown('sessions:history.filter.device')).toBe(headsetNames.first);
     await screenshot(page, 'ru', 'sessions-history-filtered');
+    await closeSheet();
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -1,10 +1,21 @@
-import { Checkbox, ScrollArea, Table, UnstyledButton } from '@mantine/core';
+import {
+  Card,
+  Checkbox,
+  Group,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import {
   flexRender,
   getCoreRowModel,
   useReactTable,
+  type Cell,
   type ColumnDef,
+  type RowData,
   type RowSelectionState,
   type SortingState,
 } from '@tanstack/react-table';
@@ -13,6 +24,24 @@ import { useTranslation } from 'react-i18next';
 import { useKeepPageInRange, type TableState } from '../lib/list-state';
 import classes from './DataTable.module.css';
 import { Pager } from './Pager';
+import { usePhoneLayout } from './phone-layout';
+
+/**
+ * Where a column's cell stands on a phone's card: the card's `title` (by default the first
+ * column), its `status` (by default the column named status or active), a labelled `fact` under them, or
+ * nowhere (`hidden`, the default for the others). The actions column is the card's action.
+ */
+export type CardPlace = 'title' | 'status' | 'fact' | 'hidden';
+
+declare module '@tanstack/react-table' {
+  // The generic names are TanStack Table's own; this adds a field, not a type.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData extends RowData, TValue> {
+    card?: CardPlace;
+    /** A fact's label on the card, when the column's header is not plain text. */
+    cardLabel?: string;
+  }
+}
 
 /**
  * The id of a row-actions column: pinned to the card's right edge while the table scrolls, except
@@ -47,6 +76,10 @@ export interface DataTableProps<T> {
     onChange: (selected: RowSelectionState) => void;
     canSelect?: (row: T) => boolean;
   };
+  /** The width below which rows are cards (the phone's by default: under 600 px). */
+  cardsBelow?: string;
+  /** A name for the list of cards (read by screen readers). */
+  label?: string;
 }
 
 /** A column's id as TanStack Table gives it: its `id`, else its `accessorKey`. */
@@ -65,7 +98,9 @@ function columnId<T>(column: ColumnDef<T, unknown>): string | undefined {
  *
  * Layout: compact cells, headers on one line; a table wider than its card scrolls sideways inside
  * the card (never the page), with the column whose id is `actions` pinned to the right edge on
- * screens of 768 px and wider.
+ * screens of 768 px and wider. Below 600 px (`cardsBelow`) each row is a card instead: its title,
+ * its status and its action (the columns' `meta.card` says which cell goes where), so a phone
+ * reads every row without scrolling sideways.
  */
 export function DataTable<T>({
   rows,
@@ -78,14 +113,17 @@ export function DataTable<T>({
   empty,
   pager,
   selection,
+  cardsBelow,
+  label,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
+  const cards = usePhoneLayout(cardsBelow);
   const sorting: SortingState = state.sort
     ? [{ id: state.sort, desc: state.order === 'desc' }]
     : [];
 
   const selectColumn: ColumnDef<T, unknown> = {
-    id: '__select',
+    id: SELECT_COLUMN_ID,
     enableSorting: false,
     header: ({ table }) => (
       <Checkbox
@@ -145,6 +183,42 @@ export function DataTable<T>({
   useKeepPageInRange(state, rows.length, total);
 
   if (rows.length === 0 && empty) return <>{empty}</>;
+
+  const pagerBelow = pager ?? (
+    <Pager
+      total={total}
+      pageIndex={state.pageIndex}
+      pageSize={state.pageSize}
+      onPageChange={state.setPage}
+    />
+  );
+
+  if (cards) {
+    return (
+      <>
+        <Stack
+          component="ul"
+          gap="sm"
+          p={0}
+          m={0}
+          className={classes.cards}
+          aria-label={label}
+          aria-busy={loading || undefined}
+          style={loading ? { opacity: 0.6, transition: 'opacity 150ms' } : undefined}
+          data-testid="list-cards"
+        >
+          {table.getRowModel().rows.map((row) => (
+            <RowCard
+              key={row.id}
+              cells={row.getVisibleCells()}
+              onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+            />
+          ))}
+        </Stack>
+        {pagerBelow}
+      </>
+    );
+  }
 
   return (
     <>
@@ -226,14 +300,94 @@ export function DataTable<T>({
           </Table.Tbody>
         </Table>
       </ScrollArea>
-      {pager ?? (
-        <Pager
-          total={total}
-          pageIndex={state.pageIndex}
-          pageSize={state.pageSize}
-          onPageChange={state.setPage}
-        />
-      )}
+      {pagerBelow}
     </>
+  );
+}
+
+const SELECT_COLUMN_ID = '__select';
+
+/** Where each cell of a row goes on its card (see CardPlace). */
+function cardPlaces<T>(cells: Cell<T, unknown>[]) {
+  const data = cells.filter(
+    (cell) => cell.column.id !== SELECT_COLUMN_ID && cell.column.id !== ACTIONS_COLUMN_ID,
+  );
+  const placeOf = (cell: Cell<T, unknown>): CardPlace => {
+    const place = cell.column.columnDef.meta?.card;
+    if (place) return place;
+    if (cell === data[0]) return 'title';
+    return cell.column.id === 'status' || cell.column.id === 'active' ? 'status' : 'hidden';
+  };
+  return {
+    select: cells.find((cell) => cell.column.id === SELECT_COLUMN_ID),
+    title: data.filter((cell) => placeOf(cell) === 'title'),
+    status: data.filter((cell) => placeOf(cell) === 'status'),
+    facts: data.filter((cell) => placeOf(cell) === 'fact'),
+    action: cells.find((cell) => cell.column.id === ACTIONS_COLUMN_ID),
+  };
+}
+
+/** A fact's label: the column's card label, else its header when that is plain text. */
+function factLabel<T>(cell: Cell<T, unknown>): string {
+  const { meta, header } = cell.column.columnDef;
+  return meta?.cardLabel ?? (typeof header === 'string' ? header : cell.column.id);
+}
+
+/** One row as a card: selection, title and status on top, facts under them, the action last. */
+function RowCard<T>({ cells, onClick }: { cells: Cell<T, unknown>[]; onClick?: () => void }) {
+  const place = cardPlaces(cells);
+  const render = (cell: Cell<T, unknown>) =>
+    flexRender(cell.column.columnDef.cell, cell.getContext());
+  return (
+    <Card
+      component="li"
+      withBorder
+      radius="md"
+      p="sm"
+      onClick={onClick}
+      style={onClick ? { cursor: 'pointer' } : undefined}
+      data-testid="list-card"
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+        <Group gap="xs" align="flex-start" wrap="nowrap" miw={0} style={{ flex: 1 }}>
+          {place.select ? <div>{render(place.select)}</div> : null}
+          <Stack gap={2} miw={0} style={{ flex: 1, overflowWrap: 'anywhere' }}>
+            {place.title.map((cell) => (
+              <div key={cell.id} data-card="title">
+                {render(cell)}
+              </div>
+            ))}
+          </Stack>
+        </Group>
+        {place.status.length > 0 ? (
+          <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
+            {place.status.map((cell) => (
+              <div key={cell.id} data-card="status">
+                {render(cell)}
+              </div>
+            ))}
+          </Stack>
+        ) : null}
+      </Group>
+      {place.facts.length > 0 ? (
+        <Stack component="dl" gap={6} mt="xs" mb={0}>
+          {place.facts.map((cell) => (
+            <div key={cell.id} data-card="fact">
+              <Text component="dt" size="xs" c="dimmed">
+                {factLabel(cell)}
+              </Text>
+              <Text component="dd" size="sm" m={0} style={{ overflowWrap: 'anywhere' }}>
+                {render(cell)}
+              </Text>
+            </div>
+          ))}
+        </Stack>
+      ) : null}
+      {place.action ? (
+        <Group justify="flex-end" mt={4} data-card="action">
+          {render(place.action)}
+        </Group>
+      ) : null}
+    </Card>
   );
 }

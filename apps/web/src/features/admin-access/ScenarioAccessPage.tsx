@@ -139,6 +139,7 @@ export function ScenarioAccessPage() {
       },
       {
         id: 'expires_at',
+        meta: { card: 'status' },
         accessorFn: (o) => (o.expires_at ? Date.parse(o.expires_at) : Number.POSITIVE_INFINITY),
         header: t('col.expiresAt'),
         cell: ({ row: { original: o } }) => (

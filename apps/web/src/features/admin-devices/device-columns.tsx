@@ -36,7 +36,7 @@ export function useDeviceColumns(onDelete: (device: Device) => void) {
           </div>
         ),
       },
-      { accessorKey: 'organization_name', header: t('col.organization') },
+      { accessorKey: 'organization_name', header: t('col.organization'), meta: { card: 'fact' } },
       {
         accessorKey: 'type',
         header: t('col.type'),
@@ -59,6 +59,7 @@ export function useDeviceColumns(onDelete: (device: Device) => void) {
       {
         accessorKey: 'last_seen',
         header: t('col.lastSeen'),
+        meta: { card: 'fact' },
         cell: (c) => (
           <Tooltip
             label={formatDate(c.row.original.last_seen, i18n.language)}

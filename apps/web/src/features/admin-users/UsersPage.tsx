@@ -20,6 +20,7 @@ import { useCurrentUser } from '../../auth/AuthProvider';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { ListFilters } from '../../components/ListFilters';
 import { ServerSelect } from '../../components/ServerSelect';
 import { formatDate } from '../../lib/format';
 import { isUuid, oneOf, useListState } from '../../lib/list-state';
@@ -84,6 +85,7 @@ export function UsersPage() {
       {
         accessorKey: 'role',
         header: t('role'),
+        meta: { card: 'fact' },
         cell: (c) => (
           <Badge
             color={c.row.original.role === 'admin' ? 'grape' : 'blue'}
@@ -94,7 +96,7 @@ export function UsersPage() {
           </Badge>
         ),
       },
-      { accessorKey: 'organization_name', header: t('organization') },
+      { accessorKey: 'organization_name', header: t('organization'), meta: { card: 'fact' } },
       {
         accessorKey: 'active',
         header: t('status'),
@@ -159,27 +161,29 @@ export function UsersPage() {
             value={list.search}
             onChange={(event) => list.setSearch(event.currentTarget.value)}
           />
-          <ServerSelect
-            aria-label={t('organization')}
-            placeholder={t('allOrganizations')}
-            options={organizationOptions}
-            value={organizationId}
-            valueLabel={filterOrganization.data?.name}
-            onChange={(id) => list.setFilters({ organization_id: id })}
-            clearable
-            nothingFoundMessage={t('nothingFound')}
-          />
-          <Select
-            aria-label={t('role')}
-            placeholder={t('allRoles')}
-            data={[
-              { value: 'admin', label: t('common:role.admin') },
-              { value: 'client', label: t('common:role.client') },
-            ]}
-            value={role}
-            onChange={(value) => list.setFilters({ role: value })}
-            clearable
-          />
+          <ListFilters active={Object.keys(list.filters).length}>
+            <ServerSelect
+              aria-label={t('organization')}
+              placeholder={t('allOrganizations')}
+              options={organizationOptions}
+              value={organizationId}
+              valueLabel={filterOrganization.data?.name}
+              onChange={(id) => list.setFilters({ organization_id: id })}
+              clearable
+              nothingFoundMessage={t('nothingFound')}
+            />
+            <Select
+              aria-label={t('role')}
+              placeholder={t('allRoles')}
+              data={[
+                { value: 'admin', label: t('common:role.admin') },
+                { value: 'client', label: t('common:role.client') },
+              ]}
+              value={role}
+              onChange={(value) => list.setFilters({ role: value })}
+              clearable
+            />
+          </ListFilters>
         </SimpleGrid>
         <QueryState
           isPending={accounts.isPending}

@@ -1,14 +1,4 @@
-import {
-  ActionIcon,
-  Button,
-  Card,
-  Code,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import type { ColumnDef } from '@tanstack/react-table';
 import type { AuditEvent } from '@vrtc/contract';
@@ -17,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../lib/format';
 import type { TableState } from '../../lib/list-state';
-import { actionLabel, actorParts, actorText, targetText } from './audit-labels';
+import { actionLabel, actorParts, targetText } from './audit-labels';
 import { AUDIT_PAGE_SIZE, type AuditListState } from './audit-list-state';
 import { OutcomeBadge } from './OutcomeBadge';
 
@@ -133,66 +123,22 @@ function DetailButton({ onOpen }: { onOpen: () => void }) {
   );
 }
 
-/** One labelled value of an event's card. */
-function CardFact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text size="sm" component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
-
-/** An event as a card, for a phone: each value under its column's name. */
-function EventCard({ event, onOpen }: { event: AuditEvent; onOpen: () => void }) {
-  const { t, i18n } = useTranslation();
-  const target = targetText(t, event.target);
-  return (
-    <Card
-      withBorder
-      radius="md"
-      p="sm"
-      data-testid="audit-event-card"
-      onClick={onOpen}
-      style={{ cursor: 'pointer' }}
-    >
-      <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-        <ActionCell event={event} />
-        <Group gap={4} wrap="nowrap">
-          <OutcomeBadge outcome={event.outcome} />
-          <DetailButton onOpen={onOpen} />
-        </Group>
-      </Group>
-      <SimpleGrid cols={1} spacing={6} mt="xs" component="dl" m={0}>
-        <CardFact label={t('audit:col.time')}>{formatDateTime(event.at, i18n.language)}</CardFact>
-        <CardFact label={t('audit:col.actor')}>{actorText(t, event.actor)}</CardFact>
-        <CardFact label={t('audit:col.target')}>
-          {target.type}: {target.label}
-        </CardFact>
-      </SimpleGrid>
-    </Card>
-  );
-}
-
 /**
- * A page of events, newest first: a table on a laptop, cards on a phone (five columns of words do
- * not fit 360 px without the page or the table scrolling sideways). A row or card opens the
+ * A page of events, newest first: a table on a laptop, the shared list's cards below `cardsBelow`
+ * (five columns of words do not fit a tablet without the table scrolling sideways): the action,
+ * its outcome, then time, actor and target each under its column's name. A row or card opens the
  * event.
  */
 export function AuditEventList({
   events,
-  cards,
+  cardsBelow,
   loading,
   onOpen,
   pager,
   empty,
 }: {
   events: AuditEvent[];
-  cards: boolean;
+  cardsBelow: string;
   loading: boolean;
   onOpen: (event: AuditEvent) => void;
   pager: ReactNode;
@@ -204,6 +150,7 @@ export function AuditEventList({
       {
         accessorKey: 'at',
         header: t('audit:col.time'),
+        meta: { card: 'fact' },
         cell: ({ row: { original: e } }) => (
           <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
             {formatDateTime(e.at, i18n.language)}
@@ -213,21 +160,25 @@ export function AuditEventList({
       {
         id: 'actor',
         header: t('audit:col.actor'),
+        meta: { card: 'fact' },
         cell: ({ row: { original: e } }) => <ActorCell event={e} />,
       },
       {
         accessorKey: 'action',
         header: t('audit:col.action'),
+        meta: { card: 'title' },
         cell: ({ row: { original: e } }) => <ActionCell event={e} />,
       },
       {
         accessorKey: 'outcome',
         header: t('audit:col.outcome'),
+        meta: { card: 'status' },
         cell: ({ row: { original: e } }) => <OutcomeBadge outcome={e.outcome} />,
       },
       {
         id: 'target',
         header: t('audit:col.target'),
+        meta: { card: 'fact' },
         cell: ({ row: { original: e } }) => <TargetCell event={e} />,
       },
       {
@@ -240,24 +191,6 @@ export function AuditEventList({
     [t, i18n.language, onOpen],
   );
 
-  if (cards) {
-    if (events.length === 0) return <>{empty}</>;
-    return (
-      <>
-        <Stack
-          gap="sm"
-          data-testid="audit-event-cards"
-          aria-busy={loading || undefined}
-          style={loading ? { opacity: 0.6, transition: 'opacity 150ms' } : undefined}
-        >
-          {events.map((event) => (
-            <EventCard key={event.id} event={event} onOpen={() => onOpen(event)} />
-          ))}
-        </Stack>
-        {pager}
-      </>
-    );
-  }
   return (
     <DataTable
       rows={events}
@@ -269,6 +202,8 @@ export function AuditEventList({
       onRowClick={onOpen}
       empty={empty}
       pager={pager}
+      cardsBelow={cardsBelow}
+      label={t('audit:title')}
     />
   );
 }

@@ -11,6 +11,7 @@ import { isUuid, SEARCH_DEBOUNCE_MS } from '../../lib/list-state';
 import { actionFilterData } from './audit-labels';
 import type { AuditListState } from './audit-list-state';
 import { dateInputFormat } from '../../lib/format';
+import { ListFilters } from '../../components/ListFilters';
 
 /**
  * A typed filter (an actor's or a target's id) that reaches the URL 300 ms after the last
@@ -83,74 +84,76 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
   const range: DatesRangeValue<string> = [filters.from ?? null, filters.to ?? null];
   return (
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
-      <Flex wrap="wrap" gap="sm" mb="sm" data-testid="audit-filters">
-        {admin ? (
-          <Box style={{ flex: '1 1 170px' }}>
-            <ServerSelect
-              label={t('audit:filter.organization')}
-              placeholder={t('audit:filter.allOrganizations')}
-              options={organizationOptions}
-              value={filters.organization_id ?? null}
-              valueLabel={filterOrganization.data?.name}
-              onChange={(id) => setFilters({ organization_id: id })}
+      <ListFilters active={Object.keys(filters).length}>
+        <Flex wrap="wrap" gap="sm" mb="sm" data-testid="audit-filters">
+          {admin ? (
+            <Box style={{ flex: '1 1 170px' }}>
+              <ServerSelect
+                label={t('audit:filter.organization')}
+                placeholder={t('audit:filter.allOrganizations')}
+                options={organizationOptions}
+                value={filters.organization_id ?? null}
+                valueLabel={filterOrganization.data?.name}
+                onChange={(id) => setFilters({ organization_id: id })}
+                clearable
+                clearButtonProps={{ 'aria-label': t('common:clear') }}
+                nothingFoundMessage={t('audit:filter.nothingFound')}
+              />
+            </Box>
+          ) : null}
+          <Box style={{ flex: '1 1 200px' }}>
+            <Select
+              label={t('audit:filter.action')}
+              placeholder={t('audit:filter.allActions')}
+              data={actions}
+              value={filters.action ?? null}
+              onChange={(value) => setFilters({ action: value })}
+              searchable
               clearable
               clearButtonProps={{ 'aria-label': t('common:clear') }}
               nothingFoundMessage={t('audit:filter.nothingFound')}
+              maxDropdownHeight={360}
+              comboboxProps={{ withinPortal: true }}
             />
           </Box>
-        ) : null}
-        <Box style={{ flex: '1 1 200px' }}>
-          <Select
-            label={t('audit:filter.action')}
-            placeholder={t('audit:filter.allActions')}
-            data={actions}
-            value={filters.action ?? null}
-            onChange={(value) => setFilters({ action: value })}
-            searchable
-            clearable
-            clearButtonProps={{ 'aria-label': t('common:clear') }}
-            nothingFoundMessage={t('audit:filter.nothingFound')}
-            maxDropdownHeight={360}
-            comboboxProps={{ withinPortal: true }}
-          />
-        </Box>
-        <Box style={{ flex: '1 1 150px' }}>
-          <TypedFilter
-            label={t('audit:filter.actor')}
-            placeholder={t('audit:filter.anyActor')}
-            hint={t('audit:filter.actorHint')}
-            value={filters.actor_id}
-            accepts={isUuid}
-            invalidText={t('audit:filter.notAnId')}
-            onCommit={(id) => setFilters({ actor_id: id })}
-          />
-        </Box>
-        <Box style={{ flex: '1 1 150px' }}>
-          <TypedFilter
-            label={t('audit:filter.target')}
-            placeholder={t('audit:filter.anyTarget')}
-            hint={t('audit:filter.targetHint')}
-            value={filters.target_id}
-            onCommit={(id) => setFilters({ target_id: id })}
-          />
-        </Box>
-        <Box style={{ flex: '1 1 200px' }}>
-          <DatePickerInput
-            type="range"
-            allowSingleDateInRange
-            label={t('audit:filter.days')}
-            placeholder={t('audit:filter.anyDay')}
-            title={t('audit:filter.daysHint')}
-            value={range}
-            onChange={([from, to]) => setFilters({ from, to })}
-            clearable
-            clearButtonProps={{ 'aria-label': t('common:clear') }}
-            valueFormat={dateInputFormat(i18n.language)}
-            leftSection={<IconCalendar size={16} />}
-            popoverProps={{ withinPortal: true }}
-          />
-        </Box>
-      </Flex>
+          <Box style={{ flex: '1 1 150px' }}>
+            <TypedFilter
+              label={t('audit:filter.actor')}
+              placeholder={t('audit:filter.anyActor')}
+              hint={t('audit:filter.actorHint')}
+              value={filters.actor_id}
+              accepts={isUuid}
+              invalidText={t('audit:filter.notAnId')}
+              onCommit={(id) => setFilters({ actor_id: id })}
+            />
+          </Box>
+          <Box style={{ flex: '1 1 150px' }}>
+            <TypedFilter
+              label={t('audit:filter.target')}
+              placeholder={t('audit:filter.anyTarget')}
+              hint={t('audit:filter.targetHint')}
+              value={filters.target_id}
+              onCommit={(id) => setFilters({ target_id: id })}
+            />
+          </Box>
+          <Box style={{ flex: '1 1 200px' }}>
+            <DatePickerInput
+              type="range"
+              allowSingleDateInRange
+              label={t('audit:filter.days')}
+              placeholder={t('audit:filter.anyDay')}
+              title={t('audit:filter.daysHint')}
+              value={range}
+              onChange={([from, to]) => setFilters({ from, to })}
+              clearable
+              clearButtonProps={{ 'aria-label': t('common:clear') }}
+              valueFormat={dateInputFormat(i18n.language)}
+              leftSection={<IconCalendar size={16} />}
+              popoverProps={{ withinPortal: true }}
+            />
+          </Box>
+        </Flex>
+      </ListFilters>
     </DatesProvider>
   );
 }

@@ -1,5 +1,4 @@
 import { Alert, Button, Card, EmptyState, Group, Text } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAlertTriangle,
   IconFileSpreadsheet,
@@ -80,7 +79,6 @@ export function AuditLogPage() {
   const admin = useAuth().state.user?.role === 'admin';
   const list = useAuditListState({ admin });
   const events = useAuditEvents(list.query);
-  const cards = useMediaQuery(CARDS_BELOW) ?? false;
   const [open, setOpen] = useState<AuditEvent>();
   const [exporting, setExporting] = useState(false);
   const rows = events.data?.audit_events ?? [];
@@ -173,7 +171,7 @@ export function AuditLogPage() {
         >
           <AuditEventList
             events={rows}
-            cards={cards}
+            cardsBelow={CARDS_BELOW}
             loading={events.isPlaceholderData}
             onOpen={onOpen}
             pager={<CursorPager list={list} nextCursor={events.data?.next_cursor} />}

@@ -13,6 +13,7 @@ import { useNow } from '../../lib/useNow';
 import { AddHeadsetModal } from './AddHeadsetModal';
 import { DEVICE_STATUS_FILTERS, type DeviceStatusFilter } from '../../api/devices';
 import { DeviceCard } from './DeviceCard';
+import { ListFilters } from '../../components/ListFilters';
 
 /** Cards a page: full rows of the grid at two, three and four columns. */
 export const DEVICES_PAGE_SIZE = 12;
@@ -57,17 +58,19 @@ export function DevicesPage() {
       <Card withBorder radius="lg" p="md" mb="lg">
         <Group justify="space-between" align="flex-end" gap="sm">
           <Group align="flex-end" gap="sm">
-            <Select
-              label={t('devices:statusFilter')}
-              value={status}
-              onChange={(value) => setStatus((value as DeviceStatusFilter | null) ?? 'all')}
-              allowDeselect={false}
-              w={200}
-              data={DEVICE_STATUS_FILTERS.map((value) => ({
-                value,
-                label: value === 'all' ? t('devices:allStatuses') : t(`common:status.${value}`),
-              }))}
-            />
+            <ListFilters active={filtered ? 1 : 0}>
+              <Select
+                label={t('devices:statusFilter')}
+                value={status}
+                onChange={(value) => setStatus((value as DeviceStatusFilter | null) ?? 'all')}
+                allowDeselect={false}
+                w={200}
+                data={DEVICE_STATUS_FILTERS.map((value) => ({
+                  value,
+                  label: value === 'all' ? t('devices:allStatuses') : t(`common:status.${value}`),
+                }))}
+              />
+            </ListFilters>
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} />}

@@ -34,6 +34,7 @@ import { deviceOptions } from '../../api/devices';
 import { useScenarioTree } from '../../api/scenarios';
 import { vrUserOptions } from '../../api/vr-users';
 import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { ListFilters } from '../../components/ListFilters';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { ServerSelect } from '../../components/ServerSelect';
@@ -193,6 +194,7 @@ export function SessionHistory() {
       {
         id: 'content',
         header: t('sessions:history.col.content'),
+        meta: { card: 'fact' },
         cell: ({ row: { original: s } }) => {
           const scenario = content.text(s.scenario_name, s.scenario_name_en);
           const moduleLevel = `${content.text(s.module_name, s.module_name_en)} - ${content.text(s.level_name, s.level_name_en)}`;
@@ -239,6 +241,7 @@ export function SessionHistory() {
         accessorKey: 'started_at',
         // Newest first is the default: a click turns it to oldest first, and back.
         sortDescFirst: true,
+        meta: { card: 'fact', cardLabel: t('sessions:history.col.time') },
         header: () => (
           <span title={t('sessions:history.col.timeHint')}>{t('sessions:history.col.time')}</span>
         ),
@@ -325,98 +328,102 @@ export function SessionHistory() {
           days), growing into the room left: one row at 1366 px, one under the other on a phone,
           never a clipped word.
         */}
-        <Flex wrap="wrap" gap="sm" mb="sm">
-          <Box style={{ flex: '1 1 165px' }}>
-            <Select
-              label={t('sessions:history.statusFilter')}
-              value={status}
-              onChange={(value) =>
-                list.setFilters({ status: !value || value === 'all' ? null : value })
-              }
-              allowDeselect={false}
-              data={HISTORY_STATUS_FILTERS.map((value) => ({
-                value,
-                label:
-                  value === 'all' ? t('sessions:history.allStatuses') : t(`common:status.${value}`),
-              }))}
-            />
-          </Box>
-          <Box style={{ flex: '1 1 255px' }}>
-            <DatePickerInput
-              type="range"
-              allowSingleDateInRange
-              label={t('sessions:history.filter.days')}
-              placeholder={t('sessions:history.filter.anyDay')}
-              title={t('sessions:history.filter.daysHint')}
-              value={range}
-              onChange={([from, to]) => list.setFilters({ from, to })}
-              clearable
-              clearButtonProps={{ 'aria-label': t('common:clear') }}
-              valueFormat={dateInputFormat(i18n.language)}
-              leftSection={<IconCalendar size={16} />}
-              popoverProps={{ withinPortal: true }}
-            />
-          </Box>
-          <Box style={{ flex: '1 1 215px' }}>
-            <ServerSelect
-              label={t('sessions:history.filter.vrUser')}
-              placeholder={t('sessions:history.filter.allVrUsers')}
-              options={vrUserOptions}
-              value={filters.vr_user_id ?? null}
-              valueLabel={vrUserLabel}
-              onChange={(id) => list.setFilters({ vr_user_id: id })}
-              clearable
-              nothingFoundMessage={t('sessions:history.filter.nothingFound')}
-            />
-          </Box>
-          <Box style={{ flex: '1 1 150px' }}>
-            <ServerSelect
-              label={t('sessions:history.filter.device')}
-              placeholder={t('sessions:history.filter.allDevices')}
-              options={deviceOptions}
-              value={filters.device_id ?? null}
-              valueLabel={deviceLabel}
-              onChange={(id) => list.setFilters({ device_id: id })}
-              clearable
-              nothingFoundMessage={t('sessions:history.filter.nothingFound')}
-            />
-          </Box>
-          <Box style={{ flex: '1 1 180px' }}>
-            <Select
-              label={t('sessions:history.filter.scenario')}
-              placeholder={t('sessions:history.filter.allScenarios')}
-              data={scenarioData}
-              value={filters.scenario_id ?? null}
-              onChange={(id) => list.setFilters({ scenario_id: id })}
-              searchable
-              clearable
-              nothingFoundMessage={t('sessions:history.filter.nothingFound')}
-            />
-          </Box>
-        </Flex>
-        <Group
-          gap="xs"
-          mb="sm"
-          role="group"
-          aria-label={t('sessions:history.filter.presets.label')}
-          data-testid="history-presets"
-        >
-          {HISTORY_PRESETS.map((preset) => {
-            const chosen = presetMatches(preset, filters.from, filters.to);
-            return (
-              <Button
-                key={preset}
-                size="compact-sm"
-                radius="xl"
-                variant={chosen ? 'filled' : 'default'}
-                aria-pressed={chosen}
-                onClick={() => list.setFilters(presetRange(preset))}
-              >
-                {t(`sessions:history.filter.presets.${preset}`)}
-              </Button>
-            );
-          })}
-        </Group>
+        <ListFilters active={Object.keys(filters).length}>
+          <Flex wrap="wrap" gap="sm" mb="sm">
+            <Box style={{ flex: '1 1 165px' }}>
+              <Select
+                label={t('sessions:history.statusFilter')}
+                value={status}
+                onChange={(value) =>
+                  list.setFilters({ status: !value || value === 'all' ? null : value })
+                }
+                allowDeselect={false}
+                data={HISTORY_STATUS_FILTERS.map((value) => ({
+                  value,
+                  label:
+                    value === 'all'
+                      ? t('sessions:history.allStatuses')
+                      : t(`common:status.${value}`),
+                }))}
+              />
+            </Box>
+            <Box style={{ flex: '1 1 255px' }}>
+              <DatePickerInput
+                type="range"
+                allowSingleDateInRange
+                label={t('sessions:history.filter.days')}
+                placeholder={t('sessions:history.filter.anyDay')}
+                title={t('sessions:history.filter.daysHint')}
+                value={range}
+                onChange={([from, to]) => list.setFilters({ from, to })}
+                clearable
+                clearButtonProps={{ 'aria-label': t('common:clear') }}
+                valueFormat={dateInputFormat(i18n.language)}
+                leftSection={<IconCalendar size={16} />}
+                popoverProps={{ withinPortal: true }}
+              />
+            </Box>
+            <Box style={{ flex: '1 1 215px' }}>
+              <ServerSelect
+                label={t('sessions:history.filter.vrUser')}
+                placeholder={t('sessions:history.filter.allVrUsers')}
+                options={vrUserOptions}
+                value={filters.vr_user_id ?? null}
+                valueLabel={vrUserLabel}
+                onChange={(id) => list.setFilters({ vr_user_id: id })}
+                clearable
+                nothingFoundMessage={t('sessions:history.filter.nothingFound')}
+              />
+            </Box>
+            <Box style={{ flex: '1 1 150px' }}>
+              <ServerSelect
+                label={t('sessions:history.filter.device')}
+                placeholder={t('sessions:history.filter.allDevices')}
+                options={deviceOptions}
+                value={filters.device_id ?? null}
+                valueLabel={deviceLabel}
+                onChange={(id) => list.setFilters({ device_id: id })}
+                clearable
+                nothingFoundMessage={t('sessions:history.filter.nothingFound')}
+              />
+            </Box>
+            <Box style={{ flex: '1 1 180px' }}>
+              <Select
+                label={t('sessions:history.filter.scenario')}
+                placeholder={t('sessions:history.filter.allScenarios')}
+                data={scenarioData}
+                value={filters.scenario_id ?? null}
+                onChange={(id) => list.setFilters({ scenario_id: id })}
+                searchable
+                clearable
+                nothingFoundMessage={t('sessions:history.filter.nothingFound')}
+              />
+            </Box>
+          </Flex>
+          <Group
+            gap="xs"
+            mb="sm"
+            role="group"
+            aria-label={t('sessions:history.filter.presets.label')}
+            data-testid="history-presets"
+          >
+            {HISTORY_PRESETS.map((preset) => {
+              const chosen = presetMatches(preset, filters.from, filters.to);
+              return (
+                <Button
+                  key={preset}
+                  size="compact-sm"
+                  radius="xl"
+                  variant={chosen ? 'filled' : 'default'}
+                  aria-pressed={chosen}
+                  onClick={() => list.setFilters(presetRange(preset))}
+                >
+                  {t(`sessions:history.filter.presets.${preset}`)}
+                </Button>
+              );
+            })}
+          </Group>
+        </ListFilters>
         <Group justify="flex-end" mb="md" gap="sm">
           {/* With nothing left, the empty state offers it instead. */}
           {filtered && total > 0 ? (

@@ -85,6 +85,7 @@ export function VrUsersPage() {
       {
         accessorKey: 'last_session_at',
         header: t('vrUsers:lastSession'),
+        meta: { card: 'fact' },
         cell: (c) => formatDateTime(c.row.original.last_session_at, i18n.language),
       },
       {
