@@ -9,6 +9,7 @@ import {
   createTenant,
   grantAccess,
   Headsets,
+  inLanguageOf,
   startSession,
   waitForDeviceStatus,
   waitForSessionStatus,
@@ -165,14 +166,19 @@ interface PhoneRoute {
   path: string;
   title: string;
   /** A row of the list the route shows, as a card on a phone and a table row on a laptop. */
-  listed?: () => string;
+  listed?: (language: Language) => string;
   /** Opens what the list sits in, once the route shows. */
   prepare?: (page: Page) => Promise<void>;
 }
 
 const CLIENT_ROUTES: PhoneRoute[] = [
   { path: '/vr-users', title: 'vrUsers:title', listed: () => trainees.first },
-  { path: `/vr-users/{trainee}`, title: `={trainee name}` },
+  // The trainee's sessions as cards; the training record stays the table it is printed as.
+  {
+    path: `/vr-users/{trainee}`,
+    title: `={trainee name}`,
+    listed: (language) => inLanguageOf(language, tree.scenario),
+  },
   { path: '/devices', title: 'devices:title' },
   { path: '/sessions', title: 'sessions:title' },
   { path: '/sessions?tab=active', title: 'sessions:title' },
@@ -222,6 +228,8 @@ const pathOf = (route: PhoneRoute) =>
     .replace('{headset}', encodeURIComponent(headsetNames.first))
     .replace('{scenario}', encodeURIComponent(tree.scenario.name));
 
+const titleOf = (route: PhoneRoute) => route.title.replace('{trainee name}', trainees.first);
+
 const shotName = (route: PhoneRoute) =>
   route.path.replace(/\?.*$/, '').slice(1).replace(/\//g, '-').replace(/[{}]/g, '') +
   (route.path.includes('tab=') ? `-${/tab=(\w+)/.exec(route.path)![1]}` : '');
@@ -240,8 +248,11 @@ async function walkAsPhone(page: Page, language: Language, routes: PhoneRoute[])
       .toBe(0);
     if (route.prepare) await route.prepare(page);
     if (route.listed) {
-      await card(page, route.listed()).waitFor();
-      expect(await page.locator('main table').count(), `${route.path}: a table`).toBe(0);
+      await card(page, route.listed(language)).waitFor();
+      expect(
+        await page.locator('main table:not([data-testid="training-record"])').count(),
+        `${route.path}: a table`,
+      ).toBe(0);
       // The card's action is there, and no card is wider than the phone.
       const widest = await page
         .getByTestId('list-card')
@@ -256,15 +267,16 @@ async function walkAsPhone(page: Page, language: Language, routes: PhoneRoute[])
 /** The same lists on a laptop: tables, with the row there, and no cards. */
 async function walkAsLaptop(page: Page, language: Language, routes: PhoneRoute[]) {
   for (const route of routes.filter((candidate) => candidate.listed)) {
-    await open(page, pathOf(route), route.title, language);
+    await open(page, pathOf(route), titleOf(route), language);
     if (route.prepare) await route.prepare(page);
     await page
       .locator('main table')
       .getByRole('row')
-      .filter({ hasText: route.listed!() })
+      .filter({ hasText: route.listed!(language) })
       .first()
       .waitFor();
     expect(await page.getByTestId('list-cards').count(), route.path).toBe(0);
+    await screenshot(page, language, `laptop-${shotName(route)}`);
   }
 }
 

@@ -80,6 +80,8 @@ export interface DataTableProps<T> {
   cardsBelow?: string;
   /** A name for the list of cards (read by screen readers). */
   label?: string;
+  /** The table's least width: a wider table scrolls sideways inside its card (600 px). */
+  minWidth?: number;
 }
 
 /** A column's id as TanStack Table gives it: its `id`, else its `accessorKey`. */
@@ -115,6 +117,7 @@ export function DataTable<T>({
   selection,
   cardsBelow,
   label,
+  minWidth = 600,
 }: DataTableProps<T>) {
   const { t } = useTranslation();
   const cards = usePhoneLayout(cardsBelow);
@@ -230,7 +233,7 @@ export function DataTable<T>({
           verticalSpacing="sm"
           horizontalSpacing="xs"
           fz="sm"
-          miw={600}
+          miw={minWidth}
           aria-busy={loading || undefined}
           style={loading ? { opacity: 0.6, transition: 'opacity 150ms' } : undefined}
         >

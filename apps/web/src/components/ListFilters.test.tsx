@@ -40,7 +40,7 @@ describe("a list's filters", () => {
       const user = userEvent.setup();
       renderWithProviders(<ListFilters active={2}>{filters}</ListFilters>);
       expect(screen.queryByRole('textbox', { name: 'Status' })).not.toBeInTheDocument();
-      const open = screen.getByRole('button', { name: 'Filters: 2' });
+      const open = screen.getByRole('button', { name: 'Filters (2)' });
       expect(open).toHaveAttribute('aria-haspopup', 'dialog');
       open.focus();
       await user.keyboard('{Enter}');
@@ -48,7 +48,7 @@ describe("a list's filters", () => {
       expect(within(sheet).getByRole('textbox', { name: 'Status' })).toBeInTheDocument();
       await user.keyboard('{Escape}');
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-      expect(screen.getByRole('button', { name: 'Filters: 2' })).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Filters (2)' })).toBeInTheDocument();
     } finally {
       restore();
     }

@@ -1,28 +1,24 @@
-import {
-  ActionIcon,
-  Progress,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Progress, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
+import type { VrUserSession } from '@vrtc/contract';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Pager } from '../../components/Pager';
+import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { LateResultMark } from '../../components/LateResultMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useContentText } from '../../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
+import type { TableState } from '../../lib/list-state';
 import { SESSIONS_PAGE_SIZE, useVrUserSessions } from '../../api/vr-users';
 
 /**
  * A VR user's sessions, newest first, paged as the specification's session list (50 a page), each
- * opening its detail: in the VR users screen's dialog and on the trainee's page.
+ * opening its detail: in the VR users screen's dialog and on the trainee's page. The console's one
+ * list: a table, cards on a phone (the scenario, the status, the detail button; the headset, the
+ * level and the start under them).
  */
 export function VrUserSessionTimeline({
   vrUserId,
@@ -41,6 +37,113 @@ export function VrUserSessionTimeline({
   const rows = sessions.data?.sessions ?? [];
   const total = sessions.data?.total ?? 0;
 
+  // Paged by offset, newest first: no sort to choose.
+  const state = useMemo<TableState>(
+    () => ({
+      pageIndex: offset / SESSIONS_PAGE_SIZE,
+      pageSize: SESSIONS_PAGE_SIZE,
+      setPage: (pageIndex) => setOffset(pageIndex * SESSIONS_PAGE_SIZE),
+      sortFields: [],
+      sort: undefined,
+      order: 'desc',
+      setSort: () => {},
+    }),
+    [offset],
+  );
+
+  const columns = useMemo<ColumnDef<VrUserSession, unknown>[]>(
+    () => [
+      {
+        id: 'no',
+        header: t('vrUsers:col.no'),
+        meta: { card: 'hidden' },
+        cell: ({ row }) => offset + row.index + 1,
+      },
+      {
+        accessorKey: 'device_name',
+        header: t('vrUsers:col.device'),
+        meta: { card: 'fact' },
+      },
+      {
+        id: 'scenario',
+        header: t('vrUsers:col.scenario'),
+        meta: { card: 'title' },
+        cell: ({ row: { original: s } }) => content.text(s.scenario_name, s.scenario_name_en),
+      },
+      {
+        id: 'module',
+        header: t('vrUsers:col.module'),
+        cell: ({ row: { original: s } }) => content.text(s.module_name, s.module_name_en),
+      },
+      {
+        id: 'level',
+        header: t('vrUsers:col.level'),
+        meta: { card: 'fact' },
+        cell: ({ row: { original: s } }) => (
+          <>
+            {content.text(s.level_name, s.level_name_en)}
+            <Text size="xs" c="dimmed">
+              {t('common:levelRevision', { number: s.level_number, revision: s.level_revision })}
+            </Text>
+          </>
+        ),
+      },
+      {
+        accessorKey: 'status',
+        header: t('vrUsers:col.status'),
+        cell: ({ row: { original: s } }) => (
+          <>
+            <StatusBadge status={s.status} />
+            <LateResultMark session={s} />
+          </>
+        ),
+      },
+      {
+        id: 'progress',
+        header: t('vrUsers:col.progress'),
+        cell: ({ row: { original: s } }) => {
+          const percent = progressPercent(s.completed_tasks, s.max_tasks);
+          return (
+            <div style={{ minWidth: 120 }}>
+              <Text size="xs">
+                {s.completed_tasks}/{s.max_tasks} ({percent}%)
+              </Text>
+              <Progress value={percent} size="sm" mt={4} aria-label={`${percent}%`} />
+            </div>
+          );
+        },
+      },
+      {
+        id: 'duration',
+        header: t('vrUsers:col.duration'),
+        cell: ({ row: { original: s } }) => formatDuration(t, s.duration_seconds),
+      },
+      {
+        accessorKey: 'started_at',
+        header: t('vrUsers:col.startedAt'),
+        meta: { card: 'fact' },
+        cell: ({ row: { original: s } }) => formatDateTime(s.started_at, i18n.language),
+      },
+      {
+        id: ACTIONS_COLUMN_ID,
+        header: () => <VisuallyHidden>{t('common:actions')}</VisuallyHidden>,
+        meta: { cardLabel: t('common:actions') },
+        cell: ({ row: { original: s } }) => (
+          <Tooltip label={t('common:sessionDetail.open')}>
+            <ActionIcon
+              variant="subtle"
+              onClick={() => setDetailId(s.id)}
+              aria-label={t('common:sessionDetail.open')}
+            >
+              <IconListDetails size={18} />
+            </ActionIcon>
+          </Tooltip>
+        ),
+      },
+    ],
+    [t, i18n.language, content, offset],
+  );
+
   return (
     <>
       <QueryState
@@ -48,95 +151,21 @@ export function VrUserSessionTimeline({
         error={sessions.error}
         onRetry={() => sessions.refetch()}
       >
-        {rows.length === 0 ? (
-          <Text c="dimmed" ta="center" py="xl">
-            {t('vrUsers:noSessions')}
-          </Text>
-        ) : (
-          <Stack>
-            <ScrollArea>
-              <Table
-                striped
-                miw={miw}
-                verticalSpacing="xs"
-                aria-busy={sessions.isPlaceholderData || undefined}
-                style={sessions.isPlaceholderData ? { opacity: 0.6 } : undefined}
-              >
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('vrUsers:col.no')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.device')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.scenario')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.module')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.level')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.status')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.progress')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.duration')}</Table.Th>
-                    <Table.Th>{t('vrUsers:col.startedAt')}</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>{t('common:actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((session, index) => {
-                    const percent = progressPercent(session.completed_tasks, session.max_tasks);
-                    return (
-                      <Table.Tr key={session.id}>
-                        <Table.Td>{offset + index + 1}</Table.Td>
-                        <Table.Td>{session.device_name}</Table.Td>
-                        <Table.Td>
-                          {content.text(session.scenario_name, session.scenario_name_en)}
-                        </Table.Td>
-                        <Table.Td>
-                          {content.text(session.module_name, session.module_name_en)}
-                        </Table.Td>
-                        <Table.Td>
-                          {content.text(session.level_name, session.level_name_en)}
-                          <Text size="xs" c="dimmed">
-                            {t('common:levelRevision', {
-                              number: session.level_number,
-                              revision: session.level_revision,
-                            })}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={session.status} />
-                          <LateResultMark session={session} />
-                        </Table.Td>
-                        <Table.Td miw={140}>
-                          <Text size="xs">
-                            {session.completed_tasks}/{session.max_tasks} ({percent}%)
-                          </Text>
-                          <Progress value={percent} size="sm" mt={4} aria-label={`${percent}%`} />
-                        </Table.Td>
-                        <Table.Td>{formatDuration(t, session.duration_seconds)}</Table.Td>
-                        <Table.Td>{formatDateTime(session.started_at, i18n.language)}</Table.Td>
-                        <Table.Td>
-                          <Tooltip label={t('common:sessionDetail.open')}>
-                            <ActionIcon
-                              variant="subtle"
-                              onClick={() => setDetailId(session.id)}
-                              aria-label={t('common:sessionDetail.open')}
-                            >
-                              <IconListDetails size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </ScrollArea>
-            <Pager
-              total={total}
-              pageIndex={offset / SESSIONS_PAGE_SIZE}
-              pageSize={SESSIONS_PAGE_SIZE}
-              onPageChange={(pageIndex) => setOffset(pageIndex * SESSIONS_PAGE_SIZE)}
-            />
-          </Stack>
-        )}
+        <DataTable
+          rows={rows}
+          total={total}
+          loading={sessions.isPlaceholderData}
+          state={state}
+          columns={columns}
+          getRowId={(session) => session.id}
+          minWidth={miw}
+          label={t('vrUsers:record.sessions')}
+          empty={
+            <Text c="dimmed" ta="center" py="xl">
+              {t('vrUsers:noSessions')}
+            </Text>
+          }
+        />
       </QueryState>
       <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
     </>
