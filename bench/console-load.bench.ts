@@ -1,0 +1,454 @@
+import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+} from 'playwright-core';
+import { systemClock } from '../apps/server/src/platform/service/clock.ts';
+import { openDatabase } from '../apps/server/src/platform/database/db.ts';
+import { migrate } from '../apps/server/src/platform/database/migrate.ts';
+import { DEMO_STAFF } from '../tools/demo/src/demo-content.ts';
+import { seedDemo } from '../tools/demo/src/demo.seed.ts';
+
+/**
+ * `npm run bench:console-load`: what a person's browser loads from the production build, and how
+ * soon the console shows data after sign-in.
+ *
+ *  1. `npm run build` (skip with --no-build when dist is current);
+ *  2. a fresh PGlite data directory, migrated and filled with the demo's organisations, accounts
+ *     and VR users (tools/demo's seedDemo), then the production server on it in a child process
+ *     (scripts/start.mjs: the compiled server serving apps/web/dist), as `npm start` runs it;
+ *  3. Chromium (playwright-core, /usr/bin/chromium), each visit in a fresh browser context (an
+ *     empty cache), every byte counted from the DevTools protocol (encodedDataLength: bodies as
+ *     sent, compressed, plus response headers):
+ *     - the first visit of /login;
+ *     - sign-in through the login form as the demo's staff account, timed from the submit click to
+ *       the first row of the VR users table;
+ *     - the signed-in first visit of /vr-users (the sign-in cookie, an empty cache), then a repeat
+ *       visit in the same context: its scripts must all come from the cache (0 bytes).
+ *  4. a table of the figures against the targets; exit code 1 when a target fails.
+ *
+ * Flags: --no-build, --runs=3 (sign-in → first row is timed this many times; the median is judged),
+ * --keep (keep the data directory). The load average is printed before and after: the machine is
+ * shared, and a loaded one makes every timing worse.
+ */
+
+const args = new Map<string, string>();
+for (const arg of process.argv.slice(2)) {
+  const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
+  if (!match) throw new Error(`Unknown argument ${arg}`);
+  args.set(match[1]!, match[2] ?? 'true');
+}
+const RUNS = Number(args.get('runs') ?? 3);
+const BUILD = !args.has('no-build');
+const KEEP = args.has('keep');
+
+// Targets (issue #27)
+const VR_USERS_MAX_BYTES = 200 * 1024;
+const VR_USERS_MAX_REQUESTS = 25;
+const LOGIN_MAX_BYTES = 180 * 1024;
+const SIGN_IN_TO_ROW_MAX_MS = 1000;
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  /** From spawn to the first /readyz answering 200. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+/** Resident set of a process, from /proc (Linux): the server's own, PGlite's thread included. */
+export function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /VmRSS:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) * 1024 : 0;
+}
+
+/** `npm start` as production runs it (scripts/start.mjs), on `dataDir`, listening on a free port. */
+export async function startProductionServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  // Polled every 20 ms: the server says nothing at LOG_LEVEL=warn, and /readyz is what a
+  // process manager or load balancer waits for.
+  for (;;) {
+    if (gone) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
+    const answer = await fetch(`${url}/readyz`).catch(() => undefined);
+    if (answer?.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const readyMs = performance.now() - started;
+  return {
+    url,
+    child,
+    readyMs,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A port nobody listens on now (the OS's choice). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** A data directory holding the demo's organisations, accounts and VR users. */
+async function seededDataDir(): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-console-load-'));
+  const handle = await openDatabase({ pgliteDir: dataDir });
+  try {
+    await migrate(handle.db);
+    await seedDemo(handle.db, systemClock);
+  } finally {
+    await handle.close();
+  }
+  return dataDir;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser: every request and its bytes, from the DevTools protocol
+// ---------------------------------------------------------------------------------------------
+
+interface Transfer {
+  url: string;
+  type: string;
+  status: number;
+  /** Bytes received: the body as sent (compressed) plus the response headers. */
+  bytes: number;
+  headerBytes: number;
+  fromCache: boolean;
+}
+
+const isLiveStream = (url: string) => url.includes('/v1/events');
+
+class NetworkLog {
+  readonly transfers: Transfer[] = [];
+  private readonly open = new Map<string, Partial<Transfer>>();
+  private lastActivity = performance.now();
+
+  private constructor(private readonly cdp: CDPSession) {}
+
+  static async attach(page: Page): Promise<NetworkLog> {
+    const cdp = await page.context().newCDPSession(page);
+    const log = new NetworkLog(cdp);
+    cdp.on('Network.requestWillBeSent', (event) => {
+      log.lastActivity = performance.now();
+      log.open.set(event.requestId, { url: event.request.url, type: event.type ?? 'Other' });
+    });
+    cdp.on('Network.responseReceived', (event) => {
+      const entry = log.open.get(event.requestId);
+      if (!entry) return;
+      entry.status = event.response.status;
+      entry.type = event.type;
+      entry.fromCache = Boolean(event.response.fromDiskCache || event.response.fromPrefetchCache);
+    });
+    cdp.on('Network.responseReceivedExtraInfo', (event) => {
+      const entry = log.open.get(event.requestId);
+      if (!entry) return;
+      entry.headerBytes =
+        event.headersText?.length ??
+        Object.entries(event.headers).reduce(
+          (sum, [k, v]) => sum + k.length + String(v).length + 4,
+          0,
+        );
+    });
+    const finish = (requestId: string, bytes: number) => {
+      log.lastActivity = performance.now();
+      const entry = log.open.get(requestId);
+      if (!entry) return;
+      log.open.delete(requestId);
+      log.transfers.push({
+        url: entry.url ?? '',
+        type: entry.type ?? 'Other',
+        status: entry.status ?? 0,
+        bytes: entry.fromCache ? 0 : bytes,
+        headerBytes: entry.fromCache ? 0 : (entry.headerBytes ?? 0),
+        fromCache: entry.fromCache ?? false,
+      });
+    };
+    cdp.on('Network.loadingFinished', (event) => finish(event.requestId, event.encodedDataLength));
+    cdp.on('Network.loadingFailed', (event) => finish(event.requestId, 0));
+    await cdp.send('Network.enable');
+    return log;
+  }
+
+  /**
+   * Resolves once no request has started or ended for `quietMs`, the live stream aside (GET
+   * /v1/events stays open while the console is); fails after `timeoutMs`.
+   */
+  async settle(quietMs = 500, timeoutMs = 60_000): Promise<void> {
+    const started = performance.now();
+    for (;;) {
+      const open = [...this.open.values()].filter((entry) => !isLiveStream(entry.url ?? ''));
+      if (open.length === 0 && performance.now() - this.lastActivity >= quietMs) return;
+      if (performance.now() - started > timeoutMs) {
+        throw new Error(`requests still open: ${open.map((entry) => entry.url).join(', ')}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Requests still open (the live stream): counted as requests, their bytes so far unknown. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  summary() {
+    const network = this.transfers.filter((t) => !t.fromCache);
+    const scripts = network.filter((t) => t.type === 'Script');
+    return {
+      requests: this.transfers.length + this.openCount,
+      bytes: network.reduce((sum, t) => sum + t.bytes, 0),
+      headerBytes: network.reduce((sum, t) => sum + t.headerBytes, 0),
+      scriptBytes: scripts.reduce((sum, t) => sum + t.bytes, 0),
+      scripts: this.transfers.filter((t) => t.type === 'Script').length,
+      smallChunks: scripts.filter((t) => t.bytes - t.headerBytes < 2048).length,
+    };
+  }
+}
+
+async function freshPage(browser: Browser, language: 'ru' | 'en' = 'ru') {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  await context.addInitScript((lang) => {
+    if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
+  }, language);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+const FIRST_ROW = 'table tbody tr';
+
+/** The /login page on an empty cache, then sign-in: from the submit click to the first row. */
+async function visitLoginAndSignIn(browser: Browser, url: string) {
+  const { context, page } = await freshPage(browser);
+  const log = await NetworkLog.attach(page);
+  await page.goto(`${url}/login`);
+  await page.locator('button[type="submit"]').waitFor();
+  await log.settle();
+  const login = log.summary();
+  const loginTransfers = [...log.transfers];
+  await page.locator('input[name="email"]').fill(DEMO_STAFF.email);
+  await page.locator('input[name="password"]').fill(DEMO_STAFF.password);
+  const clicked = performance.now();
+  await page.locator('button[type="submit"]').click();
+  await page.locator(FIRST_ROW).first().waitFor();
+  const signInToRowMs = performance.now() - clicked;
+  const cookies = await context.cookies(url);
+  await context.close();
+  return { login, loginTransfers, signInToRowMs, cookies };
+}
+
+/** Signed in (the cookie only), an empty cache: /vr-users, then the same page again. */
+async function visitVrUsers(
+  browser: Browser,
+  url: string,
+  cookies: Awaited<ReturnType<BrowserContext['cookies']>>,
+) {
+  const { context, page } = await freshPage(browser);
+  await context.addCookies(cookies);
+  const first = await NetworkLog.attach(page);
+  const started = performance.now();
+  await page.goto(`${url}/vr-users`);
+  await page.locator(FIRST_ROW).first().waitFor();
+  const firstRowMs = performance.now() - started;
+  await first.settle();
+  const firstSummary = first.summary();
+  const firstTransfers = [...first.transfers];
+
+  // The repeat visit: a new page in the same context (its cache), as a person opening the console
+  // again the next day would.
+  const again = await context.newPage();
+  const repeat = await NetworkLog.attach(again);
+  await again.goto(`${url}/vr-users`);
+  await again.locator(FIRST_ROW).first().waitFor();
+  await repeat.settle();
+  const repeatSummary = repeat.summary();
+  await context.close();
+  return { first: firstSummary, firstTransfers, firstRowMs, repeat: repeatSummary };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [
+    line(head),
+    `| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+    ...rows.map(line),
+  ].join('\n');
+}
+
+function transferTable(transfers: Transfer[]): string {
+  return table(
+    ['request', 'type', 'status', 'bytes', 'headers'],
+    transfers.map((t) => [
+      new URL(t.url).pathname + (new URL(t.url).search ? '?…' : ''),
+      t.type,
+      String(t.status),
+      t.fromCache ? '(cache)' : String(t.bytes),
+      String(t.headerBytes),
+    ]),
+  );
+}
+
+async function main(): Promise<number> {
+  const loadBefore = loadAverage();
+  say('# Console load (npm run bench:console-load)');
+  say(`Node ${process.version}, ${os.cpus().length} cores, load average ${loadBefore}`);
+  if (BUILD) execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });
+
+  const progress = (what: string) => process.stderr.write(`… ${what}\n`);
+  progress('seeding the demo data');
+  const dataDir = await seededDataDir();
+  progress('starting the server');
+  const server = await startProductionServer(dataDir);
+  progress(`server ready in ${server.readyMs.toFixed(0)} ms`);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  try {
+    const signIns: number[] = [];
+    let loginRun: Awaited<ReturnType<typeof visitLoginAndSignIn>> | undefined;
+    for (let run = 0; run < RUNS; run++) {
+      progress(`login and sign-in, run ${run + 1}`);
+      const result = await visitLoginAndSignIn(browser, server.url);
+      signIns.push(result.signInToRowMs);
+      loginRun ??= result;
+    }
+    progress('signed-in visits of /vr-users');
+    const vrUsers = await visitVrUsers(browser, server.url, loginRun!.cookies);
+    const loadAfter = loadAverage();
+
+    say();
+    say('## /login, first visit (empty cache)');
+    say(transferTable(loginRun!.loginTransfers));
+    say();
+    say('## /vr-users, signed-in first visit (empty cache)');
+    say(transferTable(vrUsers.firstTransfers));
+    say();
+
+    const login = loginRun!.login;
+    const first = vrUsers.first;
+    const signIn = median(signIns);
+    const rows: Array<[string, string, boolean]> = [
+      [
+        `/vr-users first visit ≤ ${kb(VR_USERS_MAX_BYTES)}`,
+        `${kb(first.bytes)} (${kb(first.headerBytes)} of it headers; ${first.scripts} scripts, ${first.smallChunks} under 2 KB)`,
+        first.bytes <= VR_USERS_MAX_BYTES,
+      ],
+      [
+        `/vr-users first visit ≤ ${VR_USERS_MAX_REQUESTS} requests`,
+        `${first.requests} requests`,
+        first.requests <= VR_USERS_MAX_REQUESTS,
+      ],
+      [
+        `/login first visit ≤ ${kb(LOGIN_MAX_BYTES)}`,
+        `${kb(login.bytes)} in ${login.requests} requests (${kb(login.headerBytes)} headers)`,
+        login.bytes <= LOGIN_MAX_BYTES,
+      ],
+      [
+        '/vr-users repeat visit: 0 script bytes',
+        `${vrUsers.repeat.scriptBytes} script bytes; ${kb(vrUsers.repeat.bytes)} in ${vrUsers.repeat.requests} requests in all`,
+        vrUsers.repeat.scriptBytes === 0,
+      ],
+      [
+        `sign-in → first table row < ${SIGN_IN_TO_ROW_MAX_MS} ms (median of ${RUNS})`,
+        `${signIn.toFixed(0)} ms (runs: ${signIns.map((v) => v.toFixed(0)).join(', ')})`,
+        signIn < SIGN_IN_TO_ROW_MAX_MS,
+      ],
+    ];
+    say('## Targets');
+    say();
+    say(
+      table(
+        ['target', 'measured', 'verdict'],
+        rows.map(([target, measured, ok]) => [target, measured, ok ? 'PASS' : 'FAIL']),
+      ),
+    );
+    say();
+    say(
+      `Also: /vr-users signed-in first visit, navigation to first row ${vrUsers.firstRowMs.toFixed(0)} ms; ` +
+        `server ready ${server.readyMs.toFixed(0)} ms after spawn; server RSS ${(rssOf(server.child.pid!) / 1048576).toFixed(0)} MB.`,
+    );
+    say(`Load average (1 / 5 / 15 min): ${loadBefore} before, ${loadAfter} after`);
+    return rows.every(([, , ok]) => ok) ? 0 : 1;
+  } finally {
+    await browser.close();
+    await server.stop();
+    if (!KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+    else say(`Data directory kept: ${dataDir}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('benchmark failed to run:', error);
+    process.exit(2);
+  },
+);
