@@ -111,6 +111,19 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
     await second.close();
   });
 
+  it('runs with small shared buffers, on a new data directory and when reopened (issue #27)', async () => {
+    // PGlite's default 128 MB of shared buffers stays resident in the server process once touched.
+    const dir = tempDir();
+    for (let open = 0; open < 2; open++) {
+      const database = await openDatabase({ pgliteDir: dir });
+      const { rows } = await sql<{ shared_buffers: string }>`SHOW shared_buffers`.execute(
+        database.db,
+      );
+      expect(rows[0]?.shared_buffers).toBe('16MB');
+      await database.close();
+    }
+  });
+
   it('refuses a second opener of the same data directory with a clear message', async () => {
     const dir = migratedDir();
     const first = await openDatabase({ pgliteDir: dir });

@@ -460,10 +460,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   const unlock = dir ? lockDataDir(dir) : () => {};
   let pglite: PGliteThread;
   try {
-    pglite = await PGliteThread.start({
+    const source = {
       dataDir: dir ? path.join(dir, 'pglite') : undefined,
       snapshotPath: options.pgliteSnapshotPath,
-    });
+    };
+    // Creating the database (initdb, on a directory without one) leaves ~450 MB resident in the
+    // thread that ran it, for as long as that thread lives (docs/benchmarks.md, issue #27). So a
+    // new directory is created by a thread of its own, which ends, and the database is opened
+    // again by the thread that serves it: a few seconds once, on the first start.
+    if (source.dataDir && !fs.existsSync(path.join(source.dataDir, 'PG_VERSION'))) {
+      await (await PGliteThread.start(source)).close();
+    }
+    pglite = await PGliteThread.start(source);
     await pglite.exec(`SET TimeZone = 'UTC'`);
   } catch (error) {
     unlock();

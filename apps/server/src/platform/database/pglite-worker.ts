@@ -6,6 +6,7 @@ import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PGLITE_SETTINGS } from './pglite-settings.ts';
 
 export interface WorkerSource {
   dataDir?: string;
@@ -68,7 +69,7 @@ async function open(): Promise<PGlite> {
   const options: PGliteOptions = snapshotPath
     ? { extensions, loadDataDir: new Blob([fs.readFileSync(snapshotPath)]) }
     : { extensions };
-  return PGlite.create(dataDir, options);
+  return PGlite.create(dataDir, { ...options, postgresqlconf: PGLITE_SETTINGS });
 }
 
 try {
