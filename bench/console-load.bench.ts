@@ -1,4 +1,4 @@
-import { execSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import {
 import { systemClock } from '../apps/server/src/platform/service/clock.ts';
 import { openDatabase } from '../apps/server/src/platform/database/db.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
+import { PGLITE_SETTINGS } from '../apps/server/src/platform/database/pglite-settings.ts';
 import { DEMO_STAFF } from '../tools/demo/src/demo-content.ts';
 import { seedDemo } from '../tools/demo/src/demo.seed.ts';
 
@@ -54,6 +55,10 @@ const VR_USERS_MAX_BYTES = 200 * 1024;
 const VR_USERS_MAX_REQUESTS = 25;
 const LOGIN_MAX_BYTES = 180 * 1024;
 const SIGN_IN_TO_ROW_MAX_MS = 1000;
+const IDLE_MAX_RSS = 450 * 1024 * 1024;
+const PEAK_MAX_RSS = 650 * 1024 * 1024;
+/** How long after /readyz the idle RSS is read. */
+const IDLE_SETTLE_MS = 3000;
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CHROMIUM = '/usr/bin/chromium';
@@ -72,6 +77,7 @@ const loadAverage = () =>
     .loadavg()
     .map((value) => value.toFixed(2))
     .join(' / ');
+const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -167,6 +173,49 @@ async function seededDataDir(): Promise<string> {
     await handle.close();
   }
   return dataDir;
+}
+
+/** The highest RSS of `pid` while `work` runs, sampled every 100 ms. */
+async function peakRssDuring<T>(pid: number, work: () => Promise<T>): Promise<[T, number]> {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid));
+    } catch {
+      // the process ended
+    }
+  }, 100);
+  try {
+    const result = await work();
+    return [result, Math.max(peak, rssOf(pid))];
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A bare PGlite in a process of its own (pglite-bare.ts): its RSS once open on an empty directory. */
+function barePglite(
+  options: object,
+  nodeFlags: string[] = [],
+): { rssBytes: number; openMs: number } {
+  const out = execFileSync(
+    process.execPath,
+    [
+      ...nodeFlags,
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'pglite-bare.ts'),
+      JSON.stringify(options),
+    ],
+    { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1)!) as { rssBytes: number; openMs: number };
+}
+
+/** The server's RSS a few seconds after /readyz first answers (its background jobs have run). */
+async function idleRss(server: Server): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  return rssOf(server.child.pid!);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -358,6 +407,20 @@ function transferTable(transfers: Transfer[]): string {
   );
 }
 
+async function visits(browser: Browser, url: string, progress: (what: string) => void) {
+  const signIns: number[] = [];
+  let loginRun: Awaited<ReturnType<typeof visitLoginAndSignIn>> | undefined;
+  for (let run = 0; run < RUNS; run++) {
+    progress(`login and sign-in, run ${run + 1}`);
+    const result = await visitLoginAndSignIn(browser, url);
+    signIns.push(result.signInToRowMs);
+    loginRun ??= result;
+  }
+  progress('signed-in visits of /vr-users');
+  const vrUsers = await visitVrUsers(browser, url, loginRun!.cookies);
+  return { signIns, loginRun: loginRun!, vrUsers };
+}
+
 async function main(): Promise<number> {
   const loadBefore = loadAverage();
   say('# Console load (npm run bench:console-load)');
@@ -365,23 +428,32 @@ async function main(): Promise<number> {
   if (BUILD) execSync('npm run build', { cwd: ROOT, stdio: 'inherit' });
 
   const progress = (what: string) => process.stderr.write(`… ${what}\n`);
+  progress("a bare PGlite on an empty directory: default settings, then the server's");
+  const bareDefault = barePglite({});
+  const bareServer = barePglite({ postgresqlconf: PGLITE_SETTINGS });
+  progress('the server on an empty data directory (its first start)');
+  const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-console-load-empty-'));
+  let freshIdle: number;
+  let freshReadyMs: number;
+  {
+    const fresh = await startProductionServer(emptyDir);
+    freshReadyMs = fresh.readyMs;
+    freshIdle = await idleRss(fresh);
+    await fresh.stop();
+    fs.rmSync(emptyDir, { recursive: true, force: true });
+  }
   progress('seeding the demo data');
   const dataDir = await seededDataDir();
   progress('starting the server');
   const server = await startProductionServer(dataDir);
   progress(`server ready in ${server.readyMs.toFixed(0)} ms`);
+  const seededIdle = await idleRss(server);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   try {
-    const signIns: number[] = [];
-    let loginRun: Awaited<ReturnType<typeof visitLoginAndSignIn>> | undefined;
-    for (let run = 0; run < RUNS; run++) {
-      progress(`login and sign-in, run ${run + 1}`);
-      const result = await visitLoginAndSignIn(browser, server.url);
-      signIns.push(result.signInToRowMs);
-      loginRun ??= result;
-    }
-    progress('signed-in visits of /vr-users');
-    const vrUsers = await visitVrUsers(browser, server.url, loginRun!.cookies);
+    const [measured, peak] = await peakRssDuring(server.child.pid!, () =>
+      visits(browser, server.url, progress),
+    );
+    const { signIns, loginRun, vrUsers } = measured;
     const loadAfter = loadAverage();
 
     say();
@@ -417,6 +489,18 @@ async function main(): Promise<number> {
         vrUsers.repeat.scriptBytes === 0,
       ],
       [
+        `server RSS idle < ${mb(IDLE_MAX_RSS)} (PGlite)`,
+        `first start on an empty directory ${mb(freshIdle)}; restarted on the demo data ${mb(seededIdle)} ` +
+          `(bare PGlite on an empty directory in the same run: ${mb(bareDefault.rssBytes)} with its defaults, ` +
+          `${mb(bareServer.rssBytes)} with the server's settings)`,
+        Math.max(freshIdle, seededIdle) < IDLE_MAX_RSS,
+      ],
+      [
+        `server RSS peak < ${mb(PEAK_MAX_RSS)} during the visits above (PGlite)`,
+        mb(peak),
+        peak < PEAK_MAX_RSS,
+      ],
+      [
         `sign-in → first table row < ${SIGN_IN_TO_ROW_MAX_MS} ms (median of ${RUNS})`,
         `${signIn.toFixed(0)} ms (runs: ${signIns.map((v) => v.toFixed(0)).join(', ')})`,
         signIn < SIGN_IN_TO_ROW_MAX_MS,
@@ -433,7 +517,8 @@ async function main(): Promise<number> {
     say();
     say(
       `Also: /vr-users signed-in first visit, navigation to first row ${vrUsers.firstRowMs.toFixed(0)} ms; ` +
-        `server ready ${server.readyMs.toFixed(0)} ms after spawn; server RSS ${(rssOf(server.child.pid!) / 1048576).toFixed(0)} MB.`,
+        `server ready ${server.readyMs.toFixed(0)} ms after spawn on the demo data, ${freshReadyMs.toFixed(0)} ms on an empty directory; ` +
+        `bare PGlite open ${bareDefault.openMs.toFixed(0)} ms.`,
     );
     say(`Load average (1 / 5 / 15 min): ${loadBefore} before, ${loadAfter} after`);
     return rows.every(([, , ok]) => ok) ? 0 : 1;
