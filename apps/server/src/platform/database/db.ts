@@ -470,6 +470,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // again by the thread that serves it: a few seconds once, on the first start.
     if (source.dataDir && !fs.existsSync(path.join(source.dataDir, 'PG_VERSION'))) {
       await (await PGliteThread.start(source)).close();
+      // The directory now holds the database (a snapshot, when given, is loaded into it already).
+      source.snapshotPath = undefined;
     }
     pglite = await PGliteThread.start(source);
     await pglite.exec(`SET TimeZone = 'UTC'`);
