@@ -142,7 +142,7 @@ const SEQ_TO_COME_JSON = `"seq":${SEQ_TO_COME}`;
  * The canonical JSON before and after the seq's value. The last match is the top level's: keys
  * sort, and those after "seq" (target_*, user_agent) hold strings or null, never a key.
  */
-export function splitAtSeq(json: string): [string, string] {
+function splitAtSeq(json: string): [string, string] {
   const at = json.lastIndexOf(SEQ_TO_COME_JSON);
   if (at < 0) throw new Error('canonical JSON without its seq');
   return [json.slice(0, at + '"seq":'.length), json.slice(at + SEQ_TO_COME_JSON.length)];

@@ -382,3 +382,68 @@ export function useLocalListState<Sort extends string>(
       order === (defaultSort?.order ?? 'asc'),
   };
 }
+
+/** Where a list paged by cursor stands, and how to move: useCursorPages. */
+export interface CursorPages {
+  /** True on the newest page (no cursor). */
+  atNewest: boolean;
+  /** A page newer than this one is known (paged to in this visit). */
+  hasNewer: boolean;
+  showNewest: () => void;
+  showNewer: () => void;
+  showOlder: (nextCursor: string) => void;
+  /** Forgets the newer pages: a change of filters starts the list again from the top. */
+  forgetNewer: () => void;
+}
+
+/**
+ * Paging by cursor, newest first, the page's cursor kept in the URL (`cursor`, written by
+ * `writeCursor`): a list that only grows would shift under offsets. Older follows the page's
+ * next_cursor, Newer goes back to the cursor it came from (remembered for this visit), Newest starts
+ * again from the top. A page opened from a link knows no newer cursor.
+ */
+export function useCursorPages(
+  cursor: string | undefined,
+  writeCursor: (cursor: string | null) => void,
+): CursorPages {
+  // The cursors of the pages before this one in this visit, the newest first.
+  const [newer, setNewer] = useState<Array<string | undefined>>([]);
+
+  // Back in the browser lands on the page a Newer click would: that cursor leaves the stack.
+  useEffect(() => {
+    if (!cursor) {
+      setNewer([]);
+      return;
+    }
+    setNewer((stack) =>
+      stack.length > 0 && stack[stack.length - 1] === cursor ? stack.slice(0, -1) : stack,
+    );
+  }, [cursor]);
+
+  const showOlder = useCallback(
+    (nextCursor: string) => {
+      setNewer((stack) => [...stack, cursor]);
+      writeCursor(nextCursor);
+    },
+    [cursor, writeCursor],
+  );
+  const showNewer = useCallback(() => {
+    const previous = newer[newer.length - 1];
+    setNewer(newer.slice(0, -1));
+    writeCursor(previous ?? null);
+  }, [newer, writeCursor]);
+  const showNewest = useCallback(() => {
+    setNewer([]);
+    writeCursor(null);
+  }, [writeCursor]);
+  const forgetNewer = useCallback(() => setNewer([]), []);
+
+  return {
+    atNewest: !cursor,
+    hasNewer: Boolean(cursor) && newer.length > 0,
+    showNewest,
+    showNewer,
+    showOlder,
+    forgetNewer,
+  };
+}

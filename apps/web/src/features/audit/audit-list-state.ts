@@ -1,6 +1,6 @@
 import type { AuditEventExportQuery, AuditEventListQuery } from '@vrtc/contract';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { isIsoDay, isUuid, useListState } from '../../lib/list-state';
+import { useCallback, useMemo } from 'react';
+import { isIsoDay, isUuid, useCursorPages, useListState } from '../../lib/list-state';
 import { isActionFilter } from './audit-labels';
 
 /** Events a page: a log is read in longer runs than the console's tables of 10. */
@@ -60,19 +60,11 @@ export function useAuditListState({ admin }: { admin: boolean }): AuditListState
   });
   const { cursor, organization_id, ...shared } = list.filters;
   const { setFilters: writeFilters } = list;
-  // The cursors of the pages before this one in this visit, newest first at index 0.
-  const [newer, setNewer] = useState<Array<string | undefined>>([]);
-
-  // Back in the browser lands on the page a Newer click would: that cursor leaves the stack.
-  useEffect(() => {
-    if (!cursor) {
-      setNewer([]);
-      return;
-    }
-    setNewer((stack) =>
-      stack.length > 0 && stack[stack.length - 1] === cursor ? stack.slice(0, -1) : stack,
-    );
-  }, [cursor]);
+  const writeCursor = useCallback(
+    (next: string | null) => writeFilters({ cursor: next }),
+    [writeFilters],
+  );
+  const { forgetNewer, ...pages } = useCursorPages(cursor, writeCursor);
 
   const filtersKey = JSON.stringify([shared, admin && organization_id]);
   const filters = useMemo<AuditEventExportQuery>(
@@ -84,10 +76,10 @@ export function useAuditListState({ admin }: { admin: boolean }): AuditListState
 
   const setFilters = useCallback(
     (changes: AuditFilterChanges) => {
-      setNewer([]);
+      forgetNewer();
       writeFilters({ ...changes, cursor: null });
     },
-    [writeFilters],
+    [forgetNewer, writeFilters],
   );
   const clearFilters = useCallback(
     () =>
@@ -101,23 +93,6 @@ export function useAuditListState({ admin }: { admin: boolean }): AuditListState
       }),
     [setFilters],
   );
-  const showOlder = useCallback(
-    (nextCursor: string) => {
-      setNewer((stack) => [...stack, cursor]);
-      writeFilters({ cursor: nextCursor });
-    },
-    [cursor, writeFilters],
-  );
-  const showNewer = useCallback(() => {
-    const previous = newer[newer.length - 1];
-    setNewer(newer.slice(0, -1));
-    writeFilters({ cursor: previous ?? null });
-  }, [newer, writeFilters]);
-  const showNewest = useCallback(() => {
-    setNewer([]);
-    writeFilters({ cursor: null });
-  }, [writeFilters]);
-
   const query = useMemo<AuditEventListQuery>(
     () => ({ ...filters, ...(cursor ? { cursor } : {}), limit: AUDIT_PAGE_SIZE }),
     [filters, cursor],
@@ -129,10 +104,6 @@ export function useAuditListState({ admin }: { admin: boolean }): AuditListState
     clearFilters,
     filtered: Object.keys(filters).length > 0,
     query,
-    atNewest: !cursor,
-    hasNewer: Boolean(cursor) && newer.length > 0,
-    showNewest,
-    showNewer,
-    showOlder,
+    ...pages,
   };
 }

@@ -5,8 +5,8 @@ import {
   type DeliveryStatus,
   type IntegrationEvent,
 } from '@vrtc/contract';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { isUuid, oneOf, useListState } from '../../lib/list-state';
+import { useCallback, useMemo } from 'react';
+import { isUuid, oneOf, useCursorPages, useListState } from '../../lib/list-state';
 
 /** Deliveries a page of the log. */
 export const DELIVERY_PAGE_SIZE = 25;
@@ -64,61 +64,37 @@ export function useIntegrationsState({ admin }: { admin: boolean }): Integration
   });
   const { organization_id, log, event, status, cursor } = list.filters;
   const { setFilters } = list;
-  const [newer, setNewer] = useState<Array<string | undefined>>([]);
-
-  // Back in the browser lands on the page a Newer click would: that cursor leaves the stack.
-  useEffect(() => {
-    if (!cursor) {
-      setNewer([]);
-      return;
-    }
-    setNewer((stack) =>
-      stack.length > 0 && stack[stack.length - 1] === cursor ? stack.slice(0, -1) : stack,
-    );
-  }, [cursor]);
+  const writeCursor = useCallback(
+    (next: string | null) => setFilters({ cursor: next }),
+    [setFilters],
+  );
+  const { forgetNewer, ...pages } = useCursorPages(cursor, writeCursor);
 
   const setOrganization = useCallback(
     (id: string | null) => {
-      setNewer([]);
+      forgetNewer();
       setFilters({ organization_id: id, log: null, event: null, status: null, cursor: null });
     },
-    [setFilters],
+    [forgetNewer, setFilters],
   );
   const openLog = useCallback(
     (id: string) => {
-      setNewer([]);
+      forgetNewer();
       setFilters({ log: id, event: null, status: null, cursor: null });
     },
-    [setFilters],
+    [forgetNewer, setFilters],
   );
   const closeLog = useCallback(() => {
-    setNewer([]);
+    forgetNewer();
     setFilters({ log: null, event: null, status: null, cursor: null });
-  }, [setFilters]);
+  }, [forgetNewer, setFilters]);
   const setDeliveryFilters = useCallback(
     (changes: { event?: string | null; status?: string | null }) => {
-      setNewer([]);
+      forgetNewer();
       setFilters({ ...changes, cursor: null });
     },
-    [setFilters],
+    [forgetNewer, setFilters],
   );
-  const showOlder = useCallback(
-    (nextCursor: string) => {
-      setNewer((stack) => [...stack, cursor]);
-      setFilters({ cursor: nextCursor });
-    },
-    [cursor, setFilters],
-  );
-  const showNewer = useCallback(() => {
-    const previous = newer[newer.length - 1];
-    setNewer(newer.slice(0, -1));
-    setFilters({ cursor: previous ?? null });
-  }, [newer, setFilters]);
-  const showNewest = useCallback(() => {
-    setNewer([]);
-    setFilters({ cursor: null });
-  }, [setFilters]);
-
   const query = useMemo<DeliveryListQuery>(
     () => ({
       ...(event ? { event } : {}),
@@ -139,10 +115,6 @@ export function useIntegrationsState({ admin }: { admin: boolean }): Integration
     filters,
     setDeliveryFilters,
     query,
-    atNewest: !cursor,
-    hasNewer: Boolean(cursor) && newer.length > 0,
-    showNewest,
-    showNewer,
-    showOlder,
+    ...pages,
   };
 }
