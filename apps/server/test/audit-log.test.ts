@@ -1,7 +1,7 @@
 import type { AuditEventPage, AuditVerifyResult } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM, recordAudit } from '../src/audit/audit.ts';
+import { SYSTEM, recordAudit, updateAudited } from '../src/audit/audit.ts';
 import { purgeAudit } from '../src/audit/audit-purge.ts';
 import { issueToken } from '../src/auth/auth.service.ts';
 import { bearer, contextOf, createTestApp, type TestApp } from './harness.ts';
@@ -133,6 +133,78 @@ describe('the audit log', () => {
       }),
     );
     expect(await verify()).toMatchObject({ ok: true, first_bad_event_id: null });
+  });
+
+  it('finds in the database what a change changed, and hashes it as the server would', async () => {
+    const { id } = await createVrUser('Ольга "Первая"');
+    const rename = (body: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/v1/vr-users/${id}`,
+        headers: staff.headers,
+        payload: body,
+      });
+    // Text JSON escapes, in any language; a note from none to some; then the same again.
+    expect(
+      (await rename({ name: 'Ольга \\ "seq":-1 \u0007 ✓', notes: 'Строка\nдве' })).statusCode,
+    ).toBe(200);
+    expect((await rename({ name: 'Ольга \\ "seq":-1 \u0007 ✓' })).statusCode).toBe(200);
+    const updates = (await events(`target_id=${id}&action=vr_user.updated`)).audit_events;
+    expect(updates.map((event) => event.changes)).toEqual([
+      {},
+      {
+        name: ['Ольга "Первая"', 'Ольга \\ "seq":-1 \u0007 ✓'],
+        notes: [null, 'Строка\nдве'],
+      },
+    ]);
+    expect(updates[1]).toMatchObject({
+      action: 'vr_user.updated',
+      target: { type: 'vr_user', id, label: 'Ольга \\ "seq":-1 \u0007 ✓' },
+      actor: { type: 'account', id: staff.account.id },
+    });
+    expect(await verify()).toMatchObject({ ok: true, first_bad_event_id: null });
+
+    // Another organisation's VR user: not found, and nothing written.
+    const other = await makeTenant(t);
+    const before = (await events(`organization_id=${other.organization.id}`)).audit_events.length;
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/vr-users/${id}`,
+      headers: other.headers,
+      payload: { name: 'Not mine' },
+    });
+    expect(refused.statusCode).toBe(404);
+    expect((await events(`organization_id=${other.organization.id}`)).audit_events).toHaveLength(
+      before,
+    );
+
+    // In a transaction that rolls back, neither the change nor its event stays.
+    const ctx = contextOf(t);
+    const count = async () =>
+      (await events(`target_id=${id}&action=vr_user.updated`)).audit_events.length;
+    await expect(
+      ctx.db.transaction().execute(async (trx) => {
+        await updateAudited(trx, {
+          table: 'vr_users',
+          id,
+          set: { name: 'Rolled back' },
+          record: {
+            by: { ...SYSTEM, organizationId: staff.organization.id },
+            at: ctx.clock.now(),
+            action: 'vr_user.updated',
+            target: { type: 'vr_user', id, label: 'Rolled back' },
+          },
+        });
+        throw new Error('the change fails after its event');
+      }),
+    ).rejects.toThrow('the change fails after its event');
+    expect(await count()).toBe(2);
+    const row = await t.db
+      .selectFrom('vr_users')
+      .select('name')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.name).toBe('Ольга \\ "seq":-1 \u0007 ✓');
   });
 
   it('names the first event whose content was edited behind the trigger, and its chain', async () => {

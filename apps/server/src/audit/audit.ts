@@ -101,13 +101,84 @@ const toSource = (by: AccountActor | AuditSource): AuditSource =>
  * one chain take turns (PostgreSQL), each linking to the event committed before it.
  */
 export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
+  const { event } = eventOf(record, redact(record.changes ?? {}));
+  const [beforeSeq, afterSeq] = canonicalJsonAround(event, ['seq']);
+  await sql`
+    SELECT vrtc_audit_append(${event.id}, ${event.chain}, ${event.at}, ${event.organization_id},
+      ${event.actor_type}, ${event.actor_id}, ${event.actor_email}, ${event.actor_role},
+      ${event.action}, ${event.outcome}, ${event.target_type}, ${event.target_id},
+      ${event.target_label}, ${JSON.stringify(event.changes)}::jsonb, ${event.ip},
+      ${event.user_agent}, ${event.request_id}, ${beforeSeq}, ${afterSeq})`.execute(trx);
+}
+
+/** An update of one row and its audit event, for updateAudited. */
+export interface AuditedUpdate {
+  table: 'vr_users' | 'organizations' | 'accounts' | 'devices';
+  /** The row: its id, and the organisation it must belong to when the caller is scoped to one. */
+  id: string;
+  organizationId?: string;
+  /**
+   * The new values (undefined: left as it is). Text, numbers, booleans or null: values whose
+   * JSON PostgreSQL writes as JavaScript does (vrtc_audit_append_diff builds the change from them).
+   */
+  set: Record<string, string | number | boolean | null | undefined>;
+  /** The event, without its changes: the database finds them. */
+  record: Omit<AuditRecord, 'changes'>;
+}
+
+/**
+ * Updates one row and records its event with what changed (field → [before, after]) in one
+ * statement (vrtc_audit_append_diff, migration 0014): the row is locked and read as it was by the
+ * statement itself, so the change needs no transaction and no read before it, and the event
+ * commits with it or not at all. Inside a transaction it takes part in it. false: no such row
+ * (nothing written).
+ */
+export async function updateAudited(db: Db | Tx, update: AuditedUpdate): Promise<boolean> {
+  const fields = Object.keys(update.set)
+    .filter((field) => update.set[field] !== undefined)
+    .sort();
+  const secret = fields.find((field) => SECRET_FIELD.test(field));
+  if (secret) throw new Error(`updateAudited cannot redact ${secret}: use recordAudit`);
+  const unnamed = fields.find((field) => !/^[a-z_]+$/.test(field));
+  if (unnamed) throw new Error(`updateAudited: ${unnamed} is not a column name`);
+  const { event } = eventOf(update.record, {});
+  const [beforeChanges, beforeSeq, afterSeq] = canonicalJsonAround(event, ['changes', 'seq']);
+  const table = sql.table(update.table);
+  const asObject = (row: string) =>
+    sql.raw(fields.map((field) => `'${field}', ${row}.${field}`).join(', '));
+  const scoped =
+    update.organizationId === undefined
+      ? sql``
+      : sql`AND organization_id = ${update.organizationId}`;
+  const { rows } = await sql<{ seq: string }>`
+    WITH before AS (
+      SELECT id, ${sql.join(fields.map((field) => sql.ref(field)))} FROM ${table}
+      WHERE id = ${update.id} ${scoped} FOR UPDATE
+    ), changed AS (
+      UPDATE ${table} AS now
+      SET ${sql.join(fields.map((field) => sql`${sql.ref(field)} = ${update.set[field]}`))}
+      FROM before WHERE now.id = before.id
+      RETURNING jsonb_build_object(${asObject('before')}) AS before,
+        jsonb_build_object(${asObject('now')}) AS after
+    )
+    SELECT vrtc_audit_append_diff(${event.id}, ${event.chain}, ${event.at},
+      ${event.organization_id}, ${event.actor_type}, ${event.actor_id}, ${event.actor_email},
+      ${event.actor_role}, ${event.action}, ${event.outcome}, ${event.target_type},
+      ${event.target_id}, ${event.target_label}, ${JSON.stringify(fields)}::jsonb,
+      changed.before, changed.after, ${event.ip}, ${event.user_agent}, ${event.request_id},
+      ${beforeChanges}, ${beforeSeq}, ${afterSeq}) AS seq
+    FROM changed`.execute(db);
+  return rows.length > 0;
+}
+
+/** The event's content, with its seq to come (the database gives it). */
+function eventOf(record: Omit<AuditRecord, 'changes'>, changes: AuditChanges) {
   const source = toSource(record.by);
   const organizationId =
     record.organizationId === undefined ? source.organizationId : record.organizationId;
-  const chain = chainOf(organizationId);
   const event: ChainedContent = {
     id: crypto.randomUUID(),
-    chain,
+    chain: chainOf(organizationId),
     seq: SEQ_TO_COME,
     at: record.at.toISOString(),
     organization_id: organizationId,
@@ -120,32 +191,38 @@ export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
     target_type: record.target.type,
     target_id: record.target.id ?? null,
     target_label: record.target.label ?? null,
-    changes: redact(record.changes ?? {}),
+    changes,
     ip: source.request?.ip ?? null,
     user_agent: source.request?.userAgent ?? null,
     request_id: source.request?.requestId ?? null,
   };
-  const [beforeSeq, afterSeq] = splitAtSeq(canonicalJson(event));
-  await sql`
-    SELECT vrtc_audit_append(${event.id}, ${chain}, ${event.at}, ${organizationId},
-      ${event.actor_type}, ${event.actor_id}, ${event.actor_email}, ${event.actor_role},
-      ${event.action}, ${event.outcome}, ${event.target_type}, ${event.target_id},
-      ${event.target_label}, ${JSON.stringify(event.changes)}::jsonb, ${event.ip},
-      ${event.user_agent}, ${event.request_id}, ${beforeSeq}, ${afterSeq})`.execute(trx);
+  return { event };
 }
 
-/** Stands for the seq the database will give the event, in the content sent to it. */
+/** Stands for the seq the database will give the event. */
 const SEQ_TO_COME = -1;
-const SEQ_TO_COME_JSON = `"seq":${SEQ_TO_COME}`;
 
 /**
- * The canonical JSON before and after the seq's value. The last match is the top level's: keys
- * sort, and those after "seq" (target_*, user_agent) hold strings or null, never a key.
+ * The event's canonical JSON (canonicalJson) in pieces, cut where the values of `holes` go (keys
+ * in sorted order): each piece but the last ends with a hole's `"key":`, and the database puts
+ * the value it decides (the seq, the changes) there before hashing.
  */
-function splitAtSeq(json: string): [string, string] {
-  const at = json.lastIndexOf(SEQ_TO_COME_JSON);
-  if (at < 0) throw new Error('canonical JSON without its seq');
-  return [json.slice(0, at + '"seq":'.length), json.slice(at + SEQ_TO_COME_JSON.length)];
+function canonicalJsonAround(content: ChainedContent, holes: readonly string[]): string[] {
+  const pieces: string[] = [];
+  let piece = '{';
+  const fields = content as unknown as Record<string, unknown>;
+  Object.keys(fields)
+    .filter((key) => fields[key] !== undefined)
+    .sort()
+    .forEach((key, index) => {
+      piece += `${index === 0 ? '' : ','}${JSON.stringify(key)}:`;
+      if (holes.includes(key)) {
+        pieces.push(piece);
+        piece = '';
+      } else piece += canonicalJson(fields[key]);
+    });
+  pieces.push(`${piece}}`);
+  return pieces;
 }
 
 /**

@@ -13,7 +13,12 @@ import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';
-import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
+import {
+  createdChanges,
+  deletedChanges,
+  recordAudit,
+  updateAudited,
+} from '../audit/audit.ts';
 import {
   containsPattern,
   countRows,
@@ -138,28 +143,20 @@ export async function updateVrUser(
   id: string,
   body: VrUserBody,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('vr_users')
-      .select(['name', 'notes'])
-      .where('id', '=', id)
-      .where('organization_id', '=', caller.organizationId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!before) throw notFound('VR user');
-    const after = {
-      name: body.name.trim(),
-      ...(body.notes !== undefined ? { notes: textOrNull(body.notes) } : {}),
-    };
-    await trx.updateTable('vr_users').set(after).where('id', '=', id).execute();
-    await recordAudit(trx, {
+  const name = body.name.trim();
+  const updated = await updateAudited(ctx.db, {
+    table: 'vr_users',
+    id,
+    organizationId: caller.organizationId,
+    set: { name, notes: body.notes !== undefined ? textOrNull(body.notes) : undefined },
+    record: {
       by: caller,
       at: ctx.clock.now(),
       action: 'vr_user.updated',
-      target: { type: 'vr_user', id, label: after.name },
-      changes: changedFields(before, after),
-    });
+      target: { type: 'vr_user', id, label: name },
+    },
   });
+  if (!updated) throw notFound('VR user');
   return getVrUser(ctx.db, caller, id);
 }
 
