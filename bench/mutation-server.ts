@@ -7,8 +7,9 @@ import { pathToFileURL } from 'node:url';
 /**
  * One server of `npm run bench:audit`, in a process of its own: the application of the checkout
  * at `--root` (this one, or the commit before the audit log), on a fresh database (`--database`:
- * `pglite`, or a PostgreSQL URL of a scratch database), with one console account and the VR users
- * it renames. Prints one JSON line (url, token, paths) when listening; answers an IPC `cpu`
+ * `pglite`, or a PostgreSQL URL of a scratch database), with organisations that each have one
+ * console account and the VR users it renames. Sends (IPC) the url and each organisation's token
+ * and paths when listening; answers an IPC `cpu`
  * message with its process's CPU time, so the benchmark can give CPU per request per variant.
  * It imports the checkout's own modules by path, so each variant runs its own code and its own
  * dependencies.
@@ -20,7 +21,14 @@ for (let at = 2; at < process.argv.length; at += 2) {
 }
 const root = path.resolve(args.get('root') ?? path.join(import.meta.dirname, '..'));
 const database = args.get('database') ?? 'pglite';
-const VR_USERS = 200;
+const VR_USERS = 100;
+/** Organisations, each with its own account and VR users: each has its own audit chain. */
+const ORGANIZATIONS = 10;
+
+export interface Tenant {
+  token: string;
+  paths: string[];
+}
 
 const load = <T>(file: string) =>
   import(pathToFileURL(path.join(root, 'apps/server/src', file)).href) as Promise<T>;
@@ -64,41 +72,45 @@ async function main() {
     postgres ? { databaseUrl: database } : { pgliteDir: dataDir },
   );
   await modules.migrate.migrate(handle.db);
-  const organization = await handle.db
-    .insertInto('organizations')
-    .values({ name: 'Bench organisation' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const account = await handle.db
-    .insertInto('accounts')
-    .values({
-      email: 'bench-staff@example.com',
-      password_hash: 'not-used',
-      role: 'client',
-      organization_id: organization.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const vrUsers = await handle.db
-    .insertInto('vr_users')
-    .values(
-      Array.from({ length: VR_USERS }, (_, i) => ({
-        organization_id: organization.id,
-        name: `Trainee ${i + 1}`,
-      })),
-    )
-    .returning('id')
-    .execute();
   const config = modules.config.testConfig({
     dataDir,
     databaseUrl: postgres ? database : undefined,
     logLevel: 'info',
     signingSecret: 'bench',
   });
-  const { token } = await modules.auth.issueToken(
-    { db: handle.db, clock: modules.clock.systemClock, config },
-    account.id,
-  );
+  const tenants: Tenant[] = [];
+  for (let n = 1; n <= ORGANIZATIONS; n += 1) {
+    const organization = await handle.db
+      .insertInto('organizations')
+      .values({ name: `Bench organisation ${n}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const account = await handle.db
+      .insertInto('accounts')
+      .values({
+        email: `bench-staff-${n}@example.com`,
+        password_hash: 'not-used',
+        role: 'client',
+        organization_id: organization.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const vrUsers = await handle.db
+      .insertInto('vr_users')
+      .values(
+        Array.from({ length: VR_USERS }, (_, i) => ({
+          organization_id: organization.id,
+          name: `Trainee ${i + 1}`,
+        })),
+      )
+      .returning('id')
+      .execute();
+    const { token } = await modules.auth.issueToken(
+      { db: handle.db, clock: modules.clock.systemClock, config },
+      account.id,
+    );
+    tenants.push({ token, paths: vrUsers.map((vrUser) => `/v1/vr-users/${vrUser.id}`) });
+  }
   const app = await modules.app.buildApp({
     db: handle.db,
     config,
@@ -115,7 +127,7 @@ async function main() {
     if (message === 'cpu') process.send?.(process.cpuUsage());
     if (message === 'close') void app.close().then(() => process.exit(0));
   });
-  process.send?.({ url, token, paths: vrUsers.map((vrUser) => `/v1/vr-users/${vrUser.id}`) });
+  process.send?.({ url, tenants });
 }
 
 main().catch((error: unknown) => {
