@@ -32,8 +32,19 @@ const DAY_MS = 24 * 3600 * 1000;
 const CLAIM_BATCH = 50;
 /** Sends in flight at once per process. */
 const CONCURRENCY = 16;
-/** Past the timeout, the lease a claim takes: long enough to record the attempt. */
-const LEASE_MARGIN_MS = 60_000;
+/**
+ * The lease a claim takes, in send timeouts: the send ends by its timeout, then the attempt is
+ * recorded well within the rest. A process that dies mid-send holds its claims this long, so it
+ * follows DELIVERY_TIMEOUT_MS (75 s at the default 15 s) rather than adding a fixed wait to it.
+ */
+const LEASE_TIMEOUTS = 5;
+
+/** Until when a claim made at `now` holds its deliveries. */
+export const leaseUntil = (
+  now: Date,
+  config: Pick<ServiceContext['config'], 'deliveryTimeoutMs'>,
+) => new Date(now.getTime() + LEASE_TIMEOUTS * config.deliveryTimeoutMs);
+
 /** A Retry-After further than this is taken as this. */
 const RETRY_AFTER_MAX_MS = DAY_MS;
 
@@ -257,7 +268,7 @@ export async function claimDue(
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   const now = ctx.clock.now();
-  const leaseUntil = new Date(now.getTime() + ctx.config.deliveryTimeoutMs + LEASE_MARGIN_MS);
+  const until = leaseUntil(now, ctx.config);
   return ctx.db.transaction().execute(async (trx) => {
     const { rows } = await sql<ClaimedDelivery>`
       WITH due AS (
@@ -268,7 +279,7 @@ export async function claimDue(
         LIMIT ${limit}
         FOR UPDATE OF d SKIP LOCKED
       ), leased AS (
-        UPDATE deliveries SET next_attempt_at = ${leaseUntil}
+        UPDATE deliveries SET next_attempt_at = ${until}
         FROM due WHERE deliveries.id = due.id
         RETURNING deliveries.*
       )

@@ -181,7 +181,8 @@ export const CONFIG_SETTINGS = {
     name: 'DELIVERY_TIMEOUT_MS',
     default: 15000,
     min: 1,
-    meaning: 'a receiver that has not answered a delivery within this is retried later',
+    meaning:
+      'a receiver that has not answered a delivery within this is retried later; a process that stops mid-send leaves the delivery to the others after 5 times this',
   }),
   lastSeenFlushMs: integer({
     name: 'LAST_SEEN_FLUSH_MS',
