@@ -256,6 +256,19 @@ export class Dispatcher {
         return;
       }
       await recordAttempt(this.ctx, delivery, answer, this.random);
+      // One line per attempt, as a request has (never the URL: its query may hold a token).
+      this.ctx.log.info(
+        {
+          delivery_id: delivery.id,
+          event_id: delivery.event_id,
+          integration_id: delivery.integration_id,
+          attempt: delivery.attempts + 1,
+          status: answer.statusCode,
+          ms: answer.durationMs,
+          ...(answer.error ? { error: answer.error } : {}),
+        },
+        'delivery',
+      );
     } finally {
       this.inFlight.delete(controller);
     }
