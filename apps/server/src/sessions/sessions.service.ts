@@ -105,6 +105,19 @@ export async function startSession(
         .executeTakeFirstOrThrow();
       // The device's next heartbeat delivers the session (other processes: from commit on).
       await ctx.deviceEvents.changed(trx, device.id);
+      // The audit chain's head is locked by the first event recorded and held until commit, so
+      // it comes after the session's rollups, as in every other transaction that touches both:
+      // a trainee's creation recorded before the insert deadlocked with concurrent starts and
+      // finishes of the organisation (they hold the day's rollup row and wait for the head).
+      if ('created' in vrUser) {
+        await recordAudit(trx, {
+          by: caller,
+          at: now,
+          action: 'vr_user.created',
+          target: { type: 'vr_user', id: vrUser.id, label: vrUser.name },
+          changes: createdChanges({ name: vrUser.name, notes: null }),
+        });
+      }
       await recordAudit(trx, {
         by: caller,
         at: now,
@@ -266,14 +279,7 @@ async function resolveVrUser(
     .values({ organization_id: caller.organizationId, name, notes: null, created_at: now })
     .returning(['id', 'name'])
     .executeTakeFirstOrThrow();
-  await recordAudit(trx, {
-    by: caller,
-    at: now,
-    action: 'vr_user.created',
-    target: { type: 'vr_user', id: created.id, label: name },
-    changes: createdChanges({ name, notes: null }),
-  });
-  return created;
+  return { ...created, created: true };
 }
 
 export async function listActiveSessions(
