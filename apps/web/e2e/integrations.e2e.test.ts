@@ -1,21 +1,24 @@
-import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALOG_SCOPE, expectAccessible } from './axe';
 import { tr } from './i18n';
-import { adminToken, createTenant, type Tenant } from './seed';
-import { baseUrl, launchBrowser, newPage, screenshot, settled, signIn } from './support';
+import { adminToken, createTenant, enrollmentCode, type Tenant } from './seed';
+import { apiCall, baseUrl, launchBrowser, newPage, screenshot, settled, signIn } from './support';
+import { waitFor } from './wait-for';
 
 /**
  * Integrations as an organisation's staff use them: a webhook added in the console against a real
  * receiver on this machine, its signing secret shown once, a test send that the receiver gets
- * signed with that secret and whose answer the console shows; on a phone the page never scrolls
- * sideways.
+ * signed with that secret and whose answer the console shows; a real event (a headset enrolled)
+ * in the delivery log with its status, HTTP code and answer, and sent again from there with the
+ * same webhook-id; on a phone the page never scrolls sideways.
  */
 
 interface Received {
+  url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
 }
@@ -26,6 +29,7 @@ const PHONE_360 = { width: 360, height: 780 };
 let browser: Browser;
 let plant: Tenant;
 let receiver: http.Server;
+let receiverOrigin: string;
 let receiverUrl: string;
 const received: Received[] = [];
 const waiting: Array<() => void> = [];
@@ -36,14 +40,15 @@ beforeAll(async () => {
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
-      received.push({ headers: request.headers, body });
+      received.push({ url: request.url ?? '', headers: request.headers, body });
       waiting.splice(0).forEach((wake) => wake());
       response.writeHead(200, { 'content-type': 'text/plain' });
       response.end('received by the plant ERP');
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/vr`;
+  receiverOrigin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  receiverUrl = `${receiverOrigin}/hooks/vr`;
   const admin = await adminToken();
   [browser, plant] = await Promise.all([launchBrowser(), createTenant(admin, 'Hooks Plant')]);
 });
@@ -53,11 +58,16 @@ afterAll(async () => {
   await new Promise((resolve) => receiver?.close(resolve));
 });
 
-/** Standard Webhooks 1.0: v1, base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret. */
-function signatureOf(secret: string, request: Received): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const signed = `${String(request.headers['webhook-id'])}.${String(request.headers['webhook-timestamp'])}.${request.body}`;
-  return `v1,${createHmac('sha256', key).update(signed).digest('base64')}`;
+/**
+ * What a receiver does with a delivery: checks its Standard Webhooks signature with the
+ * `standardwebhooks` package (throws when none matches the secret) and answers its payload.
+ */
+function verified(secret: string, request: Received): unknown {
+  return new Webhook(secret).verify(request.body, {
+    'webhook-id': String(request.headers['webhook-id']),
+    'webhook-timestamp': String(request.headers['webhook-timestamp']),
+    'webhook-signature': String(request.headers['webhook-signature']),
+  });
 }
 
 describe('integrations', () => {
@@ -108,10 +118,7 @@ describe('integrations', () => {
     await result.getByText(/HTTP 200/).waitFor();
 
     const request = received.at(-1)!;
-    expect(JSON.parse(request.body)).toMatchObject({ type: 'integration.test' });
-    expect(String(request.headers['webhook-signature']).split(' ')).toContain(
-      signatureOf(secret, request),
-    );
+    expect(verified(secret, request)).toMatchObject({ type: 'integration.test' });
     await expectAccessible(page, 'en integrations');
     await screenshot(page, language, 'integrations');
 
@@ -165,5 +172,92 @@ describe('integrations', () => {
     await page.getByText(tr(language, 'integrations:log.emptyTitle'), { exact: true }).waitFor();
     await expectAccessible(page, 'ru integrations');
     await screenshot(page, language, 'integrations');
+  });
+
+  it('shows a real delivery in the log, and redelivers it with the same webhook-id', async () => {
+    const language = 'en';
+    const dairy = await createTenant(await adminToken(), 'Hooks Dairy');
+    const hookUrl = `${receiverOrigin}/hooks/dairy`;
+    const { integration, secret } = await apiCall<{
+      integration: { id: string };
+      secret: string;
+    }>('POST', '/v1/integrations', dairy.token, {
+      kind: 'webhook',
+      url: hookUrl,
+      events: ['device.enrolled'],
+    });
+    const toDairy = () => received.filter((request) => request.url === '/hooks/dairy');
+
+    // A headset enrols with the organisation's code: the server tells the receiver, signed.
+    const enrolled = await apiCall<{ device_id: string }>('POST', '/v1/headset/enroll', undefined, {
+      code: await enrollmentCode(dairy.token),
+      name: 'Quest in the milking hall',
+      type: 'quest',
+    });
+    await waitFor(() => toDairy().length === 1, { what: 'the enrolment delivered' });
+    const first = toDairy()[0]!;
+    expect(verified(secret, first)).toMatchObject({
+      type: 'device.enrolled',
+      data: { device_id: enrolled.device_id, name: 'Quest in the milking hall' },
+    });
+    // The attempt is recorded once the receiver has answered.
+    await waitFor(
+      async () =>
+        (
+          await apiCall<{ deliveries: Array<{ status: string }> }>(
+            'GET',
+            `/v1/integrations/${integration.id}/deliveries`,
+            dairy.token,
+          )
+        ).deliveries[0]?.status === 'delivered',
+      { what: 'the delivery recorded' },
+    );
+
+    const page = await newPage(browser, language);
+    await signIn(page, dairy.email, dairy.password);
+    await page.goto(`${baseUrl()}/integrations`);
+    const card = page.getByRole('article', { name: hookUrl });
+    await card.getByRole('button', { name: tr(language, 'integrations:action.log') }).click();
+    const log = page.getByTestId('delivery-log');
+    const row = log.getByRole('row').filter({ hasText: 'device.enrolled' });
+    await row.waitFor();
+    await row.getByText(tr(language, 'integrations:event.device_enrolled')).waitFor();
+    // Time, event, attempts, status, HTTP code, duration, the answer's first bytes.
+    const cells = row.getByRole('cell');
+    expect(await cells.nth(2).textContent()).toBe('1');
+    expect(await cells.nth(3).textContent()).toBe(
+      tr(language, 'integrations:deliveryStatus.delivered'),
+    );
+    expect(await cells.nth(4).textContent()).toBe('200');
+    expect(await cells.nth(5).textContent()).toMatch(/^\d+ ms$/);
+    expect(await cells.nth(6).textContent()).toBe('received by the plant ERP');
+    await expectAccessible(page, 'en integrations log with a delivery');
+    await screenshot(page, language, 'integrations-log');
+
+    // Sent again by hand: the receiver gets the same event, with the same webhook-id.
+    await row.getByRole('button').click();
+    await page.getByText(tr(language, 'integrations:log.redelivered')).waitFor();
+    await waitFor(() => toDairy().length === 2, { what: 'the redelivery' });
+    const again = toDairy()[1]!;
+    expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(again.body).toBe(first.body);
+    verified(secret, again);
+    // Refreshed, the log shows the second attempt delivered.
+    await waitFor(
+      async () =>
+        (
+          await apiCall<{ deliveries: Array<{ attempts: number; status: string }> }>(
+            'GET',
+            `/v1/integrations/${integration.id}/deliveries`,
+            dairy.token,
+          )
+        ).deliveries[0]?.attempts === 2,
+      { what: 'the second attempt recorded' },
+    );
+    await page.getByRole('button', { name: tr(language, 'common:refresh') }).click();
+    await expect.poll(() => cells.nth(2).textContent()).toBe('2');
+    expect(await cells.nth(3).textContent()).toBe(
+      tr(language, 'integrations:deliveryStatus.delivered'),
+    );
   });
 });
