@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { SYSTEM } from '../audit/audit.ts';
+import { BACKGROUND, createTestApp, type TestApp } from '../../test/harness.ts';
 import {
   grantAccess,
   makeDevice,
+  makeEnrolledDevice,
   makeScenarioTree,
   makeSession,
   makeStartableSetup,
@@ -10,6 +13,7 @@ import {
   makeVrUser,
   markDeviceSeen,
 } from '../../test/factories.ts';
+import { endActiveSession, recordSessionEnd } from './session-end.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -650,5 +654,63 @@ describe('sessions in two languages', () => {
     };
     expect(await exported('en')).toEqual(['Fire safety', 'Evacuation', 'Level 1']);
     expect(await exported('ru')).toEqual(['Пожарная безопасность', 'Module 1', 'Level 1']);
+  });
+});
+
+describe.runIf(inject('dbTemplate').kind === 'postgres')('starts beside ends (PostgreSQL)', () => {
+  it('starts a session for a new trainee while another session of the organisation ends', async () => {
+    const tenant = await makeTenant(t);
+    const setup = await makeStartableSetup(t, tenant.organization.id);
+    const other = await makeEnrolledDevice(t.db, tenant.organization.id, {
+      last_seen_at: t.clock.now(),
+    });
+    const first = await start(tenant.headers, {
+      device_id: setup.device.id,
+      level_id: setup.level.id,
+      vr_user_name: 'First trainee',
+    });
+    expect(first.statusCode, first.body).toBe(201);
+
+    // The first session ends (as the sweeper ends one): its update moves the day's rollup rows...
+    let starting: ReturnType<typeof start> | undefined;
+    await t.db.transaction().execute(async (trx) => {
+      const ended = await endActiveSession(
+        t.app.deviceEvents,
+        trx,
+        { sessionId: first.json<{ id: string }>().id },
+        { status: 'disconnected', now: t.clock.now() },
+      );
+      // ...while a start for a trainee not seen before comes in and waits for those rows...
+      starting = start(tenant.headers, {
+        device_id: other.device.id,
+        level_id: setup.level.id,
+        vr_user_name: 'New trainee',
+      });
+      await vi.waitFor(async () => {
+        const { rows } = await sql<{ waiting: number }>`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
+        expect(rows[0]!.waiting).toBeGreaterThan(0);
+      }, BACKGROUND);
+      // ...then the end is audited, in the organisation's chain, and commits.
+      await recordSessionEnd(trx, SYSTEM, t.clock.now(), 'session.disconnected', ended!);
+    });
+    // Both happen: neither is aborted as a deadlock (the start once answered 500).
+    const started = await starting!;
+    expect(started.statusCode, started.body).toBe(201);
+    const actions = await t.db
+      .selectFrom('audit_events')
+      .select('action')
+      .where('organization_id', '=', tenant.organization.id)
+      .where('action', 'in', ['vr_user.created', 'session.started', 'session.disconnected'])
+      .orderBy('seq')
+      .execute();
+    expect(actions.map((row) => row.action)).toEqual([
+      'vr_user.created',
+      'session.started',
+      'session.disconnected',
+      'vr_user.created',
+      'session.started',
+    ]);
   });
 });
