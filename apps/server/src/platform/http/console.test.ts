@@ -68,6 +68,36 @@ describe('the console at /', () => {
     }
   });
 
+  it('sends the page-only security headers with pages, and only what applies to any file with assets', async () => {
+    const pageHeaders = [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'referrer-policy',
+      'strict-transport-security',
+      'x-frame-options',
+    ];
+    for (const url of ['/', '/login', '/vr-users', '/index.html']) {
+      const page = await t.app.inject({ url });
+      for (const name of pageHeaders) expect(page.headers[name], `${url} ${name}`).toBeDefined();
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['x-content-type-options']).toBe('nosniff');
+    }
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const asset = await t.app.inject({
+        url: '/assets/index-Bq3xZ9aF.js',
+        headers: { 'accept-encoding': encoding },
+      });
+      expect(asset.statusCode).toBe(200);
+      for (const name of pageHeaders)
+        expect(asset.headers[name], `${encoding} ${name}`).toBeUndefined();
+      expect(asset.headers['x-content-type-options']).toBe('nosniff');
+      expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+    // The API's answers keep every header (an error page or JSON opened in a tab is a document).
+    const api = await t.app.inject({ url: '/v1/not-a-route' });
+    expect(api.headers['content-security-policy']).toBeDefined();
+  });
+
   it('keeps JSON 404s for unknown API paths', async () => {
     const response = await t.app.inject({ url: '/v1/not-a-route' });
     expect(response.statusCode).toBe(404);
