@@ -1,27 +1,39 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import i18n from '../i18n';
+import type { LoginPageProps } from '../features/auth/LoginPage';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner, HOME_PATH, PublicOnly, RequireAdmin, RequireAuth } from '../auth/guards';
 
+/** A screen loaded on first visit, which can also be asked for ahead of it (`preload`). */
+type Screen<P extends object = object> = ComponentType<P> & { preload(): Promise<unknown> };
+
 /**
  * A screen loaded on first visit: its code and its dictionary (i18n namespace) in parallel, so the
- * login page carries neither.
+ * login page carries neither. `preload()` starts both at once (the same promise the first render
+ * then waits for).
  */
-function screen<K extends string>(
-  load: () => Promise<Record<K, ComponentType>>,
+function screen<K extends string, P extends object = object>(
+  load: () => Promise<Record<K, ComponentType<P>>>,
   name: K,
   namespace?: string,
-) {
-  return lazy(async () => {
-    const [module] = await Promise.all([
-      load(),
-      namespace ? i18n.loadNamespaces(namespace) : undefined,
-    ]);
-    return { default: module[name] };
-  });
+): Screen<P> {
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const preload = () =>
+    (loading ??= Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]).then(
+      ([module]) => ({ default: module[name] }),
+      (error: unknown) => {
+        // A failed download is tried again on the next visit, not remembered.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return Object.assign(lazy(preload), { preload });
 }
 
-const LoginPage = screen(() => import('../features/auth/LoginPage'), 'LoginPage');
+const LoginPage = screen<'LoginPage', LoginPageProps>(
+  () => import('../features/auth/LoginPage'),
+  'LoginPage',
+);
 const AppLayout = screen(() => import('../features/layout/AppLayout'), 'AppLayout');
 const VrUsersPage = screen(
   () => import('../features/vr-users/VrUsersPage'),
@@ -94,6 +106,39 @@ const GlobalStatsPage = screen(
   'adminStats',
 );
 
+/** The screen at each signed-in path (the part after the first slash, admin screens by two). */
+const SCREENS: Record<string, Screen> = {
+  'vr-users': VrUsersPage,
+  devices: DevicesPage,
+  sessions: SessionsPage,
+  scenarios: ScenariosPage,
+  download: DownloadPage,
+  audit: AuditLogPage,
+  integrations: IntegrationsPage,
+  'admin/organizations': OrganizationsPage,
+  'admin/users': UsersPage,
+  'admin/devices': AdminDevicesPage,
+  'admin/content': ContentPage,
+  'admin/scenario-access': ScenarioAccessPage,
+  'admin/global-stats': GlobalStatsPage,
+};
+
+/**
+ * Starts loading the layout and the screen a sign-in goes to (`path`) while the sign-in is
+ * checked: the first rows then wait for the list's answer alone, not for code fetched after it.
+ */
+export function preloadSignedIn(path: string) {
+  const [first = '', second = ''] = new URL(path, window.location.origin).pathname
+    .split('/')
+    .filter(Boolean);
+  const target =
+    first === 'vr-users' && second
+      ? TraineePage
+      : (SCREENS[`${first}/${second}`] ?? SCREENS[first]);
+  void AppLayout.preload().catch(() => undefined);
+  void target?.preload().catch(() => undefined);
+}
+
 export function AppRoutes() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
@@ -102,7 +147,7 @@ export function AppRoutes() {
           path="/login"
           element={
             <PublicOnly>
-              <LoginPage />
+              <LoginPage onSignIn={preloadSignedIn} />
             </PublicOnly>
           }
         />

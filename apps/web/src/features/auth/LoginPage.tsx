@@ -19,7 +19,12 @@ import { useAuth } from '../../auth/AuthProvider';
 import { afterSignIn } from '../../auth/next-path';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 
-export function LoginPage() {
+export interface LoginPageProps {
+  /** Told the page a sign-in will go to as it is sent (the console starts loading that page). */
+  onSignIn?: (path: string) => void;
+}
+
+export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const { t } = useTranslation();
   const { login } = useAuth();
   const navigate = useNavigate();
@@ -37,10 +42,12 @@ export function LoginPage() {
       return;
     }
     setSubmitting(true);
+    // Back to the page that was asked for (`?next=`, a path of the console only), else home.
+    const next = afterSignIn(location.search);
+    onSignIn?.(next);
     try {
       await login(email.trim(), password);
-      // Back to the page that was asked for (`?next=`, a path of the console only), else home.
-      navigate(afterSignIn(location.search), { replace: true });
+      navigate(next, { replace: true });
     } catch (error) {
       setFailure(errorText(error, t('auth:loginFailed')));
     } finally {
