@@ -1,3 +1,4 @@
+import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { fromSources } from '../../scripts/source-condition.ts';
@@ -8,6 +9,17 @@ export default defineConfig({
   // @vrtc/contract is bundled from its TypeScript sources, so the console needs no contract build
   // (decision 019).
   ...fromSources,
+  resolve: {
+    ...fromSources.resolve,
+    // The contract's schemas stay out of the browser: the console takes only types, constants and
+    // the route table from the contract (scripts/typebox-stub.mjs says why).
+    alias: [
+      {
+        find: /^typebox$/,
+        replacement: path.resolve(import.meta.dirname, 'scripts/typebox-stub.mjs'),
+      },
+    ],
+  },
   plugins: [react()],
   server: {
     port: 5173,
