@@ -6,18 +6,17 @@ import { useChangeOwnPassword } from '../../api/auth';
 import { errorCodeOf, errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
+export interface ChangeOwnPasswordModalProps {
+  opened: boolean;
+  onClose: () => void;
+}
+
 /**
  * The signed-in account's own password: the current one, then the new one typed twice. The new
  * one is held to the rule of every password (the contract's, which the server checks again); a
  * wrong current password is said beside its field.
  */
-export function ChangeOwnPasswordModal({
-  opened,
-  onClose,
-}: {
-  opened: boolean;
-  onClose: () => void;
-}) {
+export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordModalProps) {
   const { t } = useTranslation('layout');
   const change = useChangeOwnPassword();
   const form = useForm({

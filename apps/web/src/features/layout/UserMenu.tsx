@@ -3,7 +3,15 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconKey, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../auth/AuthProvider';
-import { ChangeOwnPasswordModal } from './ChangeOwnPasswordModal';
+import { lazyDialog } from '../../components/lazy-dialog';
+import type { ChangeOwnPasswordModalProps } from './ChangeOwnPasswordModal';
+
+// Loaded when first opened, not with every signed-in page.
+const ChangeOwnPasswordModal = lazyDialog<ChangeOwnPasswordModalProps>(
+  () => import('./ChangeOwnPasswordModal').then((module) => module.ChangeOwnPasswordModal),
+  (props) => props.opened,
+  (props) => ({ ...props, opened: false }),
+);
 
 /** The header's menu of the signed-in account: who is signed in, and changing its password. */
 export function UserMenu() {

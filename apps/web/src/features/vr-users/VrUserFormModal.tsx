@@ -7,16 +7,14 @@ import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveVrUser } from '../../api/vr-users';
 
-/** Add or edit a VR user: name required, notes optional. */
-export function VrUserFormModal({
-  opened,
-  vrUser,
-  onClose,
-}: {
+export interface VrUserFormModalProps {
   opened: boolean;
   vrUser?: VrUser;
   onClose: () => void;
-}) {
+}
+
+/** Add or edit a VR user: name required, notes optional. */
+export function VrUserFormModal({ opened, vrUser, onClose }: VrUserFormModalProps) {
   const { t } = useTranslation();
   const save = useSaveVrUser();
   const form = useForm({

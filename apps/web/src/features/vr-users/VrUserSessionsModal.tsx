@@ -3,7 +3,12 @@ import type { VrUser } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { VrUserSessionTimeline } from './VrUserSessionTimeline';
 
-export function VrUserSessionsModal({ vrUser, onClose }: { vrUser?: VrUser; onClose: () => void }) {
+export interface VrUserSessionsModalProps {
+  vrUser?: VrUser;
+  onClose: () => void;
+}
+
+export function VrUserSessionsModal({ vrUser, onClose }: VrUserSessionsModalProps) {
   const { t } = useTranslation();
   return (
     <Modal

@@ -16,8 +16,21 @@ import { useListState } from '../../lib/list-state';
 import { notifyError } from '../../lib/notify';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useDeleteVrUser } from '../../api/vr-users';
-import { VrUserFormModal } from './VrUserFormModal';
-import { VrUserSessionsModal } from './VrUserSessionsModal';
+import { lazyDialog } from '../../components/lazy-dialog';
+import type { VrUserFormModalProps } from './VrUserFormModal';
+import type { VrUserSessionsModalProps } from './VrUserSessionsModal';
+
+// Loaded when first opened: the page's first visit carries the table alone.
+const VrUserFormModal = lazyDialog<VrUserFormModalProps>(
+  () => import('./VrUserFormModal').then((module) => module.VrUserFormModal),
+  (props) => props.opened,
+  (props) => ({ ...props, opened: false }),
+);
+const VrUserSessionsModal = lazyDialog<VrUserSessionsModalProps>(
+  () => import('./VrUserSessionsModal').then((module) => module.VrUserSessionsModal),
+  (props) => Boolean(props.vrUser),
+  (props) => ({ ...props, vrUser: undefined }),
+);
 
 export function VrUsersPage() {
   const { t, i18n } = useTranslation();
