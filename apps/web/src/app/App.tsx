@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './mantine-styles';
 import { MantineProvider } from '@mantine/core';
 import { BrowserRouter } from 'react-router';
 import { AuthProvider } from '../auth/AuthProvider';
