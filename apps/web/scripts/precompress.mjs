@@ -1,6 +1,7 @@
-// After `vite build`: a brotli (.br) and a gzip (.gz) copy beside every text file of dist/, made
-// once at maximum compression, so the server sends them by content negotiation without
-// compressing on each request (apps/server/src/app.ts, serveConsole).
+// After `vite build`: a brotli (.br) and a gzip (.gz) copy beside every text file of dist/ (or of
+// the folder given as the argument: the browser tests' dist-e2e), made once at maximum
+// compression, so the server sends them by content negotiation without compressing on each
+// request (apps/server/src/platform/http/console-files.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +9,7 @@ import zlib from 'node:zlib';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-const dist = path.resolve(import.meta.dirname, '../dist');
+const dist = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../dist'));
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)$/;
 /** Below this, the headers cost more than compression saves. */
 const MIN_BYTES = 1024;
