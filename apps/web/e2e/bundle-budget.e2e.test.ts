@@ -138,11 +138,11 @@ describe('what a first visit loads (issue #27)', () => {
       expect(repeat.scriptBytes, repeat.list).toBe(0);
     });
 
-    // The target of issue #27, not met yet: 274.5 KB received at this commit (docs/benchmarks.md,
-    // console-load). Marked as failing so the suite says so; once the visit fits, this test fails
-    // until `.fails` is removed, and from then on it holds the limit.
-    it.fails('receives at most 200 KB (not met yet)', () => {
-      expect(first.bytes, first.list).toBeLessThanOrEqual(200 * KB);
+    // Issue #27's target is 200 KB, not met yet: 274.5 KB received at this commit
+    // (docs/benchmarks.md, console-load; `npm run bench:console-load` fails while it is not).
+    // Here, what has been won stays won: a change that adds to the first visit fails.
+    it('receives no more than it does today (280 KB)', () => {
+      expect(first.bytes, first.list).toBeLessThanOrEqual(280 * KB);
     });
   });
 });
