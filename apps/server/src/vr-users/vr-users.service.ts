@@ -13,12 +13,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';
-import {
-  createdChanges,
-  deletedChanges,
-  recordAudit,
-  updateAudited,
-} from '../audit/audit.ts';
+import { createdChanges, deletedChanges, recordAudit, updateAudited } from '../audit/audit.ts';
 import {
   containsPattern,
   countRows,
