@@ -18,9 +18,10 @@ import { XAPI_VERSION, sessionStatements } from './xapi.ts';
 /**
  * The dispatcher (decision 026): runs in every server process and delivers what the outbox holds.
  * It claims due deliveries with FOR UPDATE SKIP LOCKED and leases them (next_attempt_at moves past
- * the send's timeout) in a short transaction, sends outside any transaction, then records the
- * attempt: so each delivery is sent by one process at a time, a process that dies mid-send leaves
- * its lease to expire and another sends again, with the same webhook-id (statement ids for xAPI).
+ * the send's timeout) in one statement, sends outside any transaction, then records the attempt
+ * (the delivered ones of a moment together): so each delivery is sent by one process at a time, a
+ * process that dies mid-send leaves its lease to expire and another sends again, with the same
+ * webhook-id (statement ids for xAPI).
  *
  * It is woken by the outbox's NOTIFY at commit (every process hears it) and otherwise looks every
  * DELIVERY_POLL_MS. Time comes from the service's clock (decision 017), so tests move it by hand
@@ -28,14 +29,15 @@ import { XAPI_VERSION, sessionStatements } from './xapi.ts';
  */
 
 const DAY_MS = 24 * 3600 * 1000;
-/** Deliveries claimed per transaction. */
+/** Deliveries one process holds at once: claimed, and not yet recorded or released. */
 const CLAIM_BATCH = 50;
 /** Sends in flight at once per process. */
 const CONCURRENCY = 16;
 /**
- * The lease a claim takes, in send timeouts: the send ends by its timeout, then the attempt is
- * recorded well within the rest. A process that dies mid-send holds its claims this long, so it
- * follows DELIVERY_TIMEOUT_MS (75 s at the default 15 s) rather than adding a fixed wait to it.
+ * The lease a claim takes, in send timeouts: a claimed delivery waits at most a few waves of sends
+ * for its slot (CLAIM_BATCH / CONCURRENCY), ends by its timeout, then is recorded well within the
+ * rest. A process that dies mid-send holds its claims this long, so it follows DELIVERY_TIMEOUT_MS
+ * (75 s at the default 15 s) rather than adding a fixed wait to it.
  */
 const LEASE_TIMEOUTS = 5;
 
@@ -44,7 +46,6 @@ export const leaseUntil = (
   now: Date,
   config: Pick<ServiceContext['config'], 'deliveryTimeoutMs'>,
 ) => new Date(now.getTime() + LEASE_TIMEOUTS * config.deliveryTimeoutMs);
-
 /** A Retry-After further than this is taken as this. */
 const RETRY_AFTER_MAX_MS = DAY_MS;
 
@@ -166,12 +167,30 @@ export const accepted = (kind: 'webhook' | 'xapi', answer: OutboundAnswer) =>
   ((answer.statusCode >= 200 && answer.statusCode < 300) ||
     (kind === 'xapi' && answer.statusCode === 409));
 
+/** A sent delivery and what its receiver answered, waiting to be recorded. */
+interface Attempt {
+  delivery: ClaimedDelivery;
+  answer: OutboundAnswer;
+  recorded(): void;
+}
+
 export class Dispatcher {
   private stopped = false;
   private running: Promise<void> | undefined;
   private wakeSleeper: (() => void) | undefined;
   private woken = false;
+  /** Claimed by this process and not yet recorded (or released). */
+  private held = 0;
+  /** The loop stopped claiming because CLAIM_BATCH were held: wake it when a wave's room is free. */
+  private full = false;
+  private readonly handling = new Set<Promise<void>>();
   private readonly inFlight = new Set<AbortController>();
+  /** Sends waiting for one of the CONCURRENCY slots, oldest claim first. */
+  private readonly waitingForSlot: Array<(slot: boolean) => void> = [];
+  private sending = 0;
+  /** Answers waiting to be written, and the write under way (one at a time, each takes them all). */
+  private unrecorded: Attempt[] = [];
+  private recording: Promise<void> | undefined;
   readonly policy: OutboundPolicy;
 
   constructor(
@@ -183,7 +202,7 @@ export class Dispatcher {
     notifications?.on(OUTBOX_CHANNEL, () => this.wake());
   }
 
-  /** Runs until stop(): each wake or poll delivers everything due. */
+  /** Runs until stop(): each wake or poll claims what is due, while it holds fewer than a batch. */
   start(): void {
     this.running ??= this.loop();
   }
@@ -194,21 +213,39 @@ export class Dispatcher {
     this.wakeSleeper?.();
   }
 
-  /** Stops looking, aborts sends in flight (their deliveries are due again at once). */
+  /**
+   * Stops looking, aborts sends in flight and releases what waits for a slot (their deliveries are
+   * due again at once), and waits for the answers already in to be recorded.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.wakeSleeper?.();
     for (const controller of this.inFlight) controller.abort();
+    for (const next of this.waitingForSlot.splice(0)) next(false);
     await this.running;
+    await Promise.all(this.handling);
   }
 
+  /**
+   * The loop is a pipeline: a claim does not wait for the sends of the one before. Every commit
+   * to the outbox wakes it (wakes during a claim are taken by the next claim, so a burst costs few
+   * claims), and the claim takes at most what brings the deliveries this process holds to
+   * CLAIM_BATCH. That bound keeps every lease safe: at most CLAIM_BATCH / CONCURRENCY waves of
+   * sends, each ending by the timeout, stand between a claim and its record.
+   */
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.woken = false;
       try {
-        while (!this.stopped && (await this.runOnce()) > 0);
+        while (!this.stopped && this.held < CLAIM_BATCH) {
+          const room = CLAIM_BATCH - this.held;
+          const claimed = await claimDue(this.ctx, room);
+          void this.handle(claimed);
+          if (claimed.length < room) break;
+        }
+        this.full = this.held >= CLAIM_BATCH;
       } catch (error) {
-        this.ctx.log.warn({ err: error }, 'delivering integration events failed; retrying');
+        this.ctx.log.warn({ err: error }, 'claiming integration deliveries failed; retrying');
       }
       if (this.stopped || this.woken) continue;
       await new Promise<void>((resolve) => {
@@ -223,90 +260,208 @@ export class Dispatcher {
     }
   }
 
-  /** Claims what is due now and delivers it; answers how many it claimed. */
+  /** Claims what is due now and delivers it; answers how many it claimed once all are recorded. */
   async runOnce(): Promise<number> {
     const claimed = await claimDue(this.ctx, CLAIM_BATCH);
-    const queue = [...claimed];
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        try {
-          await this.deliver(next);
-        } catch (error) {
-          // Its lease runs out and it is sent again; the others go on.
-          this.ctx.log.warn({ err: error, delivery: next.id }, 'recording a delivery failed');
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, worker));
+    await this.handle(claimed);
     return claimed.length;
   }
 
+  /** Sends and records each of `claimed`; resolves when every one is recorded or released. */
+  private handle(claimed: ClaimedDelivery[]): Promise<void> {
+    if (claimed.length === 0) return Promise.resolve();
+    this.held += claimed.length;
+    const all = Promise.all(
+      claimed.map(async (delivery) => {
+        try {
+          await this.deliver(delivery);
+        } catch (error) {
+          // Its lease runs out and it is sent again; the others go on.
+          this.ctx.log.warn({ err: error, delivery: delivery.id }, 'recording a delivery failed');
+        } finally {
+          this.held -= 1;
+          if (this.full && this.held <= CLAIM_BATCH - CONCURRENCY) {
+            this.full = false;
+            this.wake();
+          }
+        }
+      }),
+    ).then(() => undefined);
+    this.handling.add(all);
+    void all.finally(() => this.handling.delete(all));
+    return all;
+  }
+
   private async deliver(delivery: ClaimedDelivery): Promise<void> {
+    const answer = await this.send(delivery);
+    if (!answer || answer.aborted) {
+      await this.ctx.db
+        .updateTable('deliveries')
+        .set({ next_attempt_at: this.ctx.clock.now() })
+        .where('id', '=', delivery.id)
+        .where('status', '=', 'pending')
+        .execute();
+      return;
+    }
+    // One line per attempt, as a request has (never the URL: its query may hold a token).
+    this.ctx.log.info(
+      {
+        delivery_id: delivery.id,
+        event_id: delivery.event_id,
+        integration_id: delivery.integration_id,
+        attempt: delivery.attempts + 1,
+        status: answer.statusCode,
+        ms: answer.durationMs,
+        ...(answer.error ? { error: answer.error } : {}),
+      },
+      'delivery',
+    );
+    await new Promise<void>((recorded) => {
+      this.unrecorded.push({ delivery, answer, recorded });
+      this.recordAll();
+    });
+  }
+
+  /** Sends in one of the CONCURRENCY slots; undefined when stopped before its turn came. */
+  private async send(delivery: ClaimedDelivery): Promise<OutboundAnswer | undefined> {
+    if (this.stopped) return undefined;
+    if (this.sending < CONCURRENCY) this.sending += 1;
+    // A send that ends hands its slot over; stop() lets the waiting go without one.
+    else if (!(await new Promise<boolean>((resolve) => this.waitingForSlot.push(resolve)))) {
+      return undefined;
+    }
     const controller = new AbortController();
     this.inFlight.add(controller);
     try {
-      const answer = await send(this.policy, requestFor(delivery, this.ctx, controller.signal));
-      if (answer.aborted) {
-        await this.ctx.db
-          .updateTable('deliveries')
-          .set({ next_attempt_at: this.ctx.clock.now() })
-          .where('id', '=', delivery.id)
-          .where('status', '=', 'pending')
-          .execute();
-        return;
-      }
-      await recordAttempt(this.ctx, delivery, answer, this.random);
-      // One line per attempt, as a request has (never the URL: its query may hold a token).
-      this.ctx.log.info(
-        {
-          delivery_id: delivery.id,
-          event_id: delivery.event_id,
-          integration_id: delivery.integration_id,
-          attempt: delivery.attempts + 1,
-          status: answer.statusCode,
-          ms: answer.durationMs,
-          ...(answer.error ? { error: answer.error } : {}),
-        },
-        'delivery',
-      );
+      return this.stopped
+        ? undefined
+        : await send(this.policy, requestFor(delivery, this.ctx, controller.signal));
     } finally {
       this.inFlight.delete(controller);
+      const next = this.waitingForSlot.shift();
+      if (next) next(true);
+      else this.sending -= 1;
     }
+  }
+
+  /**
+   * Records the answers that came in, all at once (recordAttempts), and again those that came in
+   * meanwhile: under load many sends end while one write runs, and the next write takes them
+   * together.
+   */
+  private recordAll(): void {
+    if (this.recording) return;
+    this.recording = (async () => {
+      while (this.unrecorded.length > 0) {
+        const attempts = this.unrecorded;
+        this.unrecorded = [];
+        try {
+          await recordAttempts(this.ctx, attempts, this.random);
+        } catch (error) {
+          // Their leases run out and they are sent again.
+          this.ctx.log.warn(
+            { err: error, deliveries: attempts.map((attempt) => attempt.delivery.id) },
+            'recording deliveries failed',
+          );
+        } finally {
+          for (const attempt of attempts) attempt.recorded();
+        }
+      }
+    })().finally(() => {
+      this.recording = undefined;
+    });
   }
 }
 
-/** Leases up to `limit` due deliveries of enabled integrations, one process each. */
+/**
+ * Leases up to `limit` due deliveries of enabled integrations, one process each: one statement
+ * (its own transaction), so on PGlite's one connection a claim takes one turn, not three.
+ */
 export async function claimDue(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   const now = ctx.clock.now();
   const until = leaseUntil(now, ctx.config);
-  return ctx.db.transaction().execute(async (trx) => {
-    const { rows } = await sql<ClaimedDelivery>`
-      WITH due AS (
-        SELECT d.id FROM deliveries d
-        JOIN integrations i ON i.id = d.integration_id
-        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND i.enabled
-        ORDER BY d.next_attempt_at
-        LIMIT ${limit}
-        FOR UPDATE OF d SKIP LOCKED
-      ), leased AS (
-        UPDATE deliveries SET next_attempt_at = ${until}
-        FROM due WHERE deliveries.id = due.id
-        RETURNING deliveries.*
+  const { rows } = await sql<ClaimedDelivery>`
+    WITH due AS (
+      SELECT d.id, d.next_attempt_at FROM deliveries d
+      JOIN integrations i ON i.id = d.integration_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND i.enabled
+      ORDER BY d.next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE OF d SKIP LOCKED
+    ), leased AS (
+      UPDATE deliveries SET next_attempt_at = ${until}
+      FROM due WHERE deliveries.id = due.id
+      RETURNING deliveries.*, due.next_attempt_at AS due_at
+    )
+    SELECT leased.id, leased.event_id, leased.event_type, leased.attempts,
+      e.payload, e.created_at AS event_created_at,
+      i.id AS integration_id, i.organization_id, i.kind, i.url, i.secret, i.previous_secret,
+      i.previous_secret_expires_at, i.xapi_key, i.xapi_secret, i.include_names, i.failing_since
+    FROM leased
+    JOIN outbox_events e ON e.id = leased.event_id
+    JOIN integrations i ON i.id = leased.integration_id
+    ORDER BY leased.due_at`.execute(ctx.db);
+  return rows.map((row) => ({
+    ...row,
+    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+  }));
+}
+
+/**
+ * Records sent attempts: the delivered ones together (recordDelivered), each other one by itself
+ * (recordAttempt: retries, disabling).
+ */
+export async function recordAttempts(
+  ctx: Pick<ServiceContext, 'db' | 'clock'>,
+  attempts: ReadonlyArray<Pick<Attempt, 'delivery' | 'answer'>>,
+  random: () => number = Math.random,
+): Promise<void> {
+  const delivered = attempts.filter(({ delivery, answer }) => accepted(delivery.kind, answer));
+  if (delivered.length > 0) await recordDelivered(ctx, delivered);
+  for (const { delivery, answer } of attempts) {
+    if (!accepted(delivery.kind, answer)) await recordAttempt(ctx, delivery, answer, random);
+  }
+}
+
+/**
+ * Marks accepted attempts delivered and clears their integrations' failing_since: one transaction
+ * of two statements, however many they are. The integrations are locked first, in one order, as in
+ * every transaction that changes an integration and its deliveries (see recordAttempt).
+ */
+export async function recordDelivered(
+  ctx: Pick<ServiceContext, 'db' | 'clock'>,
+  attempts: ReadonlyArray<Pick<Attempt, 'delivery' | 'answer'>>,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const integrationIds = [...new Set(attempts.map(({ delivery }) => delivery.integration_id))];
+  await ctx.db.transaction().execute(async (trx) => {
+    await sql`
+      SELECT id FROM integrations WHERE id = ANY (${integrationIds}::uuid[])
+      ORDER BY id FOR NO KEY UPDATE`.execute(trx);
+    await sql`
+      WITH answered AS (
+        SELECT * FROM unnest(
+          ${attempts.map(({ delivery }) => delivery.id)}::uuid[],
+          ${attempts.map(({ delivery }) => delivery.attempts + 1)}::int[],
+          ${attempts.map(({ answer }) => answer.statusCode)}::int[],
+          ${attempts.map(({ answer }) => answer.durationMs)}::int[],
+          ${attempts.map(({ answer }) => answer.body)}::text[]
+        ) AS a (id, attempts, status_code, duration_ms, response)
+      ), delivered AS (
+        UPDATE deliveries d SET
+          status = 'delivered', delivered_at = ${now}, next_attempt_at = NULL,
+          attempts = a.attempts, last_attempt_at = ${now}, last_status_code = a.status_code,
+          last_duration_ms = a.duration_ms, last_response = a.response, last_error = NULL
+        FROM answered a WHERE d.id = a.id
+        RETURNING d.integration_id
       )
-      SELECT leased.id, leased.event_id, leased.event_type, leased.attempts,
-        e.payload, e.created_at AS event_created_at,
-        i.id AS integration_id, i.organization_id, i.kind, i.url, i.secret, i.previous_secret,
-        i.previous_secret_expires_at, i.xapi_key, i.xapi_secret, i.include_names, i.failing_since
-      FROM leased
-      JOIN outbox_events e ON e.id = leased.event_id
-      JOIN integrations i ON i.id = leased.integration_id`.execute(trx);
-    return rows.map((row) => ({
-      ...row,
-      payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
-    }));
+      UPDATE integrations SET failing_since = NULL
+      WHERE id IN (SELECT integration_id FROM delivered) AND failing_since IS NOT NULL`.execute(
+      trx,
+    );
   });
 }
 
