@@ -86,6 +86,11 @@ export interface AppOptions {
    * databaseUrl instead.
    */
   notifications?: NotificationListener;
+  /**
+   * The same database for statements that go before others waiting (DatabaseHandle.urgentDb): the
+   * dispatcher claims through it. Without it, through `db`.
+   */
+  urgentDb?: Db;
   /** The database pool's use, for metrics (main.ts passes its DatabaseHandle's). */
   poolStats?: () => PoolStats;
 }
@@ -297,7 +302,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   });
 
   // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.
-  const dispatcher = new Dispatcher(ctx, notifications);
+  const dispatcher = new Dispatcher(ctx, notifications, Math.random, options.urgentDb);
   app.addHook('onClose', () => dispatcher.stop());
   if (options.backgroundJobs) {
     startHeadsetBackgroundJobs(app, ctx, jobs);

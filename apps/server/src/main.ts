@@ -54,6 +54,7 @@ export async function startServer(
       config,
       backgroundJobs: true,
       notifications: database.notifications,
+      urgentDb: database.urgentDb,
       poolStats: () => database.poolStats(),
       onClosed: async () => {
         await closeSidecars();

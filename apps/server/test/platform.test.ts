@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { openDatabase } from '../src/platform/database/db.ts';
 import { migrate } from '../src/platform/database/migrate.ts';
@@ -155,6 +155,35 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
 
     await database.close();
     await expect(sql`SELECT 1`.execute(database.db)).rejects.toThrow();
+  });
+
+  it('runs an urgent statement before the transactions waiting for its one connection', async () => {
+    const database = await openDatabase({});
+    const order: string[] = [];
+    let holding!: () => void;
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const released = new Promise<void>((resolve) => (letGo = resolve));
+    const holder = database.db.transaction().execute(async (trx) => {
+      await sql`SELECT 1`.execute(trx);
+      holding();
+      await released;
+      order.push('holder');
+    });
+    await held;
+    const waiting = [1, 2].map((n) =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`SELECT 1`.execute(trx);
+        order.push(`transaction ${n}`);
+      }),
+    );
+    await vi.waitFor(() => expect(database.poolStats().waiting).toBe(2));
+    const urgent = sql`SELECT 1`.execute(database.urgentDb).then(() => order.push('urgent'));
+    await vi.waitFor(() => expect(database.poolStats().waiting).toBe(3));
+    letGo();
+    await Promise.all([holder, ...waiting, urgent]);
+    expect(order).toEqual(['holder', 'urgent', 'transaction 1', 'transaction 2']);
+    await database.close();
   });
 
   it('keeps a process alive while a statement runs, and lets it end after', async () => {

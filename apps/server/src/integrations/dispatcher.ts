@@ -197,6 +197,11 @@ export class Dispatcher {
     private readonly ctx: ServiceContext,
     notifications?: NotificationListener,
     private readonly random: () => number = Math.random,
+    /**
+     * Where claims go (DatabaseHandle.urgentDb): between a commit and its delivery there is only
+     * the claim, which should not wait behind the requests of a busy moment.
+     */
+    private readonly claimDb: Db = ctx.db,
   ) {
     this.policy = new OutboundPolicy(ctx.config.outboundAllowPrivate);
     notifications?.on(OUTBOX_CHANNEL, () => this.wake());
@@ -239,7 +244,7 @@ export class Dispatcher {
       try {
         while (!this.stopped && this.held < CLAIM_BATCH) {
           const room = CLAIM_BATCH - this.held;
-          const claimed = await claimDue(this.ctx, room);
+          const claimed = await claimDue({ ...this.ctx, db: this.claimDb }, room);
           void this.handle(claimed);
           if (claimed.length < room) break;
         }
@@ -262,7 +267,7 @@ export class Dispatcher {
 
   /** Claims what is due now and delivers it; answers how many it claimed once all are recorded. */
   async runOnce(): Promise<number> {
-    const claimed = await claimDue(this.ctx, CLAIM_BATCH);
+    const claimed = await claimDue({ ...this.ctx, db: this.claimDb }, CLAIM_BATCH);
     await this.handle(claimed);
     return claimed.length;
   }

@@ -24,6 +24,14 @@ export interface DatabaseHandle {
   onLost(listener: (error: DatabaseLostError) => void): void;
   /** PGlite: ends its thread abruptly, as a fatal error inside it would (tests of that path). */
   crashForTests?(): Promise<void>;
+  /**
+   * The same database for the few statements that stand between a commit and what waits for it
+   * (the dispatcher's claim, decision 026), so they do not queue behind the requests of a busy
+   * moment: on PGlite they take the one connection before the transactions waiting for it (one
+   * statement each, so those wait one statement longer); on PostgreSQL they have a pool of
+   * URGENT_POOL_SIZE connections of their own.
+   */
+  urgentDb: Db;
   /** PostgreSQL: the connection string (for a dedicated LISTEN connection). */
   databaseUrl?: string;
   /**
@@ -247,10 +255,15 @@ class PGliteThread {
  * to COMMIT. Inside a transaction, always query through the transaction object.
  */
 class PGlitePool {
-  private tail: Promise<void> = Promise.resolve();
-  private waiting = 0;
+  /** Holders waiting for the connection, in turn; `ahead` ones before the others. */
+  private readonly queue: Array<() => void> = [];
+  private readonly ahead: Array<() => void> = [];
   private busy = false;
   constructor(private readonly pglite: PGliteThread) {}
+
+  private get waiting(): number {
+    return this.queue.length + this.ahead.length;
+  }
 
   stats(): PoolStats {
     return { max: 1, total: 1, idle: this.busy ? 0 : 1, waiting: this.waiting };
@@ -270,17 +283,13 @@ class PGlitePool {
     }
   }
 
-  async connect() {
-    let release!: () => void;
-    const previous = this.tail;
-    this.tail = new Promise<void>((resolve) => (release = resolve));
-    this.waiting += 1;
-    try {
-      await previous;
-    } finally {
-      this.waiting -= 1;
-    }
+  /** The connection, when every holder before has released it; `ahead`: before the others waiting. */
+  async connect(ahead = false) {
+    // Released, the connection passes straight to the next holder: it stays busy meanwhile.
+    if (this.busy)
+      await new Promise<void>((resolve) => (ahead ? this.ahead : this.queue).push(resolve));
     this.busy = true;
+    let released = false;
     const pglite = this.pglite;
     return {
       async query(text: string, params: readonly unknown[] = []): Promise<QueryResultLike> {
@@ -297,10 +306,18 @@ class PGlitePool {
         };
       },
       release: () => {
-        this.busy = false;
-        release();
+        if (released) return;
+        released = true;
+        const next = this.ahead.shift() ?? this.queue.shift();
+        if (next) next();
+        else this.busy = false;
       },
     };
+  }
+
+  /** The same connection for statements that go before the holders waiting (DatabaseHandle.urgentDb). */
+  urgent(): PGlitePool {
+    return { connect: () => this.connect(true), end: async () => {} } as unknown as PGlitePool;
   }
 
   async end(): Promise<void> {
@@ -430,6 +447,9 @@ class CallbackClient extends pg.Client {
   }
 }
 
+/** PostgreSQL: the connections of DatabaseHandle.urgentDb, beside the pool's. */
+const URGENT_POOL_SIZE = 2;
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -441,8 +461,17 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const urgentPool = new pg.Pool({
+      Client: CallbackClient as typeof pg.Client,
+      connectionString: options.databaseUrl,
+      max: URGENT_POOL_SIZE,
+      options: '-c TimeZone=UTC',
+    });
+    urgentPool.on('error', () => {});
+    const urgentDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: urgentPool }) });
     return {
       db,
+      urgentDb,
       kind: 'postgres',
       databaseUrl: options.databaseUrl,
       poolStats: () => ({
@@ -452,7 +481,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         waiting: pool.waitingCount,
       }),
       onLost: () => {},
-      close: () => db.destroy(),
+      close: async () => {
+        await Promise.all([db.destroy(), urgentDb.destroy()]);
+      },
     };
   }
 
@@ -488,6 +519,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   });
   return {
     db,
+    urgentDb: new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pool.urgent() as unknown as pg.Pool }),
+    }),
     kind: 'pglite',
     dumpPglite: () => pglite.dump(),
     snapshotPglite: () => pool.snapshot(),
