@@ -3,30 +3,59 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashToken } from '../apps/server/src/auth/tokens.ts';
 import { newSigningSecret } from '../apps/server/src/integrations/signing.ts';
 import { testConfig } from '../apps/server/src/platform/config/config.ts';
 import { openDatabase, type Db } from '../apps/server/src/platform/database/db.ts';
+import type { NotificationListener } from '../apps/server/src/platform/database/pg-listener.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
-import { createScratchDatabase, makeDeviceTokens, type DatabaseChoice } from './targets.ts';
+import { LoadGenerator } from './load-generator.ts';
+import type { LoadResult } from './load-runner.ts';
+import {
+  createScratchDatabase,
+  makeDeviceTokens,
+  percentile,
+  startBareRoute,
+  type DatabaseChoice,
+} from './targets.ts';
 
 /**
  * Results out under load (issue 26, docs/integrations.md): the real app (buildApp, background jobs
- * on, so the dispatcher runs as in production) on a fresh database with BENCH_SESSIONS (1,000)
- * headsets each in an active session and one webhook integration receiving session.finished. The
- * headsets finish their sessions through HTTP (POST /v1/headset/sessions/:id/finish, BENCH_CONCURRENCY
- * at once); a receiver on 127.0.0.1 notes when each session's event arrives. Commit → receipt is
- * measured from the finish request's start (the commit is inside it: an upper bound) and from its
- * answer (after the commit: a lower bound).
- * Targets: every event delivered, p95 < 2 s. PGlite, then PostgreSQL with DATABASE_URL.
+ * on, so the dispatcher runs as in production) on a fresh database with headsets each in an active
+ * session and one webhook integration receiving session.finished. The headsets finish their
+ * sessions through HTTP (POST /v1/headset/sessions/:id/finish, BENCH_CONCURRENCY at once); a
+ * receiver on 127.0.0.1 notes when each session's event arrives, and a trigger of the benchmark's
+ * own tells when each finish committed. Commit → receipt is the target's figure; from the finish
+ * request's start (an upper bound) and from its answer (a lower bound) are shown beside it.
+ *
+ * The heartbeat beside it, in the same run: heartbeats at a fleet's pace (BENCH_HEARTBEAT_RATE a
+ * second, from a child process) while BENCH_SESSIONS (1,000) sessions finish with the integration
+ * off (no event written, as before issue 26) and while as many finish and are delivered, in the
+ * order off, on, on, off (a drift of the machine's load in time weighs on both alike), after a
+ * warm-up of both. The bare route (bench/targets.ts) is measured under the same pace before each
+ * phase. Targets: every event delivered, p95 commit → receipt < 2 s in each delivering phase, the
+ * heartbeat's p99 with delivery on within noise of off. PGlite, then PostgreSQL with DATABASE_URL.
  */
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const WARMUP_SESSIONS = Number(process.env.BENCH_WARMUP_SESSIONS ?? 100);
 const DELIVERY_WAIT_MS = 60_000;
+/** Heartbeats a second beside the finishes: 1,000 headsets at the default 5 s interval. */
+const HEARTBEAT_RATE = Number(process.env.BENCH_HEARTBEAT_RATE ?? 200);
+const HEARTBEAT_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
+/** The bare route's measurement before each phase. */
+const BARE_S = Number(process.env.BENCH_BARE_S ?? 5);
+/** What the heartbeat's p99 may move by and still be noise, unless the runs' own spread is more. */
+const NOISE = 0.2;
+const PHASES = ['off', 'on', 'on', 'off'] as const;
 
-async function seed(db: Db, tokens: string[], receiverUrl: string) {
+/** The organisation, and `tokens.length` headsets each in an active session. */
+async function seed(db: Db, tokens: string[]) {
   const organization = await db
     .insertInto('organizations')
     .values({ name: 'Benchmark' })
@@ -75,20 +104,64 @@ async function seed(db: Db, tokens: string[], receiverUrl: string) {
         .execute()),
     );
   }
+  return { organizationId: organization.id, sessionIds: sessions.map((session) => session.id) };
+}
+
+/** The webhook integration receiving session.finished, off until setDelivery turns it on. */
+async function addWebhook(db: Db, organizationId: string, receiverUrl: string) {
   const now = new Date();
   await db
     .insertInto('integrations')
     .values({
-      organization_id: organization.id,
+      organization_id: organizationId,
       kind: 'webhook',
       url: `${receiverUrl}/hook`,
       events: ['session.finished'],
       secret: newSigningSecret(),
+      enabled: false,
       created_at: now,
       updated_at: now,
     })
     .execute();
-  return sessions.map((session) => session.id);
+}
+
+/** On: every finish from now on writes an event and is delivered. Off: none is written. */
+const setDelivery = (db: Db, on: boolean) =>
+  db.updateTable('integrations').set({ enabled: on }).execute();
+
+/**
+ * When each session's end commits: a trigger of the benchmark's own notifies with the session's id
+ * in the finish's transaction, and notifications are delivered at commit. (It fires in both
+ * phases, so both carry its small cost.)
+ */
+const COMMIT_CHANNEL = 'vrtc_bench_commit';
+async function watchCommits(
+  db: Db,
+  database: DatabaseChoice,
+  notifications: NotificationListener | undefined,
+) {
+  await sql`
+    CREATE FUNCTION vrtc_bench_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('${sql.raw(COMMIT_CHANNEL)}', NEW.id::text);
+      RETURN NULL;
+    END $$`.execute(db);
+  await sql`
+    CREATE TRIGGER vrtc_bench_commit AFTER UPDATE OF status ON sessions
+    FOR EACH ROW WHEN (OLD.status = 'active' AND NEW.status <> 'active')
+    EXECUTE FUNCTION vrtc_bench_commit()`.execute(db);
+  const committedAt = new Map<string, number>();
+  const heard = (sessionId: string) => committedAt.set(sessionId, performance.now());
+  if (database.kind === 'pglite') {
+    // Heard once the app starts its notifications (buildApp): before any finish.
+    notifications!.on(COMMIT_CHANNEL, heard);
+    return { committedAt, close: async () => {} };
+  }
+  const client = new pg.Client({ connectionString: database.databaseUrl });
+  await client.connect();
+  client.on('notification', (message) => heard(message.payload ?? ''));
+  await client.query(`LISTEN ${COMMIT_CHANNEL}`);
+  return { committedAt, close: () => client.end() };
 }
 
 interface Receiver {
@@ -133,12 +206,59 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
+const say = (line = '') => process.stdout.write(`${line}\n`);
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+interface Phase {
+  delivery: 'off' | 'on';
+  /** Heartbeats meanwhile, and the bare route's under the same load just before. */
+  heartbeat: LoadResult;
+  bare: LoadResult;
+  finishedInMs: number;
+  refusals: string[];
+  /** Delivering phases: each event's commit → receipt, and from the request's start and answer. */
+  fromCommit?: number[];
+  fromStart?: number[];
+  fromAnswer?: number[];
+  delivered?: number;
+  all?: boolean;
+}
 
-async function runOn(database: DatabaseChoice) {
+/** Finishes `ids` over HTTP, BENCH_CONCURRENCY at once; notes each request's start and answer. */
+async function finishAll(url: string, ids: string[], tokens: string[]) {
+  const sentAt = new Map<string, number>();
+  const answeredAt = new Map<string, number>();
+  const refusals: string[] = [];
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    for (let index = next++; index < ids.length; index = next++) {
+      const id = ids[index]!;
+      sentAt.set(id, performance.now());
+      const answer = await fetch(`${url}/v1/headset/sessions/${id}/finish`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[index]}` },
+        body: JSON.stringify({ completed_tasks: 4, success: true }),
+      });
+      const text = await answer.text();
+      if (answer.status !== 200) refusals.push(`${answer.status} ${text.slice(0, 200)}`);
+      answeredAt.set(id, performance.now());
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return { sentAt, answeredAt, refusals, finishedInMs: performance.now() - started };
+}
+
+const fmt = (value: number) => value.toFixed(0);
+const spread = (values: number[]) =>
+  `p50 ${fmt(percentile(values, 50))} / p95 ${fmt(percentile(values, 95))} / p99 ${fmt(percentile(values, 99))} ms`;
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const range = (values: number[]) => Math.max(...values) - Math.min(...values);
+
+async function runOn(database: DatabaseChoice, generator: LoadGenerator, tokens: string[]) {
   const name = database.kind === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-bench-'));
   const handle = await openDatabase(
@@ -146,8 +266,9 @@ async function runOn(database: DatabaseChoice) {
   );
   const receiver = await startReceiver();
   await migrate(handle.db);
-  const tokens = makeDeviceTokens(SESSIONS);
-  const sessionIds = await seed(handle.db, tokens, receiver.url);
+  const { organizationId, sessionIds } = await seed(handle.db, tokens);
+  await addWebhook(handle.db, organizationId, receiver.url);
+  const commits = await watchCommits(handle.db, database, handle.notifications);
   const app = await buildApp({
     db: handle.db,
     config: testConfig({
@@ -160,6 +281,7 @@ async function runOn(database: DatabaseChoice) {
     backgroundJobs: true,
     logger: false,
     notifications: handle.notifications,
+    urgentDb: handle.urgentDb,
     onClosed: async () => {
       await handle.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -167,70 +289,135 @@ async function runOn(database: DatabaseChoice) {
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const bare = await startBareRoute();
 
-  const sentAt = new Map<string, number>();
-  const answeredAt = new Map<string, number>();
-  let failures = 0;
-  const refusals: string[] = [];
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    for (let index = next++; index < sessionIds.length; index = next++) {
-      const id = sessionIds[index]!;
-      sentAt.set(id, performance.now());
-      const answer = await fetch(`${url}/v1/headset/sessions/${id}/finish`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[index]}` },
-        body: JSON.stringify({ completed_tasks: 4, success: true }),
-      });
-      const text = await answer.text();
-      if (answer.status !== 200) {
-        failures++;
-        refusals.push(`${answer.status} ${text.slice(0, 200)}`);
-      }
-      answeredAt.set(id, performance.now());
-    }
+  let taken = 0;
+  const nextSessions = (count: number) => {
+    const next = {
+      ids: sessionIds.slice(taken, taken + count),
+      tokens: tokens.slice(taken, taken + count),
+    };
+    taken += count;
+    return next;
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const finishedIn = performance.now() - started;
-  const all = await receiver.waitFor(sessionIds.length, DELIVERY_WAIT_MS);
-  const latencies = [...receiver.arrivals].map(([id, at]) => at - sentAt.get(id)!);
-  // From the answer (the commit is before it): a lower bound; negative when the event arrived
-  // before the finish's answer did.
-  const afterAnswer = [...receiver.arrivals].map(([id, at]) => at - answeredAt.get(id)!);
+  const finishPhase = async (delivery: 'off' | 'on', count: number) => {
+    await setDelivery(handle.db, delivery === 'on');
+    receiver.arrivals.clear();
+    const { ids, tokens: phaseTokens } = nextSessions(count);
+    const finished = await finishAll(url, ids, phaseTokens);
+    if (delivery === 'off') return { ...finished, ids, all: true };
+    const all = await receiver.waitFor(ids.length - finished.refusals.length, DELIVERY_WAIT_MS);
+    return { ...finished, ids, all };
+  };
+
+  say(`${name}: warming up (heartbeats ${WARMUP_S} s, ${WARMUP_SESSIONS} finishes off and on)…`);
+  await generator.run(bare.url, WARMUP_S, undefined, HEARTBEAT_RATE);
+  const warmup = generator.start(url, HEARTBEAT_RATE);
+  await finishPhase('off', WARMUP_SESSIONS);
+  await finishPhase('on', WARMUP_SESSIONS);
+  await warmup.stop();
+
+  const phases: Phase[] = [];
+  for (const delivery of PHASES) {
+    const bareLoad = await generator.run(bare.url, BARE_S, undefined, HEARTBEAT_RATE);
+    const heartbeats = generator.start(url, HEARTBEAT_RATE);
+    const finished = await finishPhase(delivery, SESSIONS);
+    const phase: Phase = {
+      delivery,
+      heartbeat: await heartbeats.stop(),
+      bare: bareLoad,
+      finishedInMs: finished.finishedInMs,
+      refusals: finished.refusals,
+    };
+    if (delivery === 'on') {
+      const arrivals = [...receiver.arrivals];
+      const answered = (id: string) => finished.answeredAt.get(id)!;
+      // The commit is heard a moment after it happens: before the answer (PGlite), or about when
+      // the answer leaves (PostgreSQL, on another connection). The earlier of the two.
+      const committed = (id: string) =>
+        Math.min(commits.committedAt.get(id) ?? Infinity, answered(id));
+      phase.fromCommit = arrivals.map(([id, at]) => at - committed(id));
+      phase.fromStart = arrivals.map(([id, at]) => at - finished.sentAt.get(id)!);
+      // Negative when the event arrived before the finish's answer did.
+      phase.fromAnswer = arrivals.map(([id, at]) => at - answered(id));
+      phase.delivered = arrivals.length;
+      phase.all = finished.all && finished.refusals.length === 0;
+    }
+    phases.push(phase);
+  }
+  await bare.close();
   await app.close();
   await receiver.close();
-  const p50 = percentile(latencies, 50);
-  const p95 = percentile(latencies, 95);
-  const p99 = percentile(latencies, 99);
-  console.log(
-    `${name}: ${sessionIds.length} finishes in ${(finishedIn / 1000).toFixed(1)} s ` +
-      `(${failures} refused); delivered ${receiver.arrivals.size}/${sessionIds.length}; ` +
-      `request start → receipt p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms; ` +
-      `answer → receipt p50 ${percentile(afterAnswer, 50).toFixed(0)} ms, p95 ${percentile(afterAnswer, 95).toFixed(0)} ms`,
+  await commits.close();
+
+  say(
+    `${name}: ${SESSIONS} finishes per phase, heartbeats at ${HEARTBEAT_RATE}/s over ${HEARTBEAT_CONNECTIONS} connections`,
   );
-  for (const refusal of refusals.slice(0, 5)) console.log(`  refused: ${refusal}`);
-  console.log(
-    `  all delivered: ${all && failures === 0 ? 'PASS' : 'FAIL'} · p95 < 2 s: ${p95 < 2000 ? 'PASS' : 'FAIL'}`,
+  say(
+    '  phase         finishes   heartbeat p50 / p99 (requests)   bare before p50 / p99   delivered   commit → receipt                 start → receipt (upper)          answer → receipt (lower)',
+  );
+  for (const phase of phases) {
+    const { heartbeat: h, bare: b } = phase;
+    const cells = [
+      `delivery ${phase.delivery}`.padEnd(13),
+      `${(phase.finishedInMs / 1000).toFixed(1)} s`.padEnd(10),
+      `${h.p50} / ${h.p99} ms (${h.total}${h.failures ? `, ${h.failures} failed` : ''})`.padEnd(32),
+      `${b.p50} / ${b.p99} ms`.padEnd(23),
+    ];
+    if (phase.fromCommit) {
+      cells.push(
+        `${phase.delivered}/${SESSIONS}`.padEnd(11),
+        spread(phase.fromCommit).padEnd(32),
+        spread(phase.fromStart!).padEnd(32),
+        spread(phase.fromAnswer!),
+      );
+    }
+    say(`  ${cells.join(' ')}`.trimEnd());
+    for (const refusal of phase.refusals.slice(0, 3)) say(`    refused: ${refusal}`);
+  }
+  const delivering = phases.filter((phase) => phase.fromCommit);
+  const p95s = delivering.map((phase) => percentile(phase.fromCommit!, 95));
+  say(
+    `  all delivered: ${delivering.every((phase) => phase.all) ? 'PASS' : 'FAIL'} · ` +
+      `p95 commit → receipt < 2 s: ${p95s.every((p95) => p95 < 2000) ? 'PASS' : 'FAIL'} (${p95s.map(fmt).join(', ')} ms)`,
+  );
+  // Noise: how far the same phase moved between its two runs, or 20% of off's p99.
+  const off = phases
+    .filter((phase) => phase.delivery === 'off')
+    .map((phase) => phase.heartbeat.p99);
+  const on = phases.filter((phase) => phase.delivery === 'on').map((phase) => phase.heartbeat.p99);
+  const added = mean(on) - mean(off);
+  const noise = Math.max(range(off), range(on), NOISE * mean(off));
+  say(
+    `  heartbeat p99, mean of on − mean of off: ${added >= 0 ? '+' : ''}${fmt(added)} ms ` +
+      `(noise ${fmt(noise)} ms: the larger of each phase's spread between its runs and ${NOISE * 100}% of off) · ` +
+      `within noise: ${added <= noise ? 'PASS' : 'FAIL'}`,
   );
 }
 
 async function main() {
-  console.log(
-    `load: ${os
-      .loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' ')} on ${os.cpus().length} cores`,
-  );
-  await runOn({ kind: 'pglite' });
-  const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) {
-    const scratch = await createScratchDatabase(serverUrl);
-    try {
-      await runOn({ kind: 'postgres', databaseUrl: scratch.url });
-    } finally {
-      await scratch.drop();
+  say(`load: ${loadAverage()} on ${os.cpus().length} cores`);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-bench-tokens-'));
+  const tokens = makeDeviceTokens(2 * WARMUP_SESSIONS + PHASES.length * SESSIONS);
+  const tokensFile = path.join(scratch, 'tokens.json');
+  fs.writeFileSync(tokensFile, JSON.stringify(tokens));
+  const generator = new LoadGenerator(tokensFile, HEARTBEAT_CONNECTIONS);
+  try {
+    await runOn({ kind: 'pglite' }, generator, tokens);
+    say(`load: ${loadAverage()}`);
+    const serverUrl = process.env.DATABASE_URL;
+    if (serverUrl) {
+      const database = await createScratchDatabase(serverUrl);
+      try {
+        await runOn({ kind: 'postgres', databaseUrl: database.url }, generator, tokens);
+      } finally {
+        await database.drop();
+      }
+      say(`load: ${loadAverage()}`);
     }
+  } finally {
+    generator.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -17,6 +17,13 @@ export interface LoadRequest {
   tokensFile: string;
   /** Another call than the heartbeat: its method, the paths it takes in turn, one bearer token. */
   call?: { method: 'PUT' | 'POST'; paths: string[]; token: string };
+  /** Requests per second over all connections (a fleet's pace); as fast as answered without. */
+  rate?: number;
+}
+
+/** Ends the load under way now (a run of `durationS` long enough to be stopped). */
+export interface StopRequest {
+  stop: true;
 }
 
 export interface LoadResult {
@@ -27,14 +34,20 @@ export interface LoadResult {
   failures: number;
 }
 
+let current: { stop(): void } | undefined;
+let stopRequested = false;
+
 async function run(request: LoadRequest): Promise<LoadResult> {
   const tokens = JSON.parse(fs.readFileSync(request.tokensFile, 'utf8')) as string[];
   const call = request.call;
   let next = 0;
-  const result = await autocannon({
+  // The promise autocannon answers is its running instance too, which stop() ends early (its types
+  // know the promise only).
+  const instance = autocannon({
     url: request.url,
     connections: request.connections,
     duration: request.durationS,
+    ...(request.rate ? { overallRate: request.rate } : {}),
     requests: [
       {
         method: call?.method ?? 'POST',
@@ -52,7 +65,12 @@ async function run(request: LoadRequest): Promise<LoadResult> {
         },
       },
     ],
-  });
+  }) as Promise<autocannon.Result> & { stop(): void };
+  current = instance;
+  if (stopRequested) instance.stop();
+  const result = await instance;
+  current = undefined;
+  stopRequested = false;
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -64,7 +82,12 @@ async function run(request: LoadRequest): Promise<LoadResult> {
 
 // One request at a time, in order; the runner ends when the benchmark disconnects.
 let queue: Promise<void> = Promise.resolve();
-process.on('message', (message: LoadRequest) => {
+process.on('message', (message: LoadRequest | StopRequest) => {
+  if ('stop' in message) {
+    if (current) current.stop();
+    else stopRequested = true;
+    return;
+  }
   queue = queue.then(() =>
     run(message).then(
       (result) => {
