@@ -46,6 +46,11 @@ export const leaseUntil = (
   now: Date,
   config: Pick<ServiceContext['config'], 'deliveryTimeoutMs'>,
 ) => new Date(now.getTime() + LEASE_TIMEOUTS * config.deliveryTimeoutMs);
+/**
+ * Running (start()), how long answers gather before they are written (unless a batch's worth is
+ * in): a write per answer would cost PGlite's one connection four turns per delivery.
+ */
+const RECORD_GATHER_MS = 200;
 /** A Retry-After further than this is taken as this. */
 const RETRY_AFTER_MAX_MS = DAY_MS;
 
@@ -191,6 +196,9 @@ export class Dispatcher {
   /** Answers waiting to be written, and the write under way (one at a time, each takes them all). */
   private unrecorded: Attempt[] = [];
   private recording: Promise<void> | undefined;
+  /** 0 until start(): runOnce() (tests) writes its answers at once. */
+  private gatherMs = 0;
+  private writeNow: (() => void) | undefined;
   readonly policy: OutboundPolicy;
 
   constructor(
@@ -209,6 +217,7 @@ export class Dispatcher {
 
   /** Runs until stop(): each wake or poll claims what is due, while it holds fewer than a batch. */
   start(): void {
+    this.gatherMs = RECORD_GATHER_MS;
     this.running ??= this.loop();
   }
 
@@ -227,6 +236,7 @@ export class Dispatcher {
     this.wakeSleeper?.();
     for (const controller of this.inFlight) controller.abort();
     for (const next of this.waitingForSlot.splice(0)) next(false);
+    this.writeNow?.();
     await this.running;
     await Promise.all(this.handling);
   }
@@ -323,6 +333,7 @@ export class Dispatcher {
     );
     await new Promise<void>((recorded) => {
       this.unrecorded.push({ delivery, answer, recorded });
+      if (this.unrecorded.length >= CLAIM_BATCH) this.writeNow?.();
       this.recordAll();
     });
   }
@@ -350,14 +361,23 @@ export class Dispatcher {
   }
 
   /**
-   * Records the answers that came in, all at once (recordAttempts), and again those that came in
-   * meanwhile: under load many sends end while one write runs, and the next write takes them
-   * together.
+   * Records the answers that came in, all at once (recordAttempts), after gathering them for
+   * RECORD_GATHER_MS when running, and again those that came in meanwhile.
    */
   private recordAll(): void {
     if (this.recording) return;
     this.recording = (async () => {
       while (this.unrecorded.length > 0) {
+        if (this.gatherMs > 0 && !this.stopped && this.unrecorded.length < CLAIM_BATCH) {
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, this.gatherMs);
+            this.writeNow = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          this.writeNow = undefined;
+        }
         const attempts = this.unrecorded;
         this.unrecorded = [];
         try {
