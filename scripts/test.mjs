@@ -5,7 +5,14 @@
 // suite (three nodes behind nginx) when TEST_DATABASE_URL is set and nginx is installed; then the
 // web unit tests and the browser tests.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
-import { spawnSync } from 'node:child_process';
+//
+// Suites marked `beside` spend most of their time waiting (on Mono and the server it drives, on
+// three server processes behind nginx) or use one core of two (the web unit tests run on one
+// worker): they run beside the others, one after another, rather than in turn with them, and
+// their output is held and printed whole once the suite they ran beside has ended, so each
+// suite's output stays together. `--serial` runs every suite in turn, as before (to measure, or
+// to read a failure on a machine that is short of cores).
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -13,6 +20,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const serial = process.argv.includes('--serial');
 
 /** nginx from NGINX, Debian's /usr/sbin/nginx, or PATH (as test/cluster/cluster.ts finds it). */
 function hasNginx() {
@@ -40,7 +48,14 @@ const suites = [
   { key: 'demo', name: 'demo (PGlite)', dir: 'tools/demo', env: { TEST_DB_KIND: 'pglite' } },
   // The Unity SDK (sdk/unity) compiled with mcs and run with Mono against the compiled server; it
   // fails, saying how to install Mono, when Mono is missing.
-  { key: 'sdk', name: 'Unity SDK (Mono)', dir: '.', env: {}, script: 'scripts/sdk-test.mjs' },
+  {
+    key: 'sdk',
+    name: 'Unity SDK (Mono)',
+    dir: '.',
+    env: {},
+    script: 'scripts/sdk-test.mjs',
+    beside: true,
+  },
   {
     key: 'cluster',
     name: 'cluster (3 nodes behind nginx, PostgreSQL)',
@@ -48,8 +63,9 @@ const suites = [
     env: {},
     config: 'vitest.cluster.config.ts',
     needs: !postgres ? 'TEST_DATABASE_URL' : hasNginx() ? undefined : 'nginx',
+    beside: true,
   },
-  { key: 'web', name: 'web (unit)', dir: 'apps/web', env: {} },
+  { key: 'web', name: 'web (unit)', dir: 'apps/web', env: {}, beside: true },
   {
     key: 'e2e',
     name: 'web (browser end-to-end)',
@@ -65,40 +81,87 @@ if (only && selected.length === 0) {
   process.exit(2);
 }
 
-const results = [];
-for (const suite of selected) {
+/**
+ * Runs one suite. Its output goes straight to the terminal (`live`), or is held and answered with
+ * the result, to be printed whole later.
+ */
+function runSuite(suite, live) {
   const cwd = path.join(root, suite.dir);
   const config = suite.script ?? suite.config ?? 'vitest.config.ts';
+  const output = [];
+  const say = (line) => (live ? console.log(line) : output.push(`${line}\n`));
+  const done = (ok, seconds, name = suite.name, skipped = false) =>
+    Promise.resolve({ name, ok, seconds, skipped, beside: !live, output: output.join('') });
   if (suite.needs) {
     // In `npm test` a suite whose service is missing is skipped, and says so; asked for by name,
     // it fails.
-    console.log(
-      `\n=== ${suite.name}: ${only ? 'cannot run' : 'skipped'}, needs ${suite.needs} ===`,
-    );
-    if (only) results.push({ name: `${suite.name} (needs ${suite.needs})`, ok: false, seconds: 0 });
-    continue;
+    say(`\n=== ${suite.name}: ${only ? 'cannot run' : 'skipped'}, needs ${suite.needs} ===`);
+    return done(!only, 0, `${suite.name} (needs ${suite.needs})`, !only);
   }
   // A suite whose configuration went missing is a failure, not a suite quietly not run.
   if (!fs.existsSync(path.join(cwd, config))) {
-    console.log(`\n=== ${suite.name}: ${path.join(suite.dir, config)} is missing ===`);
-    results.push({ name: `${suite.name} (no ${config})`, ok: false, seconds: 0 });
-    continue;
+    say(`\n=== ${suite.name}: ${path.join(suite.dir, config)} is missing ===`);
+    return done(false, 0, `${suite.name} (no ${config})`);
   }
-  console.log(`\n=== ${suite.name} ===`);
+  say(`\n=== ${suite.name}${live ? '' : ' (ran beside the others)'} ===`);
   const started = Date.now();
   const args = suite.script ? [suite.script] : [vitest, 'run', '--config', config];
-  const run = spawnSync(process.execPath, args, {
+  const child = spawn(process.execPath, args, {
     cwd,
-    stdio: 'inherit',
-    env: { ...process.env, ...suite.env },
+    stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      // Colours as the terminal would have had them.
+      ...(!live && process.stdout.isTTY && !process.env.NO_COLOR ? { FORCE_COLOR: '1' } : {}),
+      ...suite.env,
+    },
   });
-  results.push({ name: suite.name, ok: run.status === 0, seconds: (Date.now() - started) / 1000 });
+  child.stdout?.on('data', (chunk) => output.push(chunk.toString()));
+  child.stderr?.on('data', (chunk) => output.push(chunk.toString()));
+  return new Promise((resolve) => {
+    child.once('error', (error) => {
+      output.push(`${error.message}\n`);
+      resolve(done(false, (Date.now() - started) / 1000));
+    });
+    child.once('close', (code) => resolve(done(code === 0, (Date.now() - started) / 1000)));
+  });
 }
+
+const startedAll = Date.now();
+const beside = only || serial ? [] : selected.filter((suite) => suite.beside);
+const inTurn = selected.filter((suite) => !beside.includes(suite));
+/** Results by suite, printed in the suites' order. */
+const resultOf = new Map();
+/** Suites run beside the others that have ended and whose output is not printed yet. */
+const held = [];
+const printHeld = () => {
+  for (const result of held.splice(0)) process.stdout.write(result.output);
+};
+const besideRun = (async () => {
+  for (const suite of beside) {
+    const result = await runSuite(suite, false);
+    resultOf.set(suite, result);
+    held.push(result);
+  }
+})();
+for (const suite of inTurn) {
+  resultOf.set(suite, await runSuite(suite, true));
+  printHeld();
+}
+await besideRun;
+printHeld();
+const results = selected.map((suite) => resultOf.get(suite)).filter((result) => !result.skipped);
 
 console.log('\n=== summary ===');
 for (const result of results) {
-  console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(0)} s)`);
+  const note = result.beside ? ', beside the others' : '';
+  console.log(
+    `${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(0)} s${note})`,
+  );
 }
 const failed = results.filter((result) => !result.ok).length;
-console.log(`suites: ${results.length - failed} passed, ${failed} failed`);
+console.log(
+  `suites: ${results.length - failed} passed, ${failed} failed, ` +
+    `${((Date.now() - startedAll) / 1000).toFixed(0)} s in all`,
+);
 process.exit(failed === 0 ? 0 : 1);
