@@ -318,7 +318,13 @@ export class Dispatcher {
         .execute();
       return;
     }
-    // One line per attempt, as a request has (never the URL: its query may hold a token).
+    await new Promise<void>((recorded) => {
+      this.unrecorded.push({ delivery, answer, recorded });
+      if (this.unrecorded.length >= CLAIM_BATCH) this.writeNow?.();
+      this.recordAll();
+    });
+    // One line per attempt once it is recorded, as a request has (never the URL: its query may
+    // hold a token).
     this.ctx.log.info(
       {
         delivery_id: delivery.id,
@@ -331,11 +337,6 @@ export class Dispatcher {
       },
       'delivery',
     );
-    await new Promise<void>((recorded) => {
-      this.unrecorded.push({ delivery, answer, recorded });
-      if (this.unrecorded.length >= CLAIM_BATCH) this.writeNow?.();
-      this.recordAll();
-    });
   }
 
   /** Sends in one of the CONCURRENCY slots; undefined when stopped before its turn came. */
