@@ -650,8 +650,14 @@ describe('the dispatcher', () => {
     await deviceEnrolled(tenant);
     running.wake();
     await vi.waitFor(() => expect(receiver.received).toHaveLength(1), BACKGROUND);
+    // Recorded by the loop itself (answers gather up to RECORD_GATHER_MS), not by stop(): a send
+    // still in flight when it stops is aborted and due again.
+    await vi.waitFor(async () => {
+      expect((await deliveriesOf(integration.id)).map((d) => d.status)).toEqual(['delivered']);
+    }, BACKGROUND);
     await running.stop();
     expect((await deliveriesOf(integration.id)).map((d) => d.status)).toEqual(['delivered']);
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('refuses private addresses unless OUTBOUND_ALLOW_PRIVATE lists them', async () => {
