@@ -1,13 +1,13 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { hashPassword } from '../apps/server/src/auth/passwords.ts';
 import { openDatabase } from '../apps/server/src/platform/database/db.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
+import { startServerProcess, stopServerProcess } from '../apps/server/test/server-process.ts';
 import { waitFor } from '../apps/server/test/wait-for.ts';
 import { BENCH_PASSWORD, fillDatabase, sizesFor } from './console-fill.ts';
 import { percentile } from './targets.ts';
@@ -20,14 +20,13 @@ import { percentile } from './targets.ts';
  *  1. a PGlite data directory filled as `npm run bench:console` fills it (console-fill.ts: at
  *     --scale=1, 100 organisations, 20,000 headsets, 50,000 VR users, 1,000,000 sessions), or the
  *     DATA_DIR given by --data-dir (filled before, e.g. by an earlier run with --keep);
- *  2. the compiled server (`apps/server/dist/main.js`, built when stale) started --runs times on
- *     it in a process of its own, each timed from the spawn to its first 200 on GET /readyz (the
+ *  2. the compiled server (`apps/server/dist/main.js`, built when stale; test/server-process.ts)
+ *     started --runs times on it in a process of its own, in production mode, each timed from the spawn to its first 200 on GET /readyz (the
  *     database answers, migrations checked); the page cache is dropped before each start when the
  *     machine lets it (root), so each start reads the database from disk;
  *  3. the median against the target; exit code 1 when it fails.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const args = new Map<string, string>();
 for (const arg of process.argv.slice(2)) {
   const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
@@ -78,17 +77,6 @@ async function sessionsIn(dataDir: string): Promise<number> {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const readyz = (port: number) =>
   new Promise<number>((resolve) => {
     const request = http.get({ host: '127.0.0.1', port, path: '/readyz' }, (response) => {
@@ -110,21 +98,14 @@ function dropPageCache(): boolean {
 }
 
 async function timeStart(dataDir: string): Promise<number> {
-  const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startServerProcess({
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    PASSWORD_HASH_COST: 'standard',
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
+    const port = Number(new URL(server.url).port);
     await waitFor(async () => (await readyz(port)) === 200, {
       timeout: 60_000,
       interval: 5,
@@ -132,17 +113,13 @@ async function timeStart(dataDir: string): Promise<number> {
     });
     return performance.now() - started;
   } finally {
-    child.kill('SIGTERM');
-    await exited;
+    await stopServerProcess(server);
   }
 }
 
 async function run() {
   say('Cold start of the server on an embedded database (PGlite) holding a million sessions');
   say(`Node ${process.version}, ${os.cpus().length} cores, load average at start: ${load()}`);
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs'), '--if-stale', 'server'], {
-    stdio: 'inherit',
-  });
   const given = args.get('data-dir');
   const dataDir = given
     ? path.resolve(given)

@@ -1,6 +1,5 @@
 import { execFileSync, execSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -11,6 +10,7 @@ import {
   type Page,
 } from 'playwright-core';
 import { systemClock } from '../apps/server/src/platform/service/clock.ts';
+import { freePort } from '../apps/server/test/cluster/cluster.ts';
 import { openDatabase } from '../apps/server/src/platform/database/db.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
 import { PGLITE_SETTINGS } from '../apps/server/src/platform/database/pglite-settings.ts';
@@ -148,18 +148,6 @@ export async function startProductionServer(
       await exited;
     },
   };
-}
-
-/** A port nobody listens on now (the OS's choice). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A data directory holding the demo's organisations, accounts and VR users. */
