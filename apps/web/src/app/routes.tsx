@@ -4,6 +4,12 @@ import type { LoginPageProps } from '../features/auth/LoginPage';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner, HOME_PATH, PublicOnly, RequireAdmin, RequireAuth } from '../auth/guards';
 
+/**
+ * The layout and, through it, every signed-in screen (app/screens.ts): a screen's chunk then
+ * leaves out what the layout's already holds.
+ */
+const signedIn = () => import('./screens');
+
 /** A screen loaded on first visit, which can also be asked for ahead of it (`preload`). */
 type Screen<P extends object = object> = ComponentType<P> & { preload(): Promise<unknown> };
 
@@ -34,74 +40,74 @@ const LoginPage = screen<'LoginPage', LoginPageProps>(
   () => import('../features/auth/LoginPage'),
   'LoginPage',
 );
-const AppLayout = screen(() => import('../features/layout/AppLayout'), 'AppLayout');
+const AppLayout = screen(signedIn, 'AppLayout');
 const VrUsersPage = screen(
-  () => import('../features/vr-users/VrUsersPage'),
+  () => signedIn().then((module) => module.screens.vrUsers()),
   'VrUsersPage',
   'vrUsers',
 );
 const TraineePage = screen(
-  () => import('../features/vr-users/TraineePage'),
+  () => signedIn().then((module) => module.screens.trainee()),
   'TraineePage',
   'vrUsers',
 );
 const DevicesPage = screen(
-  () => import('../features/devices/DevicesPage'),
+  () => signedIn().then((module) => module.screens.devices()),
   'DevicesPage',
   'devices',
 );
 const SessionsPage = screen(
-  () => import('../features/sessions/SessionsPage'),
+  () => signedIn().then((module) => module.screens.sessions()),
   'SessionsPage',
   'sessions',
 );
 const ScenariosPage = screen(
-  () => import('../features/scenarios/ScenariosPage'),
+  () => signedIn().then((module) => module.screens.scenarios()),
   'ScenariosPage',
   'scenarios',
 );
 const DownloadPage = screen(
-  () => import('../features/download/DownloadPage'),
+  () => signedIn().then((module) => module.screens.download()),
   'DownloadPage',
   'download',
 );
 const AuditLogPage = screen(
-  () => import('../features/audit/AuditLogPage'),
+  () => signedIn().then((module) => module.screens.audit()),
   'AuditLogPage',
   'audit',
 );
 const IntegrationsPage = screen(
-  () => import('../features/integrations/IntegrationsPage'),
+  () => signedIn().then((module) => module.screens.integrations()),
   'IntegrationsPage',
   'integrations',
 );
 const OrganizationsPage = screen(
-  () => import('../features/admin-organizations/OrganizationsPage'),
+  () => signedIn().then((module) => module.screens.organizations()),
   'OrganizationsPage',
   'adminOrganizations',
 );
 const UsersPage = screen(
-  () => import('../features/admin-users/UsersPage'),
+  () => signedIn().then((module) => module.screens.users()),
   'UsersPage',
   'adminUsers',
 );
 const AdminDevicesPage = screen(
-  () => import('../features/admin-devices/AdminDevicesPage'),
+  () => signedIn().then((module) => module.screens.adminDevices()),
   'AdminDevicesPage',
   'adminDevices',
 );
 const ContentPage = screen(
-  () => import('../features/admin-content/ContentPage'),
+  () => signedIn().then((module) => module.screens.content()),
   'ContentPage',
   'adminContent',
 );
 const ScenarioAccessPage = screen(
-  () => import('../features/admin-access/ScenarioAccessPage'),
+  () => signedIn().then((module) => module.screens.scenarioAccess()),
   'ScenarioAccessPage',
   'adminAccess',
 );
 const GlobalStatsPage = screen(
-  () => import('../features/admin-stats/GlobalStatsPage'),
+  () => signedIn().then((module) => module.screens.globalStats()),
   'GlobalStatsPage',
   'adminStats',
 );
