@@ -1,7 +1,8 @@
-import { Badge, Box, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Box, Text, VisuallyHidden } from '@mantine/core';
 import { IconBroadcast, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLiveMode } from '../api/live-events';
+import { Tooltip } from './Tooltip';
 
 /**
  * Which way the screens keep current: the live stream, or polling every 5 s while it is down.

@@ -1,8 +1,9 @@
-import { Box, Group, Text, Tooltip } from '@mantine/core';
+import { Box, Group, Text } from '@mantine/core';
 import { IconCheck, IconMinus, IconX } from '@tabler/icons-react';
 import type { SessionTask } from '@vrtc/contract';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { Tooltip } from './Tooltip';
 
 /**
  * How each task of a session stands: told by the headset (passed, failed, skipped), done without

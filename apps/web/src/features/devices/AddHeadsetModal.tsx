@@ -13,7 +13,6 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  Tooltip,
 } from '@mantine/core';
 import {
   IconAlertTriangle,
@@ -38,6 +37,7 @@ import {
   useRenewEnrollmentCode,
   useRevokeEnrollmentCode,
 } from '../../api/devices';
+import { Tooltip } from '../../components/Tooltip';
 
 /** What the QR code carries: the console's address with the code, e.g. https://host/enroll?code=AB12CD34. */
 export function enrollmentUrl(origin: string, code: string): string {

@@ -9,7 +9,6 @@ import {
   Stack,
   Text,
   ThemeIcon,
-  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import {
@@ -29,6 +28,7 @@ import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { formatDateTime, formatRelativeTime } from '../../lib/format';
 import { useDeleteDevice } from '../../api/devices';
 import { MovementTypeToggle } from './MovementTypeToggle';
+import { Tooltip } from '../../components/Tooltip';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -13,7 +13,6 @@ import {
   TextInput,
   ThemeIcon,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import {
   IconAlertTriangle,
@@ -36,6 +35,7 @@ import { useAuth } from '../../auth/AuthProvider';
 import { useDownloadLinks } from '../../api/downloads';
 import { AppBuildsAdmin } from './AppBuildsAdmin';
 import { SdkGuide } from './SdkGuide';
+import { Tooltip } from '../../components/Tooltip';
 
 const PLATFORMS: Array<{ platform: AppPlatform; field: 'oculus_url' | 'pico_url' }> = [
   { platform: 'oculus', field: 'oculus_url' },

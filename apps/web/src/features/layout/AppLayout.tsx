@@ -6,19 +6,12 @@ import {
   Button,
   Group,
   MantineThemeProvider,
-  Modal,
-  Notification,
   NavLink,
-  ScrollArea,
   Stack,
   Text,
   Title,
-  Tooltip,
 } from '@mantine/core';
-import '@mantine/notifications/styles.css';
 import { useDisclosure, useLocalStorage } from '@mantine/hooks';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import {
   IconLayoutSidebarLeftCollapse,
   IconLayoutSidebarLeftExpand,
@@ -31,12 +24,14 @@ import { createQueryClient } from '../../api/query-client';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, Outlet, useNavigate } from 'react-router';
 import { useAuth, useCurrentUser } from '../../auth/AuthProvider';
-import { confirmAction } from '../../components/confirm';
+import { confirmAction, ConfirmHost } from '../../components/confirm';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 import { LiveIndicator } from '../../components/LiveIndicator';
+import { Toasts } from '../../components/Toasts';
 import { FullPageSpinner } from '../../auth/guards';
 import { adminNav, clientNav, type NavItem } from './navigation';
 import { UserMenu } from './UserMenu';
+import { Tooltip } from '../../components/Tooltip';
 
 function NavGroup({
   title,
@@ -93,13 +88,13 @@ function useDialogTheme() {
   return useMemo(
     () => ({
       components: {
-        Modal: Modal.extend({
-          defaultProps: { closeButtonProps: { 'aria-label': t('common:closeDialog') } },
-        }),
+        // Plain objects rather than `Modal.extend(…)`: naming the components would load the
+        // dialogs' and toasts' code with every page (issue #27).
+        Modal: { defaultProps: { closeButtonProps: { 'aria-label': t('common:closeDialog') } } },
         // A toast's × had no name at all (axe: button-name) while the toast was on screen.
-        Notification: Notification.extend({
+        Notification: {
           defaultProps: { closeButtonProps: { 'aria-label': t('common:closeNotification') } },
-        }),
+        },
       },
     }),
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -114,10 +109,9 @@ export function AppLayout() {
   return (
     <MantineThemeProvider theme={dialogTheme}>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-right" />
-          <LiveShell />
-        </ModalsProvider>
+        <ConfirmHost />
+        <Toasts position="top-right" />
+        <LiveShell />
       </QueryClientProvider>
     </MantineThemeProvider>
   );
@@ -201,7 +195,9 @@ function Shell() {
       </AppShell.Header>
 
       <AppShell.Navbar p="xs">
-        <AppShell.Section grow component={ScrollArea}>
+        {/* Scrolls natively, with a thin bar: Mantine's ScrollArea would bring floating-ui with
+            every page (issue #27). */}
+        <AppShell.Section grow style={{ overflowY: 'auto', scrollbarWidth: 'thin' }}>
           <NavGroup
             title={t('layout:clientFeatures')}
             items={clientNav}

@@ -1,9 +1,7 @@
-import { ActionIcon, Menu } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconKey, IconUserCircle } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../auth/AuthProvider';
+import { lazy, Suspense, useState } from 'react';
 import { lazyDialog } from '../../components/lazy-dialog';
+import { AccountButton } from './AccountButton';
 import type { ChangeOwnPasswordModalProps } from './ChangeOwnPasswordModal';
 
 // Loaded when first opened, not with every signed-in page.
@@ -13,26 +11,35 @@ const ChangeOwnPasswordModal = lazyDialog<ChangeOwnPasswordModalProps>(
   (props) => ({ ...props, opened: false }),
 );
 
+// The menu (Mantine's Menu and floating-ui) loads on the button's first press (issue #27).
+const AccountMenu = lazy(() =>
+  import('./AccountMenu').then((module) => ({ default: module.AccountMenu })),
+);
+
 /** The header's menu of the signed-in account: who is signed in, and changing its password. */
 export function UserMenu() {
-  const { t } = useTranslation('layout');
-  const user = useCurrentUser();
   const [passwordOpened, password] = useDisclosure(false);
+  // Until the first press, the button alone, announced as a menu's (as Menu.Target makes it).
+  const [pressed, setPressed] = useState<{ focused: boolean } | null>(null);
+  const untilLoaded = (
+    <AccountButton
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onClick={(event) => {
+        const focused = document.activeElement === event.currentTarget;
+        setPressed((already) => already ?? { focused });
+      }}
+    />
+  );
   return (
     <>
-      <Menu position="bottom-end" shadow="md">
-        <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('account.menu')}>
-            <IconUserCircle size={22} stroke={1.6} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown maw="calc(100vw - 16px)">
-          <Menu.Label style={{ overflowWrap: 'anywhere' }}>{user.email}</Menu.Label>
-          <Menu.Item leftSection={<IconKey size={16} />} onClick={password.open}>
-            {t('account.changePassword')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      {pressed ? (
+        <Suspense fallback={untilLoaded}>
+          <AccountMenu focused={pressed.focused} onChangePassword={password.open} />
+        </Suspense>
+      ) : (
+        untilLoaded
+      )}
       <ChangeOwnPasswordModal opened={passwordOpened} onClose={password.close} />
     </>
   );
