@@ -10,9 +10,9 @@ import {
   Select,
   Stack,
   Table,
+  TableScrollContainer,
   Text,
   Title,
-  Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -40,6 +40,7 @@ import {
   eventLabel,
 } from './integration-labels';
 import type { IntegrationsState } from './integrations-state';
+import { Tooltip } from '../../components/Tooltip';
 
 /** Below this width the deliveries are cards: seven columns do not fit. */
 const CARDS_BELOW = '(max-width: 61.99em)';
@@ -219,7 +220,7 @@ export function DeliveryLog({
   );
 
   const table = (
-    <Table.ScrollContainer minWidth={760}>
+    <TableScrollContainer minWidth={760}>
       <Table verticalSpacing="sm" data-testid="delivery-log">
         <Table.Thead>
           <Table.Tr>
@@ -268,7 +269,7 @@ export function DeliveryLog({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </TableScrollContainer>
   );
 
   const cardList = (

@@ -7,6 +7,7 @@ import {
   SimpleGrid,
   Stack,
   Table,
+  TableScrollContainer,
   Text,
   Title,
   VisuallyHidden,
@@ -100,7 +101,7 @@ function RecordTable({ record }: { record: TrainingRecord }) {
         </Text>
       ) : (
         // A phone scrolls the table sideways: the keyboard can too (the region takes focus).
-        <Table.ScrollContainer
+        <TableScrollContainer
           minWidth={860}
           type="native"
           tabIndex={0}
@@ -148,7 +149,7 @@ function RecordTable({ record }: { record: TrainingRecord }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScrollContainer>
       )}
     </Stack>
   );
