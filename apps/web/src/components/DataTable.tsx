@@ -1,26 +1,16 @@
-import {
-  Card,
-  Checkbox,
-  Group,
-  ScrollArea,
-  Stack,
-  Table,
-  Text,
-  UnstyledButton,
-} from '@mantine/core';
+import { Card, Group, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import {
+  columnIdOf,
   flexRender,
-  getCoreRowModel,
-  useReactTable,
+  useTable,
+  type CardPlace,
   type Cell,
   type ColumnDef,
-  type RowData,
   type RowSelectionState,
   type SortingState,
-} from '@tanstack/react-table';
+} from './table-model';
 import { useMemo, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useKeepPageInRange, type TableState } from '../lib/list-state';
 import classes from './DataTable.module.css';
 import { Pager } from './Pager';
@@ -31,17 +21,7 @@ import { usePhoneLayout } from './phone-layout';
  * column), its `status` (by default the column named status or active), a labelled `fact` under them, or
  * nowhere (`hidden`, the default for the others). The actions column is the card's action.
  */
-export type CardPlace = 'title' | 'status' | 'fact' | 'hidden';
-
-declare module '@tanstack/react-table' {
-  // The generic names are TanStack Table's own; this adds a field, not a type.
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  interface ColumnMeta<TData extends RowData, TValue> {
-    card?: CardPlace;
-    /** A fact's label on the card, when the column's header is not plain text. */
-    cardLabel?: string;
-  }
-}
+export type { CardPlace };
 
 /**
  * The id of a row-actions column: pinned to the card's right edge while the table scrolls, except
@@ -70,11 +50,15 @@ export interface DataTableProps<T> {
    * log) knows no page count.
    */
   pager?: ReactNode;
-  /** Multi-select within the page: the ids of the selected rows, and whether a row may be selected. */
+  /**
+   * Multi-select within the page: the ids of the selected rows, whether a row may be selected, and
+   * the checkboxes' column (useSelectColumn(), components/select-column.tsx).
+   */
   selection?: {
     selected: RowSelectionState;
     onChange: (selected: RowSelectionState) => void;
     canSelect?: (row: T) => boolean;
+    column: ColumnDef<T>;
   };
   /** The width below which rows are cards (the phone's by default: under 600 px). */
   cardsBelow?: string;
@@ -84,16 +68,8 @@ export interface DataTableProps<T> {
   minWidth?: number;
 }
 
-/** A column's id as TanStack Table gives it: its `id`, else its `accessorKey`. */
-function columnId<T>(column: ColumnDef<T, unknown>): string | undefined {
-  if (column.id) return column.id;
-  return 'accessorKey' in column && typeof column.accessorKey === 'string'
-    ? column.accessorKey
-    : undefined;
-}
-
 /**
- * The console's tables: the server pages and sorts (TanStack Table's manual modes), 10 rows a
+ * The console's tables: the server pages and sorts (components/table-model.ts, TanStack Table's model as far as used), 10 rows a
  * page, Previous/Next, and the number of rows on every page. A column sorts when its id is one of
  * the list's sort fields; the arrows toggle as TanStack Table does (text ascending first, figures
  * descending first, a third click back to the list's default order).
@@ -119,57 +95,26 @@ export function DataTable<T>({
   label,
   minWidth = 600,
 }: DataTableProps<T>) {
-  const { t } = useTranslation();
   const cards = usePhoneLayout(cardsBelow);
   const sorting: SortingState = state.sort
     ? [{ id: state.sort, desc: state.order === 'desc' }]
     : [];
 
-  const selectColumn: ColumnDef<T, unknown> = {
-    id: SELECT_COLUMN_ID,
-    enableSorting: false,
-    header: ({ table }) => (
-      <Checkbox
-        aria-label={t('common:selectAll')}
-        checked={table.getIsAllPageRowsSelected()}
-        indeterminate={table.getIsSomePageRowsSelected()}
-        onChange={table.getToggleAllPageRowsSelectedHandler()}
-      />
-    ),
-    cell: ({ row }) => (
-      <Checkbox
-        aria-label={t('common:selectRow')}
-        checked={row.getIsSelected()}
-        disabled={!row.getCanSelect()}
-        onClick={(event) => event.stopPropagation()}
-        onChange={row.getToggleSelectedHandler()}
-      />
-    ),
-  };
-
   const { sortFields } = state;
   const sortableColumns = useMemo(
     () =>
       columns.map((column) => {
-        const id = columnId(column);
+        const id = columnIdOf(column);
         return { ...column, enableSorting: id !== undefined && sortFields.includes(id) };
       }),
     [columns, sortFields],
   );
 
-  const table = useReactTable({
+  const table = useTable({
     data: rows,
-    columns: selection ? [selectColumn, ...sortableColumns] : sortableColumns,
+    columns: selection ? [selection.column, ...sortableColumns] : sortableColumns,
     getRowId,
-    rowCount: total,
-    state: {
-      sorting,
-      pagination: { pageIndex: state.pageIndex, pageSize: state.pageSize },
-      rowSelection: selection?.selected ?? {},
-    },
-    manualPagination: true,
-    manualSorting: true,
-    enableMultiSort: false,
+    state: { sorting, rowSelection: selection?.selected ?? {} },
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
       const first = next[0];
@@ -180,7 +125,6 @@ export function DataTable<T>({
       if (!selection) return;
       selection.onChange(typeof updater === 'function' ? updater(selection.selected) : updater);
     },
-    getCoreRowModel: getCoreRowModel(),
   });
 
   useKeepPageInRange(state, rows.length, total);
@@ -225,7 +169,9 @@ export function DataTable<T>({
 
   return (
     <>
-      <ScrollArea type="auto" scrollbars="x" offsetScrollbars="present">
+      {/* A native scroller, not Mantine's ScrollArea, which would bring floating-ui with every
+          list (issue #27); DataTable.module.css gives it a thin bar. */}
+      <div className={classes.scroll}>
         <Table
           className={classes.table}
           striped
@@ -302,20 +248,21 @@ export function DataTable<T>({
             ))}
           </Table.Tbody>
         </Table>
-      </ScrollArea>
+      </div>
       {pagerBelow}
     </>
   );
 }
 
-const SELECT_COLUMN_ID = '__select';
+/** The id of the checkboxes' column (components/select-column.tsx). */
+export const SELECT_COLUMN_ID = '__select';
 
 /** Where each cell of a row goes on its card (see CardPlace). */
-function cardPlaces<T>(cells: Cell<T, unknown>[]) {
+function cardPlaces<T>(cells: Cell<T>[]) {
   const data = cells.filter(
     (cell) => cell.column.id !== SELECT_COLUMN_ID && cell.column.id !== ACTIONS_COLUMN_ID,
   );
-  const placeOf = (cell: Cell<T, unknown>): CardPlace => {
+  const placeOf = (cell: Cell<T>): CardPlace => {
     const place = cell.column.columnDef.meta?.card;
     if (place) return place;
     if (cell === data[0]) return 'title';
@@ -331,16 +278,15 @@ function cardPlaces<T>(cells: Cell<T, unknown>[]) {
 }
 
 /** A fact's label: the column's card label, else its header when that is plain text. */
-function factLabel<T>(cell: Cell<T, unknown>): string {
+function factLabel<T>(cell: Cell<T>): string {
   const { meta, header } = cell.column.columnDef;
   return meta?.cardLabel ?? (typeof header === 'string' ? header : cell.column.id);
 }
 
 /** One row as a card: selection, title and status on top, facts under them, the action last. */
-function RowCard<T>({ cells, onClick }: { cells: Cell<T, unknown>[]; onClick?: () => void }) {
+function RowCard<T>({ cells, onClick }: { cells: Cell<T>[]; onClick?: () => void }) {
   const place = cardPlaces(cells);
-  const render = (cell: Cell<T, unknown>) =>
-    flexRender(cell.column.columnDef.cell, cell.getContext());
+  const render = (cell: Cell<T>) => flexRender(cell.column.columnDef.cell, cell.getContext());
   return (
     <Card
       component="li"

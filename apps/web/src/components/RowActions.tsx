@@ -1,9 +1,10 @@
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group } from '@mantine/core';
 import { IconPencil, IconTrash, type Icon } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from './table-model';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ACTIONS_COLUMN_ID } from './DataTable';
+import { Tooltip } from './Tooltip';
 
 /** One button of a table row: an icon with its tooltip, which is also its accessible name. */
 export interface RowAction {

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { IconKey, IconKeyOff, IconPlus, IconSearch } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import {
   ACCESS_ENTRY_ORGANIZATIONS,
   type ScenarioAccessEntry,

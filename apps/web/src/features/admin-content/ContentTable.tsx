@@ -1,6 +1,6 @@
 import { Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/DataTable';

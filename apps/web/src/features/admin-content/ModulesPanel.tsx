@@ -1,4 +1,4 @@
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { ContentModule } from '@vrtc/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';

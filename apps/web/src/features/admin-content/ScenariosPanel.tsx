@@ -1,5 +1,5 @@
 import { Badge, Text } from '@mantine/core';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { ScenarioSummary } from '@vrtc/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';

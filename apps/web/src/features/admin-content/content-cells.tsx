@@ -1,6 +1,6 @@
 import { actionsColumn } from '../../components/RowActions';
 import { Stack, Text } from '@mantine/core';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ContentItem, ContentKind } from '../../api/content';

@@ -1,7 +1,7 @@
 import { Button, Card, Switch } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconRefresh } from '@tabler/icons-react';
-import type { RowSelectionState } from '@tanstack/react-table';
+import type { RowSelectionState } from '../../components/table-model';
 import type { Device } from '@vrtc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,10 +1,11 @@
 import { Stack, Text } from '@mantine/core';
 import { IconDeviceVisionPro } from '@tabler/icons-react';
-import type { RowSelectionState } from '@tanstack/react-table';
+import type { RowSelectionState } from '../../components/table-model';
 import type { Device } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/DataTable';
 import { QueryState } from '../../components/QueryState';
+import { useSelectColumn } from '../../components/select-column';
 import type { useAdminDevices } from '../../api/devices';
 import { useDeviceColumns } from './device-columns';
 import { canDelete, type AdminDeviceListState } from './device-options';
@@ -25,6 +26,7 @@ export function DeviceTable({
 }) {
   const { t } = useTranslation('adminDevices');
   const columns = useDeviceColumns(onDelete);
+  const selectColumn = useSelectColumn<Device>();
   const filtered = list.filtered;
   return (
     <QueryState
@@ -40,7 +42,7 @@ export function DeviceTable({
         state={list}
         columns={columns}
         getRowId={(device) => device.id}
-        selection={{ selected, onChange: onSelect, canSelect: canDelete }}
+        selection={{ selected, onChange: onSelect, canSelect: canDelete, column: selectColumn }}
         empty={
           <Stack align="center" py="xl" gap="sm">
             <IconDeviceVisionPro size={40} opacity={0.4} />

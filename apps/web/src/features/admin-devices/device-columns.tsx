@@ -1,12 +1,13 @@
 import { actionsColumn } from '../../components/RowActions';
-import { Badge, Code, Text, Tooltip } from '@mantine/core';
-import type { ColumnDef } from '@tanstack/react-table';
+import { Badge, Code, Text } from '@mantine/core';
+import type { ColumnDef } from '../../components/table-model';
 import type { Device } from '@vrtc/contract';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { formatDate, formatRelativeTime } from '../../lib/format';
 import { canDelete } from './device-options';
+import { Tooltip } from '../../components/Tooltip';
 
 /** The All devices table's columns; the last one deletes a device (not one in a session). */
 export function useDeviceColumns(onDelete: (device: Device) => void) {

@@ -1,15 +1,5 @@
 import { actionsColumn } from '../../components/RowActions';
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import {
   IconActivity,
   IconBuilding,
@@ -19,7 +9,7 @@ import {
   IconPlus,
   IconSearch,
 } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +25,7 @@ import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useDeleteOrganization, useSaveOrganization } from '../../api/organizations';
 import { OrganizationAnalyticsModal } from './OrganizationAnalyticsModal';
 import { OrganizationFormModal } from './OrganizationFormModal';
+import { Tooltip } from '../../components/Tooltip';
 
 /** What the organisation holds ("1 account, 2 headsets"), or undefined when nothing. */
 function organizationHoldings(organization: Organization): string | undefined {

@@ -11,7 +11,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconKey, IconPlus, IconSearch, IconUserCog } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';

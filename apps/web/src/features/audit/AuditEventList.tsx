@@ -1,6 +1,6 @@
-import { ActionIcon, Button, Code, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { AuditEvent } from '@vrtc/contract';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import type { TableState } from '../../lib/list-state';
 import { actionLabel, actorParts, targetText } from './audit-labels';
 import { AUDIT_PAGE_SIZE, type AuditListState } from './audit-list-state';
 import { OutcomeBadge } from './OutcomeBadge';
+import { Tooltip } from '../../components/Tooltip';
 
 /** The table's page and sort: the audit log has neither (it pages by cursor, newest first). */
 const NO_TABLE_PAGING: TableState = {

@@ -13,7 +13,6 @@ import {
   Select,
   Stack,
   Text,
-  Tooltip,
 } from '@mantine/core';
 import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
 import {
@@ -24,7 +23,7 @@ import {
   IconListDetails,
   IconRefresh,
 } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { HistorySession, SessionExportQuery, SessionListQuery } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +56,7 @@ import {
   useSessionHistory,
   type HistoryStatusFilter,
 } from '../../api/sessions';
+import { Tooltip } from '../../components/Tooltip';
 
 const STATUSES = HISTORY_STATUS_FILTERS.filter((value) => value !== 'all');
 /** History sorts by start time only (newest first unless turned). */

@@ -1,6 +1,6 @@
-import { ActionIcon, Progress, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Progress, Text, VisuallyHidden } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import type { VrUserSession } from '@vrtc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { useContentText } from '../../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../../lib/format';
 import type { TableState } from '../../lib/list-state';
 import { SESSIONS_PAGE_SIZE, useVrUserSessions } from '../../api/vr-users';
+import { Tooltip } from '../../components/Tooltip';
 
 /**
  * A VR user's sessions, newest first, paged as the specification's session list (50 a page), each

@@ -2,7 +2,7 @@ import { actionsColumn } from '../../components/RowActions';
 import { Anchor, Button, Card, Stack, Text, TextInput } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconEye, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
-import type { ColumnDef } from '@tanstack/react-table';
+import type { ColumnDef } from '../../components/table-model';
 import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
