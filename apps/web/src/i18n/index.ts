@@ -9,10 +9,13 @@ export const LANGUAGE_KEY = 'language';
 type Dictionary = Record<string, unknown>;
 
 // Every feature keeps its strings in locales/<language>/<namespace>.json. Only what the login page
-// and the layout need is bundled (`errors` too: the login page words a refused sign-in); each
-// screen's namespace loads with the screen (see app/routes.tsx), so adding strings to a screen
-// never grows the login page.
-const files = import.meta.glob<Dictionary>('./locales/*/{common,auth,layout,errors}.json', {
+// and the layout need is bundled (`errors` too: the login page words a refused sign-in), and only
+// in Russian, the language of a first visit: English's same dictionaries load as one file when the
+// console is first shown in English (english.ts), so a page in one language never carries the
+// other's (issue #27). Each screen's namespace loads with the screen (see app/routes.tsx), in the
+// language shown, so adding strings to a screen never grows the login page.
+const BUNDLED: readonly string[] = ['common', 'auth', 'layout', 'errors'];
+const files = import.meta.glob<Dictionary>('./locales/ru/{common,auth,layout,errors}.json', {
   eager: true,
   import: 'default',
 });
@@ -20,6 +23,7 @@ const lazyFiles = import.meta.glob<Dictionary>(
   ['./locales/*/*.json', '!./locales/*/{common,auth,layout,errors}.json'],
   { import: 'default' },
 );
+const englishBundled = () => import('./english').then((module) => module.english);
 
 function byLanguage(
   entries: Array<[string, Dictionary]>,
@@ -34,7 +38,7 @@ function byLanguage(
   return result;
 }
 
-/** The bundled dictionaries (login page and layout). */
+/** The bundled dictionaries (login page and layout), Russian only. */
 export function dictionaries(): Record<Language, Record<string, Dictionary>> {
   return byLanguage(Object.entries(files));
 }
@@ -46,7 +50,7 @@ export async function allDictionaries(): Promise<Record<Language, Record<string,
       async ([path, load]) => [path, await load()] as [string, Dictionary],
     ),
   );
-  return byLanguage([...Object.entries(files), ...lazy]);
+  return byLanguage([...Object.entries(files), ...Object.entries(await englishBundled()), ...lazy]);
 }
 
 /** Names of the lazily loaded namespaces, e.g. for preloading them in tests. */
@@ -54,12 +58,21 @@ export const LAZY_NAMESPACES = [
   ...new Set(Object.keys(lazyFiles).map((path) => /([\w-]+)\.json$/.exec(path)![1]!)),
 ];
 
-/** i18next backend for the lazily loaded namespaces; the bundled ones are already in the store. */
+/**
+ * i18next backend for the lazily loaded namespaces, and for English's bundled ones; Russian's
+ * bundled ones are already in the store.
+ */
 const lazyBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, namespace, callback) {
-    const load = lazyFiles[`./locales/${language}/${namespace}.json`];
+    const load =
+      language === 'en' && BUNDLED.includes(namespace)
+        ? () =>
+            englishBundled().then(
+              (english) => english[`./locales/en/${namespace}.json`] ?? ({} as Dictionary),
+            )
+        : lazyFiles[`./locales/${language}/${namespace}.json`];
     if (!load) {
       callback(null, {});
       return;
@@ -101,7 +114,7 @@ i18n.on('languageChanged', (language) => {
   document.title = i18n.t('common:appName', { lng: language });
 });
 
-const resources = dictionaries();
+const resources = { ru: dictionaries().ru };
 void i18n
   .use(lazyBackend)
   .use(initReactI18next)
@@ -110,10 +123,13 @@ void i18n
     // Namespaces missing from `resources` (the screens' own) come from lazyBackend on first use.
     partialBundledLanguages: true,
     lng: storedLanguage(),
-    fallbackLng: 'en',
+    // No fallback language: a Russian page would load English's dictionaries too. None is needed:
+    // dictionaries.test.ts keeps both languages' keys the same.
+    fallbackLng: false,
     supportedLngs: LANGUAGES,
     defaultNS: 'common',
-    ns: Object.keys(resources.ru),
+    // A copy: i18next adds each namespace it loads to this list.
+    ns: [...BUNDLED],
     interpolation: { escapeValue: false },
     returnNull: false,
   });

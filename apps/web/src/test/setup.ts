@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import i18n, { LAZY_NAMESPACES, storedLanguage } from '../i18n';
+import i18n, { LANGUAGES, LAZY_NAMESPACES, storedLanguage } from '../i18n';
 import { takeContractErrors } from './contract-check';
 
 // findBy… and waitFor give a screen 5 s, not 1 s, to show what it should: a debounced search
@@ -17,8 +17,10 @@ beforeAll(async () => {
   localStorage.clear();
   await i18n.changeLanguage(storedLanguage());
   document.documentElement.lang = i18n.language;
-  // Screens' dictionaries normally load with their route; components under test get them all.
+  // Screens' dictionaries normally load with their route, and only in the language shown;
+  // components under test get them all, in both languages.
   await i18n.loadNamespaces(LAZY_NAMESPACES);
+  await i18n.loadLanguages([...LANGUAGES]);
 });
 afterAll(() => {
   notifications.clean();
