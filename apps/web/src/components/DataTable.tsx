@@ -3,7 +3,7 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react'
 import {
   columnIdOf,
   flexRender,
-  useTable,
+  createTable,
   type CardPlace,
   type Cell,
   type ColumnDef,
@@ -110,7 +110,7 @@ export function DataTable<T>({
     [columns, sortFields],
   );
 
-  const table = useTable({
+  const table = createTable({
     data: rows,
     columns: selection ? [selection.column, ...sortableColumns] : sortableColumns,
     getRowId,

@@ -120,8 +120,8 @@ function accessorOf<T>(column: ColumnDef<T>): ((row: T, index: number) => unknow
       );
 }
 
-/** The table's model for one render (the hook keeps no state: it is all in `options.state`). */
-export function useTable<T>(options: TableOptions<T>): TableModel<T> {
+/** The table's model for one render (it keeps no state: it is all in `options.state`). */
+export function createTable<T>(options: TableOptions<T>): TableModel<T> {
   const { sorting, rowSelection } = options.state;
   const selection = options.enableRowSelection;
 
