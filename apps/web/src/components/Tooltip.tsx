@@ -7,10 +7,11 @@ import {
   Suspense,
   useState,
   type ReactElement,
+  type PointerEvent,
   type Ref,
 } from 'react';
 
-// Mantine's Tooltip and floating-ui (~15 KB brotli) load when a pointer first reaches the element,
+// Mantine's Tooltip and floating-ui (~15 KB brotli) load when a mouse first reaches the element,
 // not with the page (issue #27).
 const MantineTooltip = lazy(() =>
   import('./tooltip-impl').then((module) => ({ default: module.Tooltip })),
@@ -26,17 +27,24 @@ export function Tooltip({ children, ...props }: TooltipProps) {
   const [target, setTarget] = useState<HTMLElement | null>(null);
   const [wanted, setWanted] = useState(false);
   const child = isValidElement(children)
-    ? (children as ReactElement<{ ref?: Ref<HTMLElement>; onPointerEnter?: () => void }>)
+    ? (children as ReactElement<{
+        ref?: Ref<HTMLElement>;
+        onPointerEnter?: (event: PointerEvent) => void;
+      }>)
     : null;
   const ref = useMergedRef(child?.props.ref, setTarget);
   if (!child) return children;
   const focus = props.events?.focus === true;
   const want = () => setWanted(true);
+  // Mantine's Tooltip leaves a finger's touch alone unless `events.touch` says otherwise.
+  const wantFrom = (event: PointerEvent) => {
+    if (event.pointerType === 'mouse' || props.events?.touch) want();
+  };
   return (
     <>
       {cloneElement(child, {
         ref,
-        onPointerEnter: chain(child.props.onPointerEnter, want),
+        onPointerEnter: chain(child.props.onPointerEnter, wantFrom),
         ...(focus
           ? { onFocus: chain((child.props as { onFocus?: () => void }).onFocus, want) }
           : {}),
@@ -54,9 +62,12 @@ export function Tooltip({ children, ...props }: TooltipProps) {
   );
 }
 
-function chain<A extends unknown[]>(first: ((...args: A) => void) | undefined, then: () => void) {
+function chain<A extends unknown[]>(
+  first: ((...args: A) => void) | undefined,
+  then: (...args: A) => void,
+) {
   return (...args: A) => {
     first?.(...args);
-    then();
+    then(...args);
   };
 }
