@@ -134,7 +134,7 @@ const SCREENS: Record<string, Screen> = {
  * checked: the first rows then wait for the list's answer alone, not for code fetched after it.
  */
 export function preloadSignedIn(path: string) {
-  const [first = '', second = ''] = new URL(path, window.location.origin).pathname
+  const [first = HOME_PATH.slice(1), second = ''] = new URL(path, window.location.origin).pathname
     .split('/')
     .filter(Boolean);
   const target =

@@ -27,6 +27,19 @@ const AuthContext = createContext<AuthContextValue | undefined>(undefined);
 
 const signedOut: AuthState = { status: 'signed-out', user: undefined };
 
+let earlyCheck: Promise<Me> | undefined;
+
+/**
+ * Sends the sign-in check (GET /v1/me) before the first render (main.tsx): which page shows waits
+ * on its answer, and evaluating and first rendering the console takes the main thread a while on
+ * a slow machine. The provider then takes this request instead of sending its own.
+ */
+export function checkSignInEarly(): void {
+  earlyCheck ??= api.call(routes.me);
+  // Answered by the provider; a failure here is its to handle, not an unhandled rejection.
+  earlyCheck.catch(() => undefined);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   // Nothing in storage says whether the browser is signed in: the httpOnly cookie does, and only
   // the server can read it. Until GET /v1/me answers, a spinner (no page that may be wrong).
@@ -45,7 +58,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // On start-up the sign-in cookie is checked against the profile; if that fails, signed out.
   useEffect(() => {
     let cancelled = false;
-    api.call(routes.me).then(
+    const check = earlyCheck ?? api.call(routes.me);
+    earlyCheck = undefined;
+    check.then(
       (user) => {
         if (cancelled) return;
         writeStoredUser(user);
