@@ -9,6 +9,7 @@ import { routes } from './routes';
 import { useQuery, keepPreviousData, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { useLiveQueryOptions } from './live-events';
+import { useListRequestInRender } from './lists';
 import { sessionKeys } from './session-keys';
 import { deviceKeys } from './devices';
 import { vrUserKeys } from './vr-users';
@@ -81,11 +82,17 @@ export function useCancelSession() {
 export function useSessionHistory(query: SessionListQuery) {
   // A session that ends shows up without a refresh; the History is never polled.
   const live = useLiveQueryOptions(['sessionChange'], { poll: false });
+  const options = {
+    queryKey: sessionKeys.history(query),
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.call(routes.listSessions, { query, signal }),
+  };
+  const sentInRender = useListRequestInRender(options);
   return useQuery({
     ...live,
-    queryKey: sessionKeys.history(query),
-    queryFn: ({ signal }) => api.call(routes.listSessions, { query, signal }),
+    ...options,
     placeholderData: keepPreviousData,
+    refetchOnMount: !sentInRender,
   });
 }
 

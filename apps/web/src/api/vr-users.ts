@@ -3,7 +3,7 @@ import { routes } from './routes';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
 import { useRefreshingMutation } from './mutations';
-import { PICKER_LIMIT, type PickerQuery } from './lists';
+import { PICKER_LIMIT, useListRequestInRender, type PickerQuery } from './lists';
 
 /**
  * The organisation's VR users: the VR users screen's table, and the searchable VR user pickers of
@@ -29,7 +29,9 @@ export const vrUserQueries = {
 };
 
 export function useVrUserList(query: VrUserListQuery) {
-  return useQuery(vrUserQueries.list(query));
+  const options = vrUserQueries.list(query);
+  const sentInRender = useListRequestInRender(options);
+  return useQuery({ ...options, refetchOnMount: !sentInRender });
 }
 
 /** The first VR users (by name) whose name or notes contain `q`. */
