@@ -52,6 +52,8 @@ import {
  *  6. heartbeats at a fixed 1,000 req/s, idle and while an admin loops the 365-day statistics and
  *     the history export;
  *  7. once: /login and what its HTML references, as a browser fetches them (br, gzip).
+ * This process's RSS is sampled every 100 ms from the server's start to the end of 6: on PGlite its
+ * peak is held under 650 MB (issue #27).
  * Clients (autocannon, downloads, background traffic) run in child processes (console-client.ts),
  * so this process's CPU time and RSS are the server's (PGlite included: it runs in a worker thread
  * of this process).
@@ -111,6 +113,8 @@ const READ_P99_MS = 100;
 const EXPORT_MAX_S = 5;
 const EXPORT_MAX_RSS_MB = 300;
 const HEARTBEAT_MAX_RATIO = { postgres: 2, pglite: 3 } as const;
+/** Issue #27: the server on PGlite (its WebAssembly heap in this process) stays under this. */
+const PGLITE_SERVING_MAX_RSS_MB = 650;
 const LOGIN_MAX_BYTES = 200 * 1024;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -514,6 +518,8 @@ interface DatabaseRun {
   keepAlive?: KeepAliveOutcome;
   /** RSS of this process at each stage. */
   rss: Array<[string, number]>;
+  /** This process's highest RSS from the server's start to the end of the heartbeats. */
+  servingRssPeakBytes?: number;
   error?: string;
 }
 
@@ -884,6 +890,7 @@ async function runDatabase(
   );
   let server: Server | undefined;
   let keepAlive: { id: number; done: Promise<KeepAliveOutcome> } | undefined;
+  let serving: RssWatch | undefined;
   try {
     run.rss.push(['database opened', process.memoryUsage.rss()]);
     await migrate(handle.db);
@@ -915,6 +922,8 @@ async function runDatabase(
     };
     say(`  server at ${server.url}; signed in as ${ADMIN_EMAIL} and ${clientEmail(1)}`);
     run.rss.push(['server started', process.memoryUsage.rss()]);
+    // The server's peak while it serves the benchmark: reads, exports, heartbeats, the admin loop.
+    serving = new RssWatch();
 
     if (!staticHolder.result) {
       say('  static files (/login)…');
@@ -987,6 +996,9 @@ async function runDatabase(
       tokens.admin,
       `/v1/admin/stats/range?${context.range(365)}`,
     );
+    run.rss.push(['after the heartbeats', process.memoryUsage.rss()]);
+    run.servingRssPeakBytes = serving.stop().peakBytes;
+    run.rss.push(['highest while serving (every 100 ms)', run.servingRssPeakBytes]);
   } catch (error) {
     // The message and where it came from, without the driver's frames.
     run.error =
@@ -997,6 +1009,7 @@ async function runDatabase(
         : String(error);
     say(`  FAILED: ${run.error}`);
   } finally {
+    serving?.stop();
     if (keepAlive) {
       clients.background.stop(keepAlive.id);
       run.keepAlive = await keepAlive.done.catch(() => undefined);
@@ -1293,6 +1306,13 @@ function databaseReport(run: DatabaseRun): { lines: string[]; targets: string[][
       `heartbeat p99 under admin load ≤ ${limit} × idle`,
       `${ms(hb.loaded.p99)} ms vs ${ms(hb.idle.p99)} ms idle (${ratio.toFixed(2)} ×)`,
       verdict(ratio <= limit && hb.loaded.ok > 0),
+    ]);
+  }
+  if (run.kind === 'pglite' && run.servingRssPeakBytes !== undefined) {
+    targets.push([
+      `server RSS peak < ${PGLITE_SERVING_MAX_RSS_MB} MB while serving the benchmark (sampled every 100 ms)`,
+      mb(run.servingRssPeakBytes),
+      verdict(run.servingRssPeakBytes < PGLITE_SERVING_MAX_RSS_MB * 1024 * 1024),
     ]);
   }
   return { lines, targets };
