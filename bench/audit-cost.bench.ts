@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Tenant } from './mutation-server.ts';
 import { createScratchDatabase, percentile } from './targets.ts';
+import { loadAverage as load, say } from './cli.ts';
 
 /**
  * `npm run bench:audit`: what the audit log adds to a mutating call. The console's rename of a VR
@@ -40,12 +41,6 @@ const LOADS = [
 ];
 const MAX_ADDED = 0.2;
 
-const say = (line = '') => process.stdout.write(`${line}\n`);
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 const median = (values: number[]) => percentile(values, 50);
 
 /** A checkout of the commit before the audit log, with its dependencies installed. */

@@ -7,6 +7,7 @@ import { openDatabase } from '../apps/server/src/platform/database/db.ts';
 import { Cluster, findNginx } from '../apps/server/test/cluster/cluster.ts';
 import { LoadGenerator } from './load-generator.ts';
 import type { LoadResult } from './load-runner.ts';
+import { loadAverage, say } from './cli.ts';
 
 /**
  * `npm run bench:cluster`: heartbeat throughput through nginx (deploy/nginx.conf) with one node,
@@ -23,12 +24,6 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
 const DEVICES = Number(process.env.BENCH_DEVICES || 1000);
 
-const say = (line = '') => process.stdout.write(`${line}\n`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** CPU seconds (user + system) a process and its children threads used so far. */

@@ -11,6 +11,7 @@ import { startServerProcess, stopServerProcess } from '../apps/server/test/serve
 import { waitFor } from '../apps/server/test/wait-for.ts';
 import { BENCH_PASSWORD, fillDatabase, sizesFor } from './console-fill.ts';
 import { percentile } from './targets.ts';
+import { cliArgs, loadAverage as load, say } from './cli.ts';
 
 /**
  * `npm run bench:cold-start`: how soon the server is ready after it starts on an embedded database
@@ -27,23 +28,11 @@ import { percentile } from './targets.ts';
  *  3. the median against the target; exit code 1 when it fails.
  */
 
-const args = new Map<string, string>();
-for (const arg of process.argv.slice(2)) {
-  const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-  if (!match) throw new Error(`Unknown argument ${arg}`);
-  args.set(match[1]!, match[2] ?? 'true');
-}
+const args = cliArgs();
 const SCALE = Number(args.get('scale') ?? 1);
 const RUNS = Number(args.get('runs') ?? 3);
 const KEEP = args.has('keep');
 const TARGET_MS = 3000;
-
-const say = (line = '') => process.stdout.write(`${line}\n`);
-const load = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 
 async function fill(dataDir: string): Promise<number> {
   const handle = await openDatabase({ pgliteDir: dataDir });

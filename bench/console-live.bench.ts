@@ -16,6 +16,7 @@ import {
   watchCompletedTasks,
 } from '../apps/web/e2e/active-card.ts';
 import { createScratchDatabase, percentile, seedProbe, type Probe } from './targets.ts';
+import { loadAverage, say } from './cli.ts';
 
 /**
  * `npm run bench:console-live`: how soon a task a headset reports shows on the console's Active
@@ -46,12 +47,6 @@ const EMAIL = 'console-live@bench.local';
 const PASSWORD = 'console-live-bench';
 
 const root = path.resolve(import.meta.dirname, '..');
-const say = (line = '') => process.stdout.write(`${line}\n`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 
 interface Run {
   label: string;

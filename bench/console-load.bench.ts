@@ -17,6 +17,7 @@ import { PGLITE_SETTINGS } from '../apps/server/src/platform/database/pglite-set
 import { DEMO_STAFF } from '../tools/demo/src/demo-content.ts';
 import { seedDemo } from '../tools/demo/src/demo.seed.ts';
 import { runLighthouse, type LighthousePage } from './lighthouse.ts';
+import { cliArgs, loadAverage, say } from './cli.ts';
 
 /**
  * `npm run bench:console-load`: what a person's browser loads from the production build, and how
@@ -58,12 +59,7 @@ import { runLighthouse, type LighthousePage } from './lighthouse.ts';
  * shows one version.
  */
 
-const args = new Map<string, string>();
-for (const arg of process.argv.slice(2)) {
-  const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-  if (!match) throw new Error(`Unknown argument ${arg}`);
-  args.set(match[1]!, match[2] ?? 'true');
-}
+const args = cliArgs();
 const RUNS = Number(args.get('runs') ?? 3);
 const BUILD = !args.has('no-build');
 const KEEP = args.has('keep');
@@ -109,12 +105,6 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--no-first-run',
 ];
-const say = (line = '') => process.stdout.write(`${line}\n`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' / ');
 const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const median = (values: number[]) => {

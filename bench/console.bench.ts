@@ -34,6 +34,7 @@ import {
   type FillResult,
   type FillSizes,
 } from './console-fill.ts';
+import { cliArgs, loadAverage, say } from './cli.ts';
 
 /**
  * `npm run bench:console`: the console's read paths at scale. A benchmark, not a test: it prints
@@ -69,12 +70,7 @@ import {
 // Options
 // ---------------------------------------------------------------------------------------------
 
-const args = new Map<string, string>();
-for (const arg of process.argv.slice(2)) {
-  const match = /^--([\w-]+)(?:=(.*))?$/.exec(arg);
-  if (!match) throw new Error(`Unknown argument ${arg}`);
-  args.set(match[1]!, match[2] ?? 'true');
-}
+const args = cliArgs();
 const numberArg = (name: string, fallback: number) => {
   const value = args.has(name) ? Number(args.get(name)) : fallback;
   if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
@@ -119,13 +115,7 @@ const LOGIN_MAX_BYTES = 200 * 1024;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const say = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' / ');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const kb = (bytes: number) =>
   bytes >= 1024 * 1024

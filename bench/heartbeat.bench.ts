@@ -15,6 +15,7 @@ import {
 } from './targets.ts';
 import { CONFIG_SETTINGS } from '../apps/server/src/platform/config/config.ts';
 import { readSetting } from '../apps/server/src/platform/config/settings.ts';
+import { loadAverage, say } from './cli.ts';
 
 /**
  * `npm run bench`: the heartbeat route (POST /v1/headset/heartbeat) of the real app, background
@@ -46,12 +47,6 @@ const MUTATION_CONNECTIONS = Number(process.env.BENCH_MUTATION_CONNECTIONS || 10
 const MIN_RATIO = 0.5;
 const MAX_P99_MS = 20;
 
-const say = (line = '') => process.stdout.write(`${line}\n`);
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Measured extends LoadResult {

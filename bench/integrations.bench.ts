@@ -21,6 +21,7 @@ import {
   startBareRoute,
   type DatabaseChoice,
 } from './targets.ts';
+import { say } from './cli.ts';
 
 /**
  * Results out under load (issue 26, docs/integrations.md): the real app (buildApp, background jobs
@@ -206,7 +207,6 @@ async function startReceiver(): Promise<Receiver> {
   };
 }
 
-const say = (line = '') => process.stdout.write(`${line}\n`);
 const loadAverage = () =>
   os
     .loadavg()

@@ -27,6 +27,7 @@ import {
 } from './targets.ts';
 import { CONFIG_SETTINGS } from '../apps/server/src/platform/config/config.ts';
 import { readSetting } from '../apps/server/src/platform/config/settings.ts';
+import { loadAverage, say } from './cli.ts';
 
 /**
  * `npm run bench:live`: what the console's live streams (GET /v1/events, Server-Sent Events) cost
@@ -79,13 +80,7 @@ const MIN_RATIO_WITH_STREAMS = 0.7;
 const MAX_RSS_GROWTH_MB = 100;
 const MAX_P95_MS = 1000;
 
-const say = (line = '') => process.stdout.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(', ');
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
