@@ -1,17 +1,9 @@
 import { Suspense } from 'react';
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { mockFetch, renderWithProviders } from '../test/render';
+import { mockFetch, renderWithProviders, staffAccount as staff } from '../test/render';
 import { useSessionHistory } from './sessions';
 import { useVrUserList } from './vr-users';
-
-const staff = {
-  id: '00000000-0000-4000-8000-000000000001',
-  email: 'staff@example.com',
-  role: 'client' as const,
-  organization_id: '00000000-0000-4000-8000-000000000002',
-  organization_name: 'Demo',
-};
 
 /** A part of the page that is not ready yet: the page is rendered but never committed. */
 function NotReady(): never {

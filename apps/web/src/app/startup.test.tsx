@@ -1,16 +1,8 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { PublicOnly, RequireAuth } from '../auth/guards';
-import { mockFetch, renderWithProviders } from '../test/render';
+import { mockFetch, renderWithProviders, staffAccount as staff } from '../test/render';
 import { startEarly } from './startup';
-
-const staff = {
-  id: '00000000-0000-4000-8000-000000000001',
-  email: 'staff@example.com',
-  role: 'client' as const,
-  organization_id: '00000000-0000-4000-8000-000000000002',
-  organization_name: 'Demo',
-};
 
 describe('before the first render', () => {
   it('the sign-in check is sent at once, and the provider takes its answer instead of asking again', async () => {

@@ -106,3 +106,12 @@ export function installFakeFetch(
     return response;
   }) as typeof fetch;
 }
+
+/** A client's staff member as `GET /v1/me` answers, for tests that need someone signed in. */
+export const staffAccount = {
+  id: '00000000-0000-4000-8000-000000000001',
+  email: 'staff@example.com',
+  role: 'client' as const,
+  organization_id: '00000000-0000-4000-8000-000000000002',
+  organization_name: 'Demo',
+};
