@@ -8,8 +8,8 @@ import {
   type AuditTargetType,
   type Role,
 } from '@vrtc/contract';
-import { sql } from 'kysely';
-import type { Db, Tx } from '../platform/database/db.ts';
+import { CompiledQuery } from 'kysely';
+import { PREPARED_STATEMENT, type Db, type Tx } from '../platform/database/db.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 
 /**
@@ -103,12 +103,41 @@ const toSource = (by: AccountActor | AuditSource): AuditSource =>
 export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
   const { event } = eventOf(record, redact(record.changes ?? {}));
   const [beforeSeq, afterSeq] = canonicalJsonAround(event, ['seq']);
-  await sql`
-    SELECT vrtc_audit_append(${event.id}, ${event.chain}, ${event.at}, ${event.organization_id},
-      ${event.actor_type}, ${event.actor_id}, ${event.actor_email}, ${event.actor_role},
-      ${event.action}, ${event.outcome}, ${event.target_type}, ${event.target_id},
-      ${event.target_label}, ${JSON.stringify(event.changes)}::jsonb, ${event.ip},
-      ${event.user_agent}, ${event.request_id}, ${beforeSeq}, ${afterSeq})`.execute(trx);
+  await trx.executeQuery(
+    CompiledQuery.raw(APPEND_SQL, [
+      ...eventParameters(event),
+      JSON.stringify(event.changes),
+      event.ip,
+      event.user_agent,
+      event.request_id,
+      beforeSeq,
+      afterSeq,
+    ]),
+  );
+}
+
+/** The event's first thirteen parameters, in the order of both append functions. */
+const eventParameters = (event: ChainedContent) => [
+  event.id,
+  event.chain,
+  event.at,
+  event.organization_id,
+  event.actor_type,
+  event.actor_id,
+  event.actor_email,
+  event.actor_role,
+  event.action,
+  event.outcome,
+  event.target_type,
+  event.target_id,
+  event.target_label,
+];
+
+/** Prepared once per connection (PREPARED_STATEMENT): planning it cost more than running it. */
+const APPEND_SQL = `SELECT vrtc_audit_append(${placeholders(1, 13)}, $14::jsonb, $15, $16, $17, $18, $19) ${PREPARED_STATEMENT}`;
+
+function placeholders(from: number, count: number): string {
+  return Array.from({ length: count }, (_, index) => `$${from + index}`).join(', ');
 }
 
 /** An update of one row and its audit event, for updateAudited. */
@@ -143,32 +172,48 @@ export async function updateAudited(db: Db | Tx, update: AuditedUpdate): Promise
   if (unnamed) throw new Error(`updateAudited: ${unnamed} is not a column name`);
   const { event } = eventOf(update.record, {});
   const [beforeChanges, beforeSeq, afterSeq] = canonicalJsonAround(event, ['changes', 'seq']);
-  const table = sql.table(update.table);
-  const asObject = (row: string) =>
-    sql.raw(fields.map((field) => `'${field}', ${row}.${field}`).join(', '));
-  const scoped =
-    update.organizationId === undefined
-      ? sql``
-      : sql`AND organization_id = ${update.organizationId}`;
-  const { rows } = await sql<{ seq: string }>`
-    WITH before AS (
-      SELECT id, ${sql.join(fields.map((field) => sql.ref(field)))} FROM ${table}
-      WHERE id = ${update.id} ${scoped} FOR UPDATE
+  const scoped = update.organizationId !== undefined;
+  const parameters: unknown[] = [update.id];
+  if (scoped) parameters.push(update.organizationId);
+  parameters.push(...fields.map((field) => update.set[field]), ...eventParameters(event));
+  parameters.push(JSON.stringify(fields), event.ip, event.user_agent, event.request_id);
+  parameters.push(beforeChanges, beforeSeq, afterSeq);
+  const { rows } = await db.executeQuery(
+    CompiledQuery.raw(updateAuditedSql(update.table, fields, scoped), parameters),
+  );
+  return rows.length > 0;
+}
+
+const updateAuditedTexts = new Map<string, string>();
+
+/**
+ * The statement of updateAudited for one table, set of fields and scope, made once: its
+ * parameters are the row's id, its organisation (when scoped), the fields' new values, then the
+ * event's (vrtc_audit_append_diff's order).
+ */
+function updateAuditedSql(table: string, fields: string[], scoped: boolean): string {
+  const key = `${table}|${fields.join(',')}|${scoped}`;
+  let text = updateAuditedTexts.get(key);
+  if (text) return text;
+  let next = scoped ? 3 : 2;
+  const sets = fields.map((field) => `${field} = $${next++}`).join(', ');
+  const event = placeholders(next, 13);
+  next += 13;
+  const asObject = (row: string) => fields.map((field) => `'${field}', ${row}.${field}`).join(', ');
+  text = `WITH before AS (
+      SELECT id, ${fields.join(', ')} FROM ${table}
+      WHERE id = $1 ${scoped ? 'AND organization_id = $2' : ''} FOR UPDATE
     ), changed AS (
-      UPDATE ${table} AS now
-      SET ${sql.join(fields.map((field) => sql`${sql.ref(field)} = ${update.set[field]}`))}
+      UPDATE ${table} AS now SET ${sets}
       FROM before WHERE now.id = before.id
       RETURNING jsonb_build_object(${asObject('before')}) AS before,
         jsonb_build_object(${asObject('now')}) AS after
     )
-    SELECT vrtc_audit_append_diff(${event.id}, ${event.chain}, ${event.at},
-      ${event.organization_id}, ${event.actor_type}, ${event.actor_id}, ${event.actor_email},
-      ${event.actor_role}, ${event.action}, ${event.outcome}, ${event.target_type},
-      ${event.target_id}, ${event.target_label}, ${JSON.stringify(fields)}::jsonb,
-      changed.before, changed.after, ${event.ip}, ${event.user_agent}, ${event.request_id},
-      ${beforeChanges}, ${beforeSeq}, ${afterSeq}) AS seq
-    FROM changed`.execute(db);
-  return rows.length > 0;
+    SELECT vrtc_audit_append_diff(${event}, $${next}::jsonb, changed.before, changed.after,
+      ${placeholders(next + 1, 6)}) AS seq
+    FROM changed ${PREPARED_STATEMENT}`;
+  updateAuditedTexts.set(key, text);
+  return text;
 }
 
 /** The event's content, with its seq to come (the database gives it). */
