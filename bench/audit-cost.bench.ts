@@ -9,7 +9,7 @@ import { loadAverage as load, say } from './cli.ts';
 
 /**
  * `npm run bench:audit`: what the audit log adds to a mutating call. The console's rename of a VR
- * user (PUT /v1/vr-users/:id: a transaction that locks the row, updates it and writes its audit
+ * user (PUT /v1/vr-users/:id: one statement that locks the row, updates it and writes its audit
  * event in the organisation's chain) on this checkout ("after"), against the same call on the
  * commit before the audit log ("before", BENCH_BEFORE_COMMIT, default 200ca1f), both running at
  * once, each in a server process of its own on a fresh database of its own, loaded in turns:
@@ -30,9 +30,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS || 6);
 const ROUND_S = Number(process.env.BENCH_ROUND_S || 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S || 5);
 /**
- * The loads: one person at a time; ten people of one organisation at once (their events queue on
- * its one chain: each waits for the one before to commit); ten people of ten organisations at once
- * (a busy platform: ten chains).
+ * The loads: one person at a time; ten people of one organisation at once (their events share its
+ * one chain: a writer that finds its head held leaves its event to the linker, decision 027); ten
+ * people of ten organisations at once (a busy platform: ten chains).
  */
 const LOADS = [
   { connections: 1, organizations: 1 },

@@ -57,6 +57,7 @@ import { devicesRoutes } from './devices/devices.routes.ts';
 import { adminDevicesRoutes } from './devices/devices.admin.routes.ts';
 import { sessionsRoutes } from './sessions/sessions.routes.ts';
 import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
+import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
@@ -306,6 +307,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   app.addHook('onClose', () => dispatcher.stop());
   if (options.backgroundJobs) {
     startHeadsetBackgroundJobs(app, ctx, jobs);
+    startAuditLinker(app, ctx, jobs);
     startAuditPurge(app, ctx, jobs);
     startIntegrationsUpkeep(app, ctx, jobs);
     dispatcher.start();

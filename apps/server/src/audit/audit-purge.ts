@@ -4,6 +4,7 @@ import { DatabaseLostError } from '../platform/database/db.ts';
 import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { PLATFORM_CHAIN, SYSTEM, recordAudit } from './audit.ts';
+import { linkAudit } from './audit-linker.ts';
 
 /** Arbitrary constant shared by every process of this product: "one purge at a time". */
 export const AUDIT_PURGE_LOCK_KEY = 7_310_003;
@@ -12,8 +13,8 @@ const DAY_MS = 24 * 3600 * 1000;
 const PURGE_FIRST_AFTER_MS = 60_000;
 
 /**
- * Deletes the events older than AUDIT_RETENTION_DAYS, chain by chain, and moves each chain's
- * checkpoint to the last event deleted, so the chain verifies from there. Only a chain's oldest
+ * Deletes the events older than AUDIT_RETENTION_DAYS (and the linker's links of them), chain by
+ * chain, and moves each chain's checkpoint to the last event deleted, so the chain verifies from there. Only a chain's oldest
  * run of events goes (never one out of the middle, whatever its time says), in the one
  * transaction allowed to delete (vrtc.audit_purge), which also records the purge in that chain.
  * Answers how many events went; 0 when another process is purging.
@@ -21,6 +22,8 @@ const PURGE_FIRST_AFTER_MS = 60_000;
 export async function purgeAudit(ctx: ServiceContext): Promise<number> {
   const now = ctx.clock.now();
   const cutoff = new Date(now.getTime() - ctx.config.auditRetentionDays * DAY_MS);
+  // What waits for the linker gets its seq first, so the old run is whole.
+  await linkAudit(ctx.db);
   const chains = await ctx.db.selectFrom('audit_chain_heads').select('chain').execute();
   let purged = 0;
   for (const { chain } of chains) {
@@ -30,43 +33,47 @@ export async function purgeAudit(ctx: ServiceContext): Promise<number> {
         trx,
       );
       if (!lock[0]?.locked) return 0;
-      // The last seq of the chain's old run: just before its first event that is not old.
-      const { rows } = await sql<{ last: string | null }>`
-        SELECT COALESCE(
-          (SELECT min(seq) - 1 FROM audit_events WHERE chain = ${chain} AND at >= ${cutoff}),
-          (SELECT max(seq) FROM audit_events WHERE chain = ${chain})
-        )::text AS last`.execute(trx);
-      const last = rows[0]?.last;
-      if (last === null || last === undefined) return 0;
-      const lastEvent = await trx
-        .selectFrom('audit_events')
-        .select(['hash', 'seq'])
-        .where('chain', '=', chain)
-        .where('seq', '=', last)
-        .executeTakeFirst();
+      // The last seq of the chain's old run: just before its first event that is not old. An
+      // event's seq is its own, or its link's (the linker's); one still waiting has none yet.
+      const { rows } = await sql<{ seq: string; hash: string }>`
+        WITH placed AS (
+          SELECT e.at, COALESCE(e.seq, l.seq) AS seq, COALESCE(e.hash, l.hash) AS hash
+          FROM audit_events e LEFT JOIN audit_links l ON l.event_id = e.id
+          WHERE e.chain = ${chain} AND COALESCE(e.seq, l.seq) IS NOT NULL
+        ), last AS (
+          SELECT COALESCE(
+            (SELECT min(seq) - 1 FROM placed WHERE at >= ${cutoff}),
+            (SELECT max(seq) FROM placed)
+          ) AS seq
+        )
+        SELECT placed.seq::text AS seq, placed.hash FROM placed JOIN last USING (seq)`.execute(trx);
+      const lastEvent = rows[0];
       if (!lastEvent) return 0; // nothing old (the checkpoint is already there)
+      const last = Number(lastEvent.seq);
       const checkpoint = await trx
         .selectFrom('audit_checkpoints')
         .select('seq')
         .where('chain', '=', chain)
         .executeTakeFirst();
       await sql`SELECT set_config('vrtc.audit_purge', 'on', true)`.execute(trx);
-      const deleted = await trx
-        .deleteFrom('audit_events')
-        .where('chain', '=', chain)
-        .where('seq', '<=', last)
-        .executeTakeFirst();
+      const { rows: deleted } = await sql<{ count: number }>`
+        WITH linked AS (
+          DELETE FROM audit_links WHERE chain = ${chain} AND seq <= ${last} RETURNING event_id
+        ), events AS (
+          DELETE FROM audit_events WHERE chain = ${chain}
+            AND (seq <= ${last} OR id IN (SELECT event_id FROM linked))
+          RETURNING 1
+        )
+        SELECT count(*)::int AS count FROM events`.execute(trx);
       await trx
         .insertInto('audit_checkpoints')
-        .values({ chain, seq: Number(last), hash: lastEvent.hash, purged_at: now })
+        .values({ chain, seq: last, hash: lastEvent.hash, purged_at: now })
         .onConflict((oc) =>
-          oc
-            .column('chain')
-            .doUpdateSet({ seq: Number(last), hash: lastEvent.hash, purged_at: now }),
+          oc.column('chain').doUpdateSet({ seq: last, hash: lastEvent.hash, purged_at: now }),
         )
         .execute();
       await sql`SELECT set_config('vrtc.audit_purge', 'off', true)`.execute(trx);
-      const count = Number(deleted.numDeletedRows);
+      const count = deleted[0]?.count ?? 0;
       await recordAudit(trx, {
         by: SYSTEM,
         at: now,
@@ -74,7 +81,7 @@ export async function purgeAudit(ctx: ServiceContext): Promise<number> {
         organizationId: chain === PLATFORM_CHAIN ? null : chain,
         target: { type: 'audit_log', id: chain, label: `older than ${cutoff.toISOString()}` },
         changes: {
-          checkpoint_seq: [checkpoint ? Number(checkpoint.seq) : 0, Number(last)],
+          checkpoint_seq: [checkpoint ? Number(checkpoint.seq) : 0, last],
           events_deleted: [null, count],
         },
       });

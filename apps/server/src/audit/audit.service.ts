@@ -17,11 +17,12 @@ import {
 } from '@vrtc/contract';
 import { sql, type Selectable } from 'kysely';
 import type { Caller } from '../auth/caller.ts';
-import type { Db } from '../platform/database/db.ts';
+import type { Db, Tx } from '../platform/database/db.ts';
 import type { AuditEventsTable } from '../platform/database/schema.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
-import { GENESIS_HASH, eventHash, type ChainedContent } from './audit.ts';
+import { GENESIS_HASH, contentHash, eventHash, linkHash, type ChainedContent } from './audit.ts';
+import { linkAudit } from './audit-linker.ts';
 
 type AuditRow = Selectable<AuditEventsTable>;
 
@@ -176,7 +177,7 @@ export function chainedContent(row: AuditRow): ChainedContent {
   return {
     id: row.id,
     chain: row.chain,
-    seq: Number(row.seq),
+    seq: row.seq === null ? null : Number(row.seq),
     at: row.at.toISOString(),
     organization_id: row.organization_id,
     actor_type: row.actor_type,
@@ -197,13 +198,62 @@ export function chainedContent(row: AuditRow): ChainedContent {
 
 const VERIFY_BATCH = 2000;
 
+/** The link at one seq of a chain: an event linked as written, or by the linker. */
+type Link =
+  | { kind: 'written'; row: AuditRow }
+  | { kind: 'linked'; eventId: string; prevHash: string; hash: string; row: AuditRow | undefined };
+
 /**
- * GET /v1/admin/audit/verify: walks each chain from its checkpoint (or its start), in seq order,
- * recomputing every hash. An event is bad when its stored content no longer gives its hash, when
- * it does not link to the one before (prev_hash), or when its seq skips (an event was removed).
- * Read in one snapshot, so events written meanwhile are not half seen.
+ * The links of `chain` with seq in (from, to], by seq: the events linked as they were written,
+ * and the linker's links with their events (undefined: the event is gone).
+ */
+async function linksBetween(trx: Tx, chain: string, from: number, to: number) {
+  const bySeq = new Map<number, Link>();
+  const written = await trx
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('chain', '=', chain)
+    .where('seq', '>', String(from) as never)
+    .where('seq', '<=', String(to) as never)
+    .execute();
+  for (const row of written) bySeq.set(Number(row.seq), { kind: 'written', row });
+  const linked = await trx
+    .selectFrom('audit_links as l')
+    .leftJoin('audit_events as e', 'e.id', 'l.event_id')
+    .selectAll('e')
+    .select([
+      'l.event_id as link_event_id',
+      'l.seq as link_seq',
+      'l.prev_hash as link_prev_hash',
+      'l.hash as link_hash',
+    ])
+    .where('l.chain', '=', chain)
+    .where('l.seq', '>', String(from) as never)
+    .where('l.seq', '<=', String(to) as never)
+    .execute();
+  for (const { link_event_id, link_seq, link_prev_hash, link_hash, ...row } of linked) {
+    bySeq.set(Number(link_seq), {
+      kind: 'linked',
+      eventId: link_event_id,
+      prevHash: link_prev_hash,
+      hash: link_hash,
+      row: row.id === null ? undefined : (row as AuditRow),
+    });
+  }
+  return bySeq;
+}
+
+/**
+ * GET /v1/admin/audit/verify: links what waits for the linker, then walks each chain from its
+ * checkpoint (or its start), in seq order, recomputing every hash. An event is bad when its
+ * stored content no longer gives its hash (or its content_hash), when it does not link to the one
+ * before, or when its seq skips (an event was removed: the one after it is named). Then the events
+ * still waiting for the linker (another process is linking) must match their content_hash, and
+ * the chain must hold no event outside the walk and the queue. Read in one snapshot, so events
+ * written meanwhile are not half seen.
  */
 export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResult> {
+  await linkAudit(ctx.db);
   return ctx.db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -222,7 +272,9 @@ export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResul
         .execute();
       let eventsChecked = 0;
       for (const head of heads) {
-        let seq = Number(head.checkpoint_seq ?? 0);
+        const start = Number(head.checkpoint_seq ?? 0);
+        const last = Number(head.seq);
+        let seq = start;
         let prevHash = head.checkpoint_hash ?? GENESIS_HASH;
         const organizationId = head.chain === 'platform' ? null : head.chain;
         const bad = (id: string | null): AuditVerifyResult => ({
@@ -232,32 +284,77 @@ export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResul
           first_bad_event_id: id,
           organization_id: organizationId,
         });
-        for (;;) {
-          const rows = await trx
-            .selectFrom('audit_events')
-            .selectAll()
-            .where('chain', '=', head.chain)
-            .where('seq', '>', String(seq) as never)
-            .orderBy('seq')
-            .limit(VERIFY_BATCH)
-            .execute();
-          for (const row of rows) {
+        let walked = 0;
+        for (let from = start; from < last; from += VERIFY_BATCH) {
+          const links = await linksBetween(trx, head.chain, from, from + VERIFY_BATCH);
+          const to = Math.min(from + VERIFY_BATCH, last);
+          for (let at = from + 1; at <= to; at += 1) {
+            const link = links.get(at);
+            if (!link) continue; // removed: the next one's link to the one before fails
             eventsChecked += 1;
-            const content = chainedContent(row);
-            if (
-              content.seq !== seq + 1 ||
-              row.prev_hash !== prevHash ||
-              eventHash(content, prevHash) !== row.hash
-            ) {
-              return bad(row.id);
+            walked += 1;
+            if (link.kind === 'written') {
+              const { row } = link;
+              if (
+                at !== seq + 1 ||
+                row.prev_hash !== prevHash ||
+                eventHash(chainedContent(row), prevHash) !== row.hash
+              ) {
+                return bad(row.id);
+              }
+              prevHash = row.hash;
+            } else {
+              const { row } = link;
+              if (
+                !row ||
+                at !== seq + 1 ||
+                link.prevHash !== prevHash ||
+                contentHash(chainedContent(row)) !== row.content_hash ||
+                linkHash(prevHash, at, row.content_hash) !== link.hash
+              ) {
+                return bad(link.eventId);
+              }
+              prevHash = link.hash;
             }
-            seq = content.seq;
-            prevHash = row.hash;
+            seq = at;
           }
-          if (rows.length < VERIFY_BATCH) break;
         }
         // The chain's last events gone: nothing left to name, but it does not hold.
-        if (seq !== Number(head.seq) || prevHash !== head.hash) return bad(null);
+        if (seq !== last || prevHash !== head.hash) return bad(null);
+        const waiting = await trx
+          .selectFrom('audit_unlinked as u')
+          .leftJoin('audit_events as e', 'e.id', 'u.event_id')
+          .selectAll('e')
+          .select('u.event_id as queued_event_id')
+          .where('u.chain', '=', head.chain)
+          .orderBy('u.queued')
+          .execute();
+        for (const { queued_event_id, ...row } of waiting) {
+          eventsChecked += 1;
+          if (
+            row.id === null ||
+            contentHash(chainedContent(row as AuditRow)) !== row.content_hash
+          ) {
+            return bad(queued_event_id);
+          }
+        }
+        // An event neither in the walk nor waiting (its place in the queue removed, or added
+        // behind the trigger's back with a seq of its own) is not the chain's: named.
+        const { count } = await trx
+          .selectFrom('audit_events')
+          .select((eb) => eb.fn.countAll<string>().as('count'))
+          .where('chain', '=', head.chain)
+          .executeTakeFirstOrThrow();
+        if (Number(count) !== walked + waiting.length) {
+          const stray = await sql<{ id: string }>`
+            SELECT e.id FROM audit_events e LEFT JOIN audit_links l ON l.event_id = e.id
+            WHERE e.chain = ${head.chain}
+              AND NOT EXISTS (SELECT 1 FROM audit_unlinked u WHERE u.event_id = e.id)
+              AND (COALESCE(e.seq, l.seq) IS NULL OR COALESCE(e.seq, l.seq) <= ${start}
+                OR COALESCE(e.seq, l.seq) > ${last})
+            ORDER BY e.at, e.id LIMIT 1`.execute(trx);
+          return bad(stray.rows[0]?.id ?? null);
+        }
       }
       return {
         ok: true,

@@ -95,10 +95,12 @@ const toSource = (by: AccountActor | AuditSource): AuditSource =>
 
 /**
  * Writes one event in `trx`, the transaction of the change it records, as the next link of its
- * organisation's chain, in one statement (vrtc_audit_append, migration 0013): the database takes
- * the chain's next seq and the hash before it, and hashes the content sent here with that seq
- * (the same hash as eventHash). The chain's head row stays locked until `trx` ends: writers of
- * one chain take turns (PostgreSQL), each linking to the event committed before it.
+ * organisation's chain, in one statement (vrtc_audit_append, migrations 0013 and 0015): the
+ * database takes the chain's next seq and the hash before it, and hashes the content sent here
+ * with that seq (the same hash as eventHash); the chain's head row stays locked until `trx` ends.
+ * When another open transaction holds that head, the event does not wait for it: it is written
+ * with the hash of its own content (contentHash) and linked within a second by the linker
+ * (audit-linker.ts, decision 027).
  */
 export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
   const { event } = eventOf(record, redact(record.changes ?? {}));
@@ -282,7 +284,8 @@ export function recordAuditAlone(db: Db, record: AuditRecord): Promise<void> {
 export interface ChainedContent {
   id: string;
   chain: string;
-  seq: number;
+  /** null: written while its chain's head was held, and hashed as such (contentHash). */
+  seq: number | null;
   at: string;
   organization_id: string | null;
   actor_type: string;
@@ -307,6 +310,25 @@ export function eventHash(content: ChainedContent, prevHash: string): string {
     .update(prevHash)
     .update('\n')
     .update(canonicalJson(content))
+    .digest('hex');
+}
+
+/**
+ * The hash of an event written while its chain's head was held (content_hash, migration 0015):
+ * sha256 of its canonical JSON, seq null.
+ */
+export function contentHash(content: ChainedContent): string {
+  return crypto
+    .createHash('sha256')
+    .update(canonicalJson({ ...content, seq: null }))
+    .digest('hex');
+}
+
+/** The linker's link of such an event (vrtc_audit_link): over the hash before it and its seq. */
+export function linkHash(prevHash: string, seq: number, eventContentHash: string): string {
+  return crypto
+    .createHash('sha256')
+    .update(`${prevHash}\n${seq}\n${eventContentHash}`)
     .digest('hex');
 }
 

@@ -237,11 +237,15 @@ export interface HeadsetIdempotencyKeysTable {
   created_at: Timestamp;
 }
 
-/** The audit log (migration 0010): append-only, each row a link of its chain. */
+/**
+ * The audit log (migration 0010): append-only. An event linked as it was written has its seq and
+ * hashes; one written while its chain's head was held has content_hash, and its link in
+ * audit_links once the linker gave it one (migration 0015).
+ */
 export interface AuditEventsTable {
   id: string;
   chain: string;
-  seq: ColumnType<string, number, never>;
+  seq: ColumnType<string | null, number, never>;
   at: ColumnType<Date, string | Date, never>;
   organization_id: string | null;
   actor_type: 'account' | 'headset' | 'system';
@@ -257,8 +261,25 @@ export interface AuditEventsTable {
   ip: string | null;
   user_agent: string | null;
   request_id: string | null;
+  prev_hash: string | null;
+  hash: string | null;
+  content_hash: string | null;
+}
+
+/** The linker's links of the events written without one (migration 0015). */
+export interface AuditLinksTable {
+  event_id: string;
+  chain: string;
+  seq: ColumnType<string, number, never>;
   prev_hash: string;
   hash: string;
+}
+
+/** The events waiting for the linker, in the order written (migration 0015). */
+export interface AuditUnlinkedTable {
+  event_id: string;
+  chain: string;
+  queued: Generated<string>;
 }
 
 export interface AuditChainHeadsTable {
@@ -336,6 +357,8 @@ export interface Database {
   license_expiry_notices: LicenseExpiryNoticesTable;
   audit_events: AuditEventsTable;
   audit_chain_heads: AuditChainHeadsTable;
+  audit_links: AuditLinksTable;
+  audit_unlinked: AuditUnlinkedTable;
   audit_checkpoints: AuditCheckpointsTable;
   organizations: OrganizationsTable;
   accounts: AccountsTable;

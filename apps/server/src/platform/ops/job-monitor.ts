@@ -2,7 +2,8 @@
  * The background jobs of a server process (headset/background-jobs.ts, audit/audit-purge.ts,
  * integrations/upkeep.ts).
  */
-export type BackgroundJob = 'last_seen_flush' | 'sweeper' | 'audit_purge' | 'integrations_upkeep';
+export type BackgroundJob =
+  'last_seen_flush' | 'sweeper' | 'audit_link' | 'audit_purge' | 'integrations_upkeep';
 
 /** What the background jobs tell the rest of the process: for metrics and for /readyz. */
 export interface JobReport {

@@ -83,7 +83,7 @@ export class Metrics implements JobReport {
     });
     this.jobRuns = new client.Counter({
       name: 'vrtc_background_job_runs_total',
-      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_purge, integrations_upkeep), by outcome (ok, failed)',
+      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_link, audit_purge, integrations_upkeep), by outcome (ok, failed)',
       labelNames: ['job', 'outcome'],
       registers,
     });
@@ -101,7 +101,13 @@ export class Metrics implements JobReport {
     });
     for (const reason of ['disconnected', 'timeout']) this.sessionsEnded.labels(reason).inc(0);
     for (const outcome of ['swept', 'skipped']) this.sweeps.labels(outcome).inc(0);
-    for (const job of ['last_seen_flush', 'sweeper', 'audit_purge', 'integrations_upkeep']) {
+    for (const job of [
+      'last_seen_flush',
+      'sweeper',
+      'audit_link',
+      'audit_purge',
+      'integrations_upkeep',
+    ]) {
       for (const outcome of ['ok', 'failed']) this.jobRuns.labels(job, outcome).inc(0);
     }
 
