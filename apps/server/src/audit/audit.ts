@@ -155,22 +155,28 @@ export interface AuditedUpdate {
   set: Record<string, string | number | boolean | null | undefined>;
   /** The event, without its changes: the database finds them. */
   record: Omit<AuditRecord, 'changes'>;
+  /** Columns of the row as updated to answer with, so the caller need not read it again. */
+  returning?: readonly string[];
 }
 
 /**
  * Updates one row and records its event with what changed (field → [before, after]) in one
  * statement (vrtc_audit_append_diff, migration 0014): the row is locked and read as it was by the
  * statement itself, so the change needs no transaction and no read before it, and the event
- * commits with it or not at all. Inside a transaction it takes part in it. false: no such row
- * (nothing written).
+ * commits with it or not at all. Inside a transaction it takes part in it. Answers the row as
+ * updated (its `returning` columns), or undefined: no such row (nothing written).
  */
-export async function updateAudited(db: Db | Tx, update: AuditedUpdate): Promise<boolean> {
+export async function updateAudited<Row extends object = object>(
+  db: Db | Tx,
+  update: AuditedUpdate,
+): Promise<Row | undefined> {
   const fields = Object.keys(update.set)
     .filter((field) => update.set[field] !== undefined)
     .sort();
   const secret = fields.find((field) => SECRET_FIELD.test(field));
   if (secret) throw new Error(`updateAudited cannot redact ${secret}: use recordAudit`);
-  const unnamed = fields.find((field) => !/^[a-z_]+$/.test(field));
+  const returning = update.returning ?? [];
+  const unnamed = [...fields, ...returning].find((field) => !/^[a-z_]+$/.test(field));
   if (unnamed) throw new Error(`updateAudited: ${unnamed} is not a column name`);
   const { event } = eventOf(update.record, {});
   const [beforeChanges, beforeSeq, afterSeq] = canonicalJsonAround(event, ['changes', 'seq']);
@@ -180,21 +186,26 @@ export async function updateAudited(db: Db | Tx, update: AuditedUpdate): Promise
   parameters.push(...fields.map((field) => update.set[field]), ...eventParameters(event));
   parameters.push(JSON.stringify(fields), event.ip, event.user_agent, event.request_id);
   parameters.push(beforeChanges, beforeSeq, afterSeq);
-  const { rows } = await db.executeQuery(
-    CompiledQuery.raw(updateAuditedSql(update.table, fields, scoped), parameters),
+  const { rows } = await db.executeQuery<Row>(
+    CompiledQuery.raw(updateAuditedSql(update.table, fields, returning, scoped), parameters),
   );
-  return rows.length > 0;
+  return rows[0];
 }
 
 const updateAuditedTexts = new Map<string, string>();
 
 /**
- * The statement of updateAudited for one table, set of fields and scope, made once: its
- * parameters are the row's id, its organisation (when scoped), the fields' new values, then the
- * event's (vrtc_audit_append_diff's order).
+ * The statement of updateAudited for one table, set of fields, columns answered and scope, made
+ * once: its parameters are the row's id, its organisation (when scoped), the fields' new values,
+ * then the event's (vrtc_audit_append_diff's order).
  */
-function updateAuditedSql(table: string, fields: string[], scoped: boolean): string {
-  const key = `${table}|${fields.join(',')}|${scoped}`;
+function updateAuditedSql(
+  table: string,
+  fields: string[],
+  returning: readonly string[],
+  scoped: boolean,
+): string {
+  const key = `${table}|${fields.join(',')}|${returning.join(',')}|${scoped}`;
   let text = updateAuditedTexts.get(key);
   if (text) return text;
   let next = scoped ? 3 : 2;
@@ -210,9 +221,11 @@ function updateAuditedSql(table: string, fields: string[], scoped: boolean): str
       FROM before WHERE now.id = before.id
       RETURNING jsonb_build_object(${asObject('before')}) AS before,
         jsonb_build_object(${asObject('now')}) AS after
+        ${returning.map((column) => `, now.${column} AS answer_${column}`).join('')}
     )
     SELECT vrtc_audit_append_diff(${event}, $${next}::jsonb, changed.before, changed.after,
-      ${placeholders(next + 1, 6)}) AS seq
+      ${placeholders(next + 1, 6)}) AS appended
+      ${returning.map((column) => `, answer_${column} AS ${column}`).join('')}
     FROM changed ${PREPARED_STATEMENT}`;
   updateAuditedTexts.set(key, text);
   return text;

@@ -139,7 +139,7 @@ export async function updateVrUser(
   body: VrUserBody,
 ) {
   const name = body.name.trim();
-  const updated = await updateAudited(ctx.db, {
+  const updated = await updateAudited<VrUserRow>(ctx.db, {
     table: 'vr_users',
     id,
     organizationId: caller.organizationId,
@@ -150,9 +150,11 @@ export async function updateVrUser(
       action: 'vr_user.updated',
       target: { type: 'vr_user', id, label: name },
     },
+    // The answer from the same statement: no read after it.
+    returning: VR_USER_COLUMNS.map((column) => column.slice('v.'.length)),
   });
   if (!updated) throw notFound('VR user');
-  return getVrUser(ctx.db, caller, id);
+  return toVrUser(updated);
 }
 
 export function hasSessionsMessage(name: string, count: number): string {

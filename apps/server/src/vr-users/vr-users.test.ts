@@ -62,6 +62,23 @@ describe('VR users', () => {
     });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ name: 'Anna P.', notes: null });
+    // The answer is the row as updated, as the list reads it.
+    const renamedBoris = await t.app.inject({
+      method: 'PUT',
+      url: `/v1/vr-users/${boris.id}`,
+      headers,
+      payload: { name: 'Boris B.' },
+    });
+    const listed = await t.app.inject({ url: '/v1/vr-users', headers });
+    expect(renamedBoris.json()).toEqual(
+      listed.json().vr_users.find((u: { id: string }) => u.id === boris.id),
+    );
+    expect(renamedBoris.json()).toMatchObject({
+      name: 'Boris B.',
+      session_count: 2,
+      completed_count: 1,
+      last_session_at: '2026-03-02T10:00:00.000Z',
+    });
 
     const deleted = await t.app.inject({
       method: 'DELETE',
@@ -70,7 +87,7 @@ describe('VR users', () => {
     });
     expect(deleted.statusCode).toBe(200);
     const after = await t.app.inject({ url: '/v1/vr-users', headers });
-    expect(after.json().vr_users.map((u: { name: string }) => u.name)).toEqual(['Boris']);
+    expect(after.json().vr_users.map((u: { name: string }) => u.name)).toEqual(['Boris B.']);
   });
 
   it('refuses to delete a VR user with sessions, with the specification message', async () => {
