@@ -1,11 +1,11 @@
-import type { AuditEventPage, AuditVerifyResult } from '@vrtc/contract';
+import type { AuditEventPage } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYSTEM, recordAudit, updateAudited } from '../src/audit/audit.ts';
 import { linkAudit } from '../src/audit/audit-linker.ts';
 import { purgeAudit } from '../src/audit/audit-purge.ts';
 import { issueToken } from '../src/auth/auth.service.ts';
-import { bearer, contextOf, createTestApp, type TestApp } from './harness.ts';
+import { bearer, contextOf, createTestApp, verifyAuditAs, type TestApp } from './harness.ts';
 import { makeTenant } from './factories.ts';
 
 /**
@@ -23,15 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function verify(): Promise<AuditVerifyResult> {
-  const response = await t.app.inject({
-    method: 'GET',
-    url: '/v1/admin/audit/verify',
-    headers: admin.headers,
-  });
-  expect(response.statusCode).toBe(200);
-  return response.json<AuditVerifyResult>();
-}
+const verify = () => verifyAuditAs(t, admin.headers);
 
 async function events(query: string, headers = admin.headers) {
   const response = await t.app.inject({

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { describe, inject } from 'vitest';
+import type { AuditVerifyResult } from '@vrtc/contract';
+import { describe, expect, inject } from 'vitest';
 import { buildApp, type AppContext } from '../src/app.ts';
 import type { AppInstance } from '../src/platform/http/app-types.ts';
 import { ManualClock } from '../src/platform/service/clock.ts';
@@ -127,6 +128,16 @@ export function contextOf(t: TestApp): AppContext {
     deviceFigures: t.app.deviceFigures,
     organizationAnalytics: t.app.organizationAnalytics,
   };
+}
+
+/** GET /v1/admin/audit/verify, as the admin whose headers are given: its answer. */
+export async function verifyAuditAs(
+  t: TestApp,
+  headers: Record<string, string>,
+): Promise<AuditVerifyResult> {
+  const response = await t.app.inject({ method: 'GET', url: '/v1/admin/audit/verify', headers });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<AuditVerifyResult>();
 }
 
 export function bearer(token: string) {
