@@ -150,7 +150,7 @@ export interface AuditedUpdate {
   organizationId?: string;
   /**
    * The new values (undefined: left as it is). Text, numbers, booleans or null: values whose
-   * JSON PostgreSQL writes as JavaScript does (vrtc_audit_append_diff builds the change from them).
+   * JSON PostgreSQL writes as JavaScript does (the statement builds the change from them).
    */
   set: Record<string, string | number | boolean | null | undefined>;
   /** The event, without its changes: the database finds them. */
@@ -161,9 +161,10 @@ export interface AuditedUpdate {
 
 /**
  * Updates one row and records its event with what changed (field → [before, after]) in one
- * statement (vrtc_audit_append_diff, migration 0014): the row is locked and read as it was by the
- * statement itself, so the change needs no transaction and no read before it, and the event
- * commits with it or not at all. Inside a transaction it takes part in it. Answers the row as
+ * statement, prepared once per connection (updateAuditedSql): the row is locked and read as it
+ * was by the statement itself, which finds what changed and writes the event (vrtc_audit_append),
+ * so the change needs no transaction and no read before it, and the event commits with it or not
+ * at all. Inside a transaction it takes part in it. Answers the row as
  * updated (its `returning` columns), or undefined: no such row (nothing written).
  */
 export async function updateAudited<Row extends object = object>(
@@ -184,8 +185,7 @@ export async function updateAudited<Row extends object = object>(
   const parameters: unknown[] = [update.id];
   if (scoped) parameters.push(update.organizationId);
   parameters.push(...fields.map((field) => update.set[field]), ...eventParameters(event));
-  parameters.push(JSON.stringify(fields), event.ip, event.user_agent, event.request_id);
-  parameters.push(beforeChanges, beforeSeq, afterSeq);
+  parameters.push(event.ip, event.user_agent, event.request_id, beforeChanges, beforeSeq, afterSeq);
   const { rows } = await db.executeQuery<Row>(
     CompiledQuery.raw(updateAuditedSql(update.table, fields, returning, scoped), parameters),
   );
@@ -197,7 +197,7 @@ const updateAuditedTexts = new Map<string, string>();
 /**
  * The statement of updateAudited for one table, set of fields, columns answered and scope, made
  * once: its parameters are the row's id, its organisation (when scoped), the fields' new values,
- * then the event's (vrtc_audit_append_diff's order).
+ * then the event's (vrtc_audit_append's order, its changes found here).
  */
 function updateAuditedSql(
   table: string,
@@ -212,20 +212,39 @@ function updateAuditedSql(
   const sets = fields.map((field) => `${field} = $${next++}`).join(', ');
   const event = placeholders(next, 13);
   next += 13;
-  const asObject = (row: string) => fields.map((field) => `'${field}', ${row}.${field}`).join(', ');
+  // What changed, as changedFields finds it: the fields whose value differs, each [before,
+  // after], as jsonb and as its canonical JSON (fields in sorted order, values as jsonb writes
+  // them), for the event and its hash.
+  const asJsonText = (column: string) => `COALESCE(to_jsonb(${column})::text, 'null')`;
+  const differs = (field: string) => `before_${field} IS DISTINCT FROM after_${field}`;
+  const changes = fields
+    .map(
+      (field) =>
+        `CASE WHEN ${differs(field)} THEN jsonb_build_object('${field}', ` +
+        `jsonb_build_array(before_${field}, after_${field})) ELSE '{}'::jsonb END`,
+    )
+    .join(' || ');
+  const canonical = fields
+    .map(
+      (field) =>
+        `CASE WHEN ${differs(field)} THEN '${JSON.stringify(field)}:[' || ` +
+        `${asJsonText(`before_${field}`)} || ',' || ${asJsonText(`after_${field}`)} || ']' END`,
+    )
+    .join(', ');
+  const columns = (prefix: string, row: string, names: readonly string[]) =>
+    names.map((name) => `, ${row}.${name} AS ${prefix}_${name}`).join('');
   text = `WITH before AS (
       SELECT id, ${fields.join(', ')} FROM ${table}
       WHERE id = $1 ${scoped ? 'AND organization_id = $2' : ''} FOR UPDATE
     ), changed AS (
       UPDATE ${table} AS now SET ${sets}
       FROM before WHERE now.id = before.id
-      RETURNING jsonb_build_object(${asObject('before')}) AS before,
-        jsonb_build_object(${asObject('now')}) AS after
-        ${returning.map((column) => `, now.${column} AS answer_${column}`).join('')}
+      RETURNING now.id ${columns('before', 'before', fields)} ${columns('after', 'now', fields)}
+        ${columns('answer', 'now', returning)}
     )
-    SELECT vrtc_audit_append_diff(${event}, $${next}::jsonb, changed.before, changed.after,
-      ${placeholders(next + 1, 6)}) AS appended
-      ${returning.map((column) => `, answer_${column} AS ${column}`).join('')}
+    SELECT vrtc_audit_append(${event}, ${changes}, $${next}, $${next + 1}, $${next + 2},
+      $${next + 3} || '{' || concat_ws(',', ${canonical}) || '}' || $${next + 4}, $${next + 5})
+      AS appended ${returning.map((column) => `, answer_${column} AS ${column}`).join('')}
     FROM changed ${PREPARED_STATEMENT}`;
   updateAuditedTexts.set(key, text);
   return text;

@@ -159,3 +159,8 @@ BEGIN
   RETURN v_linked;
 END
 $$;
+
+-- updateAudited (audit.ts) now finds what changed in its own statement and calls
+-- vrtc_audit_append: the function of 0014 is no longer called.
+DROP FUNCTION vrtc_audit_append_diff(uuid, text, timestamptz, uuid, text, uuid, text, text, text,
+  text, text, text, text, jsonb, jsonb, jsonb, text, text, text, text, text, text);
