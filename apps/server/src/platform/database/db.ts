@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,12 +7,9 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import { isPrepared, preparedName } from './prepared-statement.ts';
 import type { WorkerSource } from './pglite-worker.ts';
 import type { ListeningHandler, NotificationHandler, NotificationListener } from './pg-listener.ts';
 import type { Database } from './schema.ts';
-
-export { PREPARED_STATEMENT } from './prepared-statement.ts';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -415,6 +413,26 @@ export interface OpenDatabaseOptions {
 }
 
 /**
+ * Ends the text of a statement that PostgreSQL should parse and plan once per connection and keep
+ * (a named prepared statement), for the few hot statements whose planning costs more than their
+ * work: the audit log's writers (audit.ts), whose text is fixed and whose plan does not depend on
+ * the values. Only those carry it: a kept generic plan would serve a statement whose best plan
+ * depends on its values (the console's lists) worse. PGlite ignores it (a comment).
+ */
+export const PREPARED_STATEMENT = '/* prepared */';
+
+/** The name a prepared statement goes by on each connection: its text's digest. */
+const preparedNames = new Map<string, string>();
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `vrtc_${crypto.createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+/**
  * pg's client, asked through its callback form under a promise of our own. Rows that pg resolves
  * its own promise with survive V8's young-generation collections, for a reason we have not pinned
  * down, and wait in the old generation for a full collection. A 100,000-row History export left
@@ -439,7 +457,9 @@ class CallbackClient extends pg.Client {
       // @ts-expect-error passed through as given
       return super.query(config, values, callback);
     }
-    const query = isPrepared(config) ? { name: preparedName(config), text: config } : config;
+    const query = config.endsWith(PREPARED_STATEMENT)
+      ? { name: preparedName(config), text: config }
+      : config;
     return new Promise((resolve, reject) => {
       // @ts-expect-error a text or a named statement, as pg takes either
       super.query(query, values as unknown[], (error: Error | null, result: unknown) =>

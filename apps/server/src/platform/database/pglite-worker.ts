@@ -3,11 +3,10 @@
 // tsx (startWorker there).
 import fs from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { PGlite, parse, protocol, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLITE_SETTINGS } from './pglite-settings.ts';
-import { isPrepared, preparedName } from './prepared-statement.ts';
 
 export interface WorkerSource {
   dataDir?: string;
@@ -63,50 +62,6 @@ function outcome(result: { rows?: unknown[]; affectedRows?: number } | undefined
   return { rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 };
 }
 
-/** The statements prepared on this connection (prepared-statement.ts): name → parameter types. */
-const preparedTypes = new Map<string, number[]>();
-
-/**
- * A statement marked PREPARED_STATEMENT, as PGlite's query() runs one but named: parsed and
- * described once, then only bound and executed, so PostgreSQL keeps its plan (planning the audit
- * log's change and event took longer than running them, in WebAssembly too).
- */
-async function preparedQuery(pglite: PGlite, text: string, params: unknown[]) {
-  const { serialize } = protocol;
-  const name = preparedName(text);
-  return pglite.runExclusive(async () => {
-    const messages = [];
-    try {
-      let types = preparedTypes.get(name);
-      if (!types) {
-        await pglite.execProtocolStream(serialize.parse({ name, text }), { syncToFs: false });
-        types = parse.parseDescribeStatementResults(
-          await pglite.execProtocolStream(serialize.describe({ type: 'S', name }), {
-            syncToFs: false,
-          }),
-        );
-        preparedTypes.set(name, types);
-      }
-      const values = params.map((value, index) => {
-        if (value === null || value === undefined) return null;
-        const serializer = pglite.serializers[types[index]!];
-        return serializer ? serializer(value) : String(value);
-      });
-      for (const message of [
-        serialize.bind({ statement: name, values }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-      ]) {
-        messages.push(...(await pglite.execProtocolStream(message, { syncToFs: false })));
-      }
-    } finally {
-      messages.push(...(await pglite.execProtocolStream(serialize.sync(), { syncToFs: false })));
-    }
-    await pglite.syncToFs();
-    return parse.parseResults(messages, pglite.parsers)[0];
-  });
-}
-
 /** The extensions the migrations create (the VR users' search indexes, 0008). */
 const extensions = { pg_trgm, btree_gin };
 
@@ -127,13 +82,8 @@ try {
   port.on('message', async ({ id, op, text, params }: Request) => {
     try {
       let result: unknown;
-      if (op === 'query') {
-        result = outcome(
-          isPrepared(text)
-            ? await preparedQuery(pglite, text, params ?? [])
-            : await pglite.query(text, params),
-        );
-      } else if (op === 'exec') result = outcome((await pglite.exec(text)).at(-1));
+      if (op === 'query') result = outcome(await pglite.query(text, params));
+      else if (op === 'exec') result = outcome((await pglite.exec(text)).at(-1));
       else if (op === 'listen') {
         await pglite.exec(`LISTEN "${text.replaceAll('"', '""')}"`);
         result = null;
