@@ -28,6 +28,12 @@ describe('formatting', () => {
     expect(formatDuration(i18n.t, null)).toBe('—');
   });
 
+  it('shows durations from an hour on as hours and minutes', () => {
+    expect(formatDuration(i18n.t, 3599)).toBe('59m 59s');
+    expect(formatDuration(i18n.t, 3600)).toBe('1h 0m');
+    expect(formatDuration(i18n.t, 510 * 60 + 41)).toBe('8h 30m');
+  });
+
   it('shows last seen as never, just now, minutes, hours, days', () => {
     expect(formatRelativeTime(i18n.t, null, now)).toBe('Never');
     expect(formatRelativeTime(i18n.t, ago(20_000), now)).toBe('just now');
@@ -44,6 +50,7 @@ describe('formatting', () => {
     expect(formatRelativeTime(i18n.t, ago(5 * 60_000), now)).toBe('5 минут назад');
     expect(formatRelativeTime(i18n.t, ago(21 * 3600_000), now)).toBe('21 час назад');
     expect(formatDuration(i18n.t, 61)).toBe('1 мин 1 с');
+    expect(formatDuration(i18n.t, 510 * 60 + 41)).toBe('8 ч 30 мин');
     await i18n.changeLanguage('en');
   });
 

@@ -1,12 +1,22 @@
 import type { TFunction } from 'i18next';
 import { dateLocale } from '../i18n';
 
-/** Session duration as minutes and seconds ("2 мин 5 с" / "2m 5s"); em dash when unknown. */
+/**
+ * Session duration as minutes and seconds ("2 мин 5 с" / "2m 5s"), from an hour on as hours and
+ * minutes ("8 ч 30 мин" / "8h 30m": seconds no longer matter and "510 мин" reads badly); em dash
+ * when unknown.
+ */
 export function formatDuration(t: TFunction, totalSeconds: number | null | undefined): string {
   if (totalSeconds === null || totalSeconds === undefined || !Number.isFinite(totalSeconds)) {
     return t('common:none');
   }
   const whole = Math.max(0, Math.floor(totalSeconds));
+  if (whole >= 3600) {
+    return t('common:time.durationHours', {
+      hours: Math.floor(whole / 3600),
+      minutes: Math.floor((whole % 3600) / 60),
+    });
+  }
   return t('common:time.duration', { minutes: Math.floor(whole / 60), seconds: whole % 60 });
 }
 
