@@ -1,7 +1,7 @@
 // The production build (decision 019): the contract and the server compiled to JavaScript by tsc,
 // the console bundled by Vite.
 //
-//   node scripts/build.mjs [contract|server|web …] [--if-stale]
+//   node scripts/build.mjs [contract|server|web …] [--if-stale] [--sizes]
 //
 // Without names it builds all three; with --if-stale only what is missing or older than its
 // sources (what `npm start`, `npm run backup|restore` and the tests that start the compiled server
@@ -12,7 +12,8 @@
 // - server: apps/server/src → apps/server/dist (tsc -b, `.ts` imports rewritten to `.js`), the
 //   migrations copied beside the compiled migrate.js (dist/platform/database/migrations). Built from a clean
 //   dist/ each time, so nothing removed from src/ survives there.
-// - web: `npm run build -w apps/web` → apps/web/dist.
+// - web: `npm run build -w apps/web` → apps/web/dist; with --sizes Vite lists each chunk and its
+//   gzip size (VRTC_BUILD_SIZES=1), otherwise it prints only warnings.
 //
 // Two processes asking at once (tests in parallel, two `npm start`) build once: a lock per target,
 // and a second look at staleness once it is held.
@@ -210,6 +211,7 @@ export async function ensureBuilt(names, { force = false, log = console.log } = 
 if (import.meta.url === pathToFileURL(fs.realpathSync(process.argv[1] ?? '')).href) {
   const args = process.argv.slice(2);
   const ifStale = args.includes('--if-stale');
+  if (args.includes('--sizes')) process.env.VRTC_BUILD_SIZES = '1';
   const names = args.filter((arg) => !arg.startsWith('--'));
   try {
     // Messages on stderr: `npm run backup` builds first, and its stdout is the backup's report.

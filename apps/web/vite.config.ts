@@ -84,12 +84,13 @@ export default defineConfig({
       '/docs': { target: apiTarget, changeOrigin: false },
     },
   },
+  logLevel: process.env.VRTC_BUILD_SIZES === '1' ? 'info' : 'warn',
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // `npm run build` prints each chunk with its gzip size; e2e/bundle-budget.test.ts enforces
-    // the budgets of the login route.
-    reportCompressedSize: true,
+    // `npm run build -- --sizes` prints each chunk with its gzip size (seventy lines a newcomer
+    // has no use for on every start); e2e/bundle-budget.test.ts enforces the login route's budgets.
+    reportCompressedSize: process.env.VRTC_BUILD_SIZES === '1',
     chunkSizeWarningLimit: 700,
     // Fewer, larger files (issue #27). Left to itself the bundler gives every set of lazy screens
     // that shares a module a chunk of its own: about 70 files on the first signed-in visit, most

@@ -124,7 +124,12 @@ async function shutdown(running: Running): Promise<void> {
 async function main(running: Running) {
   const config = {
     // Request logs would drown the headset lines; LOG_LEVEL still wins when set.
-    ...loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL || 'warn' }),
+    // Loopback receivers are allowed so a newcomer can try a webhook on their own machine.
+    ...loadConfig({
+      ...process.env,
+      LOG_LEVEL: process.env.LOG_LEVEL || 'warn',
+      OUTBOUND_ALLOW_PRIVATE: process.env.OUTBOUND_ALLOW_PRIVATE ?? '127.0.0.1',
+    }),
     dataDir: running.tempDir,
   };
   if (config.databaseUrl) await assertEmptyDatabase(config.databaseUrl);
