@@ -81,17 +81,23 @@ describe('signing in', () => {
   });
 
   it.each(LANGUAGES)(
-    'words wrong credentials in the console language (%s), and empty fields with the spec message',
+    'words wrong credentials in the console language (%s), and empty fields beside each field',
     async (language) => {
       const page = await newPage(browser, language);
       await page.goto(`${baseUrl()}/login`);
       await page.locator('button[type="submit"]').waitFor();
       // The one route outside the layout passes axe too, before and after a failure.
       await expectAccessible(page, `${language} login`);
+      const signIns: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/v1/auth/login')) signIns.push(request.url());
+      });
       await page.locator('button[type="submit"]').click();
-      await expect
-        .poll(() => page.getByRole('alert').textContent())
-        .toBe(tr(language, 'auth:loginFailed'));
+      // Empty fields are said beside the fields, in the form: nothing goes to the server.
+      await page.getByText(tr(language, 'auth:emailRequired')).waitFor();
+      await page.getByText(tr(language, 'auth:passwordRequired')).waitFor();
+      await expectAccessible(page, `${language} login with empty fields`);
+      expect(signIns).toEqual([]);
       await page.locator('input[name="email"]').fill(clientEmail);
       await page.locator('input[name="password"]').fill('wrong-password');
       await page.locator('button[type="submit"]').click();
@@ -109,24 +115,34 @@ describe('signing in', () => {
     },
   );
 
-  it('redirects: / and unknown paths to /vr-users, /login when signed in, admin routes for clients', async () => {
-    const page = await newPage(browser, 'en');
-    await page.goto(`${baseUrl()}/admin/organizations`);
-    await page.waitForURL('**/login?next=%2Fadmin%2Forganizations');
-    // The page asked for is an admin's: the client's sign-in returns to it and is sent home.
-    await signIn(page, clientEmail, clientPassword);
-    await page.goto(`${baseUrl()}/`);
-    await page.waitForURL('**/vr-users');
-    await page.goto(`${baseUrl()}/no/such/page`);
-    await page.waitForURL('**/vr-users');
-    await page.goto(`${baseUrl()}/login`);
-    await page.waitForURL('**/vr-users');
-    for (const path of ['/admin/organizations', '/admin/users', '/admin/global-stats']) {
-      await page.goto(`${baseUrl()}${path}`);
+  it.each(LANGUAGES)(
+    'redirects / to /vr-users and /login when signed in; says "not found" and "not allowed" (%s)',
+    async (language) => {
+      const page = await newPage(browser, language);
+      await page.goto(`${baseUrl()}/admin/organizations`);
+      await page.waitForURL('**/login?next=%2Fadmin%2Forganizations');
+      // The page asked for is an admin's: the client's sign-in returns to it and is told so.
+      await signIn(page, clientEmail, clientPassword);
+      await page.getByText(tr(language, 'common:notFound.notAllowedTitle')).waitFor();
+      await page.goto(`${baseUrl()}/`);
       await page.waitForURL('**/vr-users');
-    }
-    await page.context().close();
-  });
+      await page.goto(`${baseUrl()}/no/such/page`);
+      await page.getByText(tr(language, 'common:notFound.title')).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/no/such/page');
+      await expectAccessible(page, `${language} page not found`);
+      await page.getByRole('link', { name: tr(language, 'common:notFound.home') }).click();
+      await page.waitForURL('**/vr-users');
+      await page.goto(`${baseUrl()}/login`);
+      await page.waitForURL('**/vr-users');
+      for (const path of ['/admin/organizations', '/admin/users', '/admin/global-stats']) {
+        await page.goto(`${baseUrl()}${path}`);
+        await page.getByText(tr(language, 'common:notFound.notAllowedTitle')).waitFor();
+        expect(new URL(page.url()).pathname).toBe(path);
+      }
+      await screenshot(page, language, 'not-allowed');
+      await page.context().close();
+    },
+  );
 
   it('returns after sign-in to the page that was asked for, its filters included', async () => {
     const page = await newPage(browser, 'en');

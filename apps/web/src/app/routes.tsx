@@ -3,6 +3,7 @@ import i18n from '../i18n';
 import type { LoginPageProps } from '../features/auth/LoginPage';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner, HOME_PATH, PublicOnly, RequireAdmin, RequireAuth } from '../auth/guards';
+import type { NotFoundPageProps } from '../features/layout/NotFoundPage';
 
 /**
  * The layout and, through it, every signed-in screen (app/screens.ts): a screen's chunk then
@@ -41,6 +42,8 @@ const LoginPage = screen<'LoginPage', LoginPageProps>(
   'LoginPage',
 );
 const AppLayout = screen(signedIn, 'AppLayout');
+/** An unknown address, or an admin's page for staff: in the layout's chunk, loaded with it. */
+const NotFoundPage = screen<'NotFoundPage', NotFoundPageProps>(signedIn, 'NotFoundPage');
 const VrUsersPage = screen(
   () => signedIn().then((module) => module.screens.vrUsers()),
   'VrUsersPage',
@@ -174,7 +177,10 @@ export function AppRoutes() {
           <Route path="download" element={<DownloadPage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="integrations" element={<IntegrationsPage />} />
-          <Route path="admin" element={<RequireAdmin />}>
+          <Route
+            path="admin"
+            element={<RequireAdmin notAllowed={<NotFoundPage reason="not-allowed" />} />}
+          >
             <Route path="organizations" element={<OrganizationsPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="devices" element={<AdminDevicesPage />} />
@@ -182,7 +188,7 @@ export function AppRoutes() {
             <Route path="scenario-access" element={<ScenarioAccessPage />} />
             <Route path="global-stats" element={<GlobalStatsPage />} />
           </Route>
-          <Route path="*" element={<Navigate to={HOME_PATH} replace />} />
+          <Route path="*" element={<NotFoundPage />} />
         </Route>
       </Routes>
     </Suspense>

@@ -6,6 +6,7 @@
  * instead of copying it into each (issue #27).
  */
 export { AppLayout } from '../features/layout/AppLayout';
+export { NotFoundPage } from '../features/layout/NotFoundPage';
 
 export const screens = {
   vrUsers: () => import('../features/vr-users/VrUsersPage'),

@@ -58,7 +58,7 @@ function App() {
         path="/admin"
         element={
           <RequireAuth>
-            <RequireAdmin />
+            <RequireAdmin notAllowed={<p>not allowed page</p>} />
           </RequireAuth>
         }
       >
@@ -145,12 +145,13 @@ describe('route guards', () => {
     },
   );
 
-  it('sends a non-admin away from admin routes, and lets an admin in', async () => {
+  it('tells a non-admin an admin route is not for them, and lets an admin in', async () => {
     // The stored role decides nothing: the server's profile does.
     writeStoredUser(admin);
     mockFetch({ 'GET /v1/me': client });
     const first = renderWithProviders(<App />, { route: '/admin/organizations' });
-    expect(await screen.findByText('vr users page')).toBeInTheDocument();
+    expect(await screen.findByText('not allowed page')).toBeInTheDocument();
+    expect(screen.queryByText('organizations page')).not.toBeInTheDocument();
     first.unmount();
 
     mockFetch({ 'GET /v1/me': admin });

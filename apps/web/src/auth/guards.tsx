@@ -40,11 +40,9 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Admin routes: a non-admin is sent to the home page. */
-export function RequireAdmin() {
+/** Admin routes: anyone else is told the page is not for their account (`notAllowed`). */
+export function RequireAdmin({ notAllowed }: { notAllowed: ReactNode }) {
   const { state } = useAuth();
-  if (state.status !== 'signed-in' || state.user.role !== 'admin') {
-    return <Navigate to={HOME_PATH} replace />;
-  }
+  if (state.status !== 'signed-in' || state.user.role !== 'admin') return notAllowed;
   return <Outlet />;
 }

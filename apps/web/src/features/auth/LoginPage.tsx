@@ -24,6 +24,24 @@ export interface LoginPageProps {
   onSignIn?: (path: string) => void;
 }
 
+interface FieldErrors {
+  email?: 'auth:emailRequired' | 'auth:emailInvalid';
+  password?: 'auth:passwordRequired';
+}
+
+/** What the form can tell without the server: a field left empty, or no "@" between two parts. */
+function checkFields(email: string, password: string): FieldErrors {
+  const trimmed = email.trim();
+  return {
+    email: !trimmed
+      ? 'auth:emailRequired'
+      : /^[^\s@]+@[^\s@]+$/.test(trimmed)
+        ? undefined
+        : 'auth:emailInvalid',
+    password: password ? undefined : 'auth:passwordRequired',
+  };
+}
+
 export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const { t } = useTranslation();
   const { login } = useAuth();
@@ -32,15 +50,16 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [failure, setFailure] = useState<string>();
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(undefined);
-    if (!email.trim() || !password) {
-      setFailure(t('auth:loginFailed'));
-      return;
-    }
+    // Said beside the field and never sent: the server could only answer "check your credentials".
+    const errors = checkFields(email, password);
+    setFieldErrors(errors);
+    if (errors.email || errors.password) return;
     setSubmitting(true);
     // Back to the page that was asked for (`?next=`, a path of the console only), else home.
     const next = afterSignIn(location.search);
@@ -82,6 +101,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                 name="email"
                 value={email}
                 onChange={(event) => setEmail(event.currentTarget.value)}
+                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
                 data-autofocus
                 autoFocus
               />
@@ -91,6 +111,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                 name="password"
                 value={password}
                 onChange={(event) => setPassword(event.currentTarget.value)}
+                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
                 visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
               />
               <Button type="submit" loading={submitting} fullWidth mt="xs">
