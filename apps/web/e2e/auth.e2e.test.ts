@@ -106,7 +106,9 @@ describe('signing in', () => {
         .poll(() => page.getByRole('alert').textContent())
         .toBe(tr(language, 'errors:codes.invalid_credentials'));
       if (language === 'ru') {
-        expect(await page.getByRole('alert').textContent()).toBe('Неверный email или пароль.');
+        expect(await page.getByRole('alert').textContent()).toBe(
+          'Неверная электронная почта или пароль.',
+        );
       }
       await expectAccessible(page, `${language} login refused`);
       expect(await page.getByText('Invalid email or password', { exact: true }).count()).toBe(0);

@@ -1,5 +1,6 @@
 import i18n, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { nestedQuotes } from './quotes';
 
 export const LANGUAGES = ['ru', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -117,6 +118,7 @@ i18n.on('languageChanged', (language) => {
 const resources = { ru: dictionaries().ru };
 void i18n
   .use(lazyBackend)
+  .use(nestedQuotes)
   .use(initReactI18next)
   .init({
     resources,
@@ -131,6 +133,7 @@ void i18n
     // A copy: i18next adds each namespace it loads to this list.
     ns: [...BUNDLED],
     interpolation: { escapeValue: false },
+    postProcess: ['nestedQuotes'],
     returnNull: false,
   });
 

@@ -65,8 +65,6 @@ const LATIN_ALLOWED = new Set([
   'HTTP',
   'http',
   'https',
-  'Email',
-  'email',
   'v',
 ]);
 
@@ -88,6 +86,13 @@ describe('Russian wording', () => {
     const completed = matching(/заверш[её]н/i);
     expect(completed.length).toBeGreaterThan(0);
     expect(completed.filter((text) => !/complet/i.test(text.en))).toEqual([]);
+  });
+
+  it('says «электронная почта», not "email", and has no hyphen standing for a dash', () => {
+    // Outside interpolations: `{{email}}` shows the address itself.
+    expect(matching(/(^|[^{])\bemail\b(?!}})/i)).toEqual([]);
+    // A dash between words is « — »; a hyphen with spaces around it is a typo for one.
+    expect(matching(/\s-\s/)).toEqual([]);
   });
 
   it('leaves no English word on a Russian screen', () => {

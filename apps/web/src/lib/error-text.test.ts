@@ -48,7 +48,7 @@ describe('errorText', () => {
 
     it('words a known code in Russian, never with the server text', () => {
       const error = fail(401, 'invalid_credentials', undefined, 'Invalid email or password');
-      expect(errorText(error, 'fallback')).toBe('Неверный email или пароль.');
+      expect(errorText(error, 'fallback')).toBe('Неверная электронная почта или пароль.');
     });
 
     it('fills in the values of details', () => {
