@@ -110,7 +110,9 @@ export function AppLayout() {
     <MantineThemeProvider theme={dialogTheme}>
       <QueryClientProvider client={queryClient}>
         <ConfirmHost />
-        <Toasts position="top-right" />
+        {/* Bottom right: at the top they covered the organisation's name, the live badge and the
+            page's main button, which sit top right on every screen. */}
+        <Toasts position="bottom-right" />
         <LiveShell />
       </QueryClientProvider>
     </MantineThemeProvider>
