@@ -78,6 +78,23 @@ describe('VR users', () => {
     await addDialog.getByRole('button', { name: en('common:create') }).click();
     await addDialog.waitFor({ state: 'hidden' });
     await page.getByText(en('vrUsers:createdToast')).waitFor();
+    // The toast hides nothing a person needs next: not the header (organisation, live badge), not
+    // the page's main button.
+    const toast = await page.getByText(en('vrUsers:createdToast')).boundingBox();
+    for (const covered of [
+      page.locator('header').first(),
+      page.getByRole('button', { name: en('vrUsers:add') }).first(),
+    ]) {
+      const box = await covered.boundingBox();
+      const overlaps =
+        toast &&
+        box &&
+        toast.x < box.x + box.width &&
+        box.x < toast.x + toast.width &&
+        toast.y < box.y + box.height &&
+        box.y < toast.y + toast.height;
+      expect(overlaps).toBeFalsy();
+    }
     await row(name).waitFor();
     expect(await row(name).getByText('Night shift').count()).toBe(1);
 
