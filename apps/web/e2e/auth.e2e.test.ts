@@ -75,7 +75,7 @@ describe('signing in', () => {
 
     await signIn(page, clientEmail, clientPassword);
     await expect.poll(() => page.getByTestId('user-role').innerText()).toBe('CLIENT');
-    expect(await page.getByText('Client Features').count()).toBe(1);
+    expect(await page.getByText('Training center').count()).toBe(1);
     expect(await page.getByText('Admin Features').count()).toBe(0);
     await page.context().close();
   });

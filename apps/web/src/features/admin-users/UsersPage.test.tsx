@@ -246,7 +246,7 @@ describe('admin users screen', () => {
       await waitFor(() =>
         expect(screen.getByRole('combobox', { name: 'Organization' })).toHaveValue('City Clinic'),
       );
-      expect(screen.getByRole('combobox', { name: 'Role' })).toHaveValue('Client');
+      expect(screen.getByRole('combobox', { name: 'Role' })).toHaveValue('Staff');
 
       // A new account starts in the filtered organisation.
       await user.click(screen.getByRole('button', { name: 'Add user' }));
@@ -259,7 +259,7 @@ describe('admin users screen', () => {
 
       // Choosing the chosen option again clears a filter.
       await pick(user, screen.getByRole('combobox', { name: 'Organization' }), 'City Clinic');
-      await pick(user, screen.getByRole('combobox', { name: 'Role' }), 'Client');
+      await pick(user, screen.getByRole('combobox', { name: 'Role' }), 'Staff');
       await screen.findByText('admin@example.com');
       expect(screen.getByTestId('location')).toBeEmptyDOMElement();
 

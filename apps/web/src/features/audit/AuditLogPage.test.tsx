@@ -172,7 +172,7 @@ describe('the audit log screen', () => {
       const row = await eventRow('VR user changed');
       expect(within(row).getByText('vr_user.updated')).toBeInTheDocument();
       expect(within(row).getByText('anna@plant.example')).toBeInTheDocument();
-      expect(within(row).getByText('Client')).toBeInTheDocument();
+      expect(within(row).getByText('Staff')).toBeInTheDocument();
       expect(within(row).getByText('Success')).toBeInTheDocument();
       expect(within(row).getByText('VR user')).toBeInTheDocument();
       expect(within(row).getByText('Ivan Petrov')).toBeInTheDocument();
@@ -340,7 +340,7 @@ describe('the audit log screen', () => {
       const calls = fakeServer(staff);
       renderPage(`/audit?organization_id=${OTHER_ORG}`);
       await eventRow('VR user changed');
-      expect(screen.queryByRole('combobox', { name: 'Organisation' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('combobox', { name: 'Organization' })).not.toBeInTheDocument();
       expect(screen.queryByRole('button', { name: 'Verify chain' })).not.toBeInTheDocument();
       expect(listRequests(calls).every((query) => !('organization_id' in query))).toBe(true);
     },
@@ -356,12 +356,12 @@ describe('the audit log screen', () => {
       await waitFor(() =>
         expect(listRequests(calls).at(-1)).toMatchObject({ organization_id: ORG }),
       );
-      expect(await screen.findByRole('combobox', { name: 'Organisation' })).toHaveValue('Plant');
+      expect(await screen.findByRole('combobox', { name: 'Organization' })).toHaveValue('Plant');
 
       await user.click(screen.getByRole('button', { name: 'Verify chain' }));
       const result = await screen.findByTestId('audit-verify-result');
       expect(result).toHaveTextContent(`event ${headsetFinish.id} no longer matches its hash`);
-      expect(result).toHaveTextContent(`Chain of organisation ${ORG}`);
+      expect(result).toHaveTextContent(`Chain of organization ${ORG}`);
 
       // The platform's own events (no organisation) are among every organisation's, and say so.
       await user.click(screen.getByRole('button', { name: 'Show all events' }));
@@ -370,7 +370,7 @@ describe('the audit log screen', () => {
       );
       await user.click(await eventRow('Account password set'));
       const dialog = await screen.findByRole('dialog', { name: 'Account password set' });
-      expect(within(dialog).getByText('The platform (no organisation)')).toBeInTheDocument();
+      expect(within(dialog).getByText('The platform (no organization)')).toBeInTheDocument();
     },
     UI_TIMEOUT,
   );
@@ -385,7 +385,7 @@ describe('the audit log screen', () => {
       expect(await screen.findByRole('heading', { name: 'Журнал аудита' })).toBeInTheDocument();
       const row = await eventRow('VR-пользователь изменён');
       expect(within(row).getByText('Успешно')).toBeInTheDocument();
-      expect(within(row).getByText('Клиент')).toBeInTheDocument();
+      expect(within(row).getByText('Сотрудник')).toBeInTheDocument();
       expect(within(row).getByText(/^\d{2}\.\d{2}\.2026, \d{2}:\d{2}$/)).toBeInTheDocument();
       await user.click(within(row).getByText('Ivan Petrov'));
       const dialog = await screen.findByRole('dialog', { name: 'VR-пользователь изменён' });

@@ -289,7 +289,7 @@ describe('the integrations screen', () => {
       // Without one chosen, an admin sees their own organisation's (none here).
       expect(await screen.findByText('No integrations yet')).toBeInTheDocument();
       expect(requests(calls, 'GET', '/v1/integrations')[0]!.url).toBe('/v1/integrations');
-      const box = screen.getByRole('combobox', { name: 'Organisation' });
+      const box = screen.getByRole('combobox', { name: 'Organization' });
       await user.click(box);
       await user.type(box, 'Pla');
       await user.click(await screen.findByRole('option', { name: 'Plant', hidden: true }));

@@ -21,7 +21,7 @@ export interface NavItem {
   icon: Icon;
 }
 
-/** Client Features: every signed-in user. */
+/** The training center (Client Features in the first specification): every signed-in user. */
 export const clientNav: NavItem[] = [
   { path: '/vr-users', labelKey: 'layout:nav.vrUsers', icon: IconUsers },
   { path: '/devices', labelKey: 'layout:nav.devices', icon: IconDeviceVisionPro },
