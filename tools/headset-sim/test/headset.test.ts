@@ -94,6 +94,7 @@ function fakeServer(
           movement_type: 'slide',
           heartbeat_interval_ms: 50,
           session: ended ? null : session,
+          ended_session: ended ? { id: session.id, status: 'completed' } : null,
           server_time: new Date().toISOString(),
         };
       } else {
@@ -117,6 +118,11 @@ function fakeServer(
 
 const launch: SessionLaunch = {
   id: SESSION_ID,
+  scenario_id: '0b9d3a4e-1c2f-4d5e-8f6a-7b8c9d0e1f2a',
+  module_id: '1c0e4b5f-2d3a-4e6f-9a7b-8c9d0e1f2a3b',
+  level_id: '2d1f5c6a-3e4b-4f7a-8b8c-9d0e1f2a3b4c',
+  level_revision: 3,
+  movement_type: 'teleport',
   vr_user_name: 'Анна',
   scenario_name: 'Пожарная безопасность',
   module_name: 'Эвакуация',
