@@ -20,6 +20,8 @@ namespace Vrtc.Headset
     public sealed partial class HeadsetClient
     {
         const int MaxCompletedTasks = 10000;
+        /// <summary>The newest session record queued: an older one still in the queue is not written (the outbox has its counts).</summary>
+        long recordsQueued;
 
         /// <summary>Tasks completed so far in the current session. Returns at once; the task completes once the report is on disk.</summary>
         public Task ReportProgressAsync(int completedTasks)
@@ -70,7 +72,8 @@ namespace Vrtc.Headset
         {
             SessionEndInfo ended = null;
             OutboxEntry entry;
-            string recordJson = null;
+            SessionRecord recordNow = null;
+            long recordNumber = 0;
             var now = clock.UtcNow;
             lock (gate)
             {
@@ -94,7 +97,11 @@ namespace Vrtc.Headset
                     ended.Success = success;
                     ended.CompletedTasks = done;
                 }
-                else recordJson = record.ToJson();
+                else
+                {
+                    recordNow = record.Copy(); // its JSON is made on the writer's thread
+                    recordNumber = ++recordsQueued;
+                }
                 EnsureDeliveryLocked();
             }
             // The report first, then the record that counts it: a crash between the two leaves a
@@ -108,7 +115,8 @@ namespace Vrtc.Headset
                     delivered.Fire();
                     throw;
                 }
-                if (recordJson != null) SessionRecord.Write(options.DataPath, recordJson);
+                // A newer record waits behind this write: it alone needs the disk (one flush, not two, a report when the writer is behind).
+                if (recordNow != null && recordNumber == Interlocked.Read(ref recordsQueued)) SessionRecord.Write(options.DataPath, recordNow.ToJson());
                 else SessionRecord.Delete(options.DataPath); // finished: the outbox's finish says so
             });
             wake.Fire();

@@ -48,6 +48,12 @@ namespace Vrtc.Headset
 
         public string Id { get { return JsonFields.String(Launch, "id"); } }
 
+        /// <summary>A snapshot to write later (Launch is never changed once received, so it is shared).</summary>
+        public SessionRecord Copy()
+        {
+            return new SessionRecord { Launch = Launch, MovementType = MovementType, LastSeq = LastSeq, ReportedTasks = ReportedTasks };
+        }
+
         /// <summary>The file's text, made under the client's lock; written by the disk writer.</summary>
         public string ToJson()
         {

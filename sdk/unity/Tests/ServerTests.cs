@@ -70,6 +70,8 @@ namespace Vrtc.Headset.Tests
             yield return Wait.Until(() => (staff.Device(client.DeviceId)["battery_percent"] as long?) == 77, "battery in the console");
             var device = staff.Device(client.DeviceId);
             Assert.AreEqual("test-1.2.3", device["app_version"]);
+            Assert.IsTrue(staff.MainThread.Reads > 0, "the battery was read");
+            Assert.AreEqual(0, staff.MainThread.Violations, "the battery is read on the main thread only");
             Assert.AreEqual("waiting", device["status"]);
         }
 
@@ -91,6 +93,12 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(2, session.LevelNumber);
             Assert.AreEqual(3, session.MaxTasks);
             Assert.AreEqual("Ночь", session.SelectedOptions.Single().Name);
+            Assert.AreEqual(staff.OptionId, session.SelectedOptions.Single().Id);
+            Assert.AreEqual(staff.LevelId, session.LevelId, "the level to load, by id");
+            Assert.AreEqual(36, (session.ScenarioId ?? "").Length, "the scenario's id");
+            Assert.AreEqual(36, (session.ModuleId ?? "").Length, "the module's id");
+            Assert.IsTrue(session.LevelRevision >= 1, "the level's revision");
+            Assert.AreEqual("slide", session.MovementType);
             Assert.AreEqual(sessionId, client.CurrentSession.Id);
 
             Wait.Done(client.ReportProgressAsync(1, new TaskReport(1, TaskResult.Passed) { Key = "extinguisher", Score = 95, DurationMs = 1200 }));
@@ -131,7 +139,7 @@ namespace Vrtc.Headset.Tests
             staff.Cancel(sessionId);
             yield return events.UntilEnded(sessionId);
             var end = events.EndedOf(sessionId);
-            Assert.AreNotEqual(SessionEndReason.Finished, end.Reason);
+            Assert.AreEqual(SessionEndReason.Cancelled, end.Reason, "the heartbeat says why");
             Assert.IsNull(client.CurrentSession, "nothing to play");
             Assert.Throws<InvalidOperationException>(() => client.ReportProgressAsync(1));
             Assert.AreEqual("cancelled", staff.Session(sessionId)["status"]);
@@ -155,7 +163,7 @@ namespace Vrtc.Headset.Tests
             network.Restore();
             yield return events.UntilEnded(sessionId);
             var end = events.EndedOf(sessionId);
-            Assert.IsTrue(end.Reason == SessionEndReason.Cancelled || end.Reason == SessionEndReason.EndedByServer, "ended: " + end.Reason);
+            Assert.AreEqual(SessionEndReason.Cancelled, end.Reason, "the 409 or the heartbeat says why");
             Assert.IsTrue(Wait.Result(client.FlushAsync(Wait.Long)), "the refused report is settled, not retried for ever");
             Assert.AreEqual("cancelled", staff.Session(sessionId)["status"]);
             Assert.AreEqual(0L, staff.Session(sessionId)["completed_tasks"]);
