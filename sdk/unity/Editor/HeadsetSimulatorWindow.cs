@@ -39,7 +39,7 @@ namespace Vrtc.Headset.Editor
         static void Close(HeadsetClient old)
         {
             if (old == null) return;
-            old.StopAsync();
+            _ = old.StopAsync();
             old.Dispose();
         }
 

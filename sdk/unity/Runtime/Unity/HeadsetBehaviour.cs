@@ -79,14 +79,14 @@ namespace Vrtc.Headset
         void OnApplicationPause(bool paused)
         {
             // Reports are queued already; this gives them a chance to leave before sleep.
-            if (paused && Client != null) Client.FlushAsync(TimeSpan.FromSeconds(config != null ? config.flushOnPauseSeconds : 2f));
+            if (paused && Client != null) _ = Client.FlushAsync(TimeSpan.FromSeconds(config != null ? config.flushOnPauseSeconds : 2f));
         }
 
         void OnDestroy()
         {
             if (Instance != this || Client == null) return;
             Instance = null;
-            Client.StopAsync();
+            _ = Client.StopAsync(); // the loops end by themselves; Dispose waits for the writes
             Client.Dispose(); // waits for the reports already queued to be on disk
             Client = null;
         }
