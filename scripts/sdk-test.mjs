@@ -58,7 +58,7 @@ function sources(...folders) {
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-sdk-'));
-function compile(out, files, target, defines = []) {
+function compile(out, files, target, defines = [], references = []) {
   const run = spawnSync(
     'mcs',
     [
@@ -68,14 +68,18 @@ function compile(out, files, target, defines = []) {
       '-r:System.Net.Http.dll',
       '-warnaserror+',
       ...defines.map((name) => `-define:${name}`),
+      ...references.map((reference) => `-r:${reference}`),
       ...files,
     ],
     { encoding: 'utf8' },
   );
   if (run.status !== 0) fail(`mcs failed for ${path.basename(out)}:\n${run.stdout}${run.stderr}`);
 }
+// Two assemblies, as Unity's asmdefs make them: the tests see only what the SDK makes public.
+const runtimeDll = path.join(work, 'Vrtc.Headset.dll');
+compile(runtimeDll, sources('Runtime'), 'library');
 const testsExe = path.join(work, 'Vrtc.Headset.Tests.exe');
-compile(testsExe, [...sources('Runtime'), ...sources('Tests')], 'exe');
+compile(testsExe, sources('Tests'), 'exe', [], [runtimeDll]);
 compile(
   path.join(work, 'ConsoleHeadset.exe'),
   [...sources('Runtime'), ...sources('Samples~/ConsoleHeadset')],

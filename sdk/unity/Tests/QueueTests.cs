@@ -120,7 +120,7 @@ namespace Vrtc.Headset.Tests
             foreach (var call in calls) Wait.Done(call);
             var files = Directory.GetFiles(Path.Combine(folder, "outbox"), "*.json").OrderBy(f => f, StringComparer.Ordinal).ToList();
             Assert.AreEqual(200, files.Count, "every completed task is a report on disk");
-            var seqs = files.Select(f => JsonFields.Long(JsonFields.AsObject(JsonFields.Get(JsonFields.AsObject(Json.Parse(File.ReadAllText(f))), "body")), "seq")).ToList();
+            var seqs = files.Select(f => ((Dictionary<string, object>)((Dictionary<string, object>)Json.Parse(File.ReadAllText(f)))["body"])["seq"]).ToList();
             Assert.AreEqual(string.Join(",", Enumerable.Range(1, 200)), string.Join(",", seqs), "the files keep the calls' order");
         }
 
