@@ -81,7 +81,10 @@ namespace Vrtc.Headset.Tests
         }
 
         /// <summary>Enrolled, playing a 500-task session, the network down: reports only queue.</summary>
-        IEnumerator PlayingOffline()
+        IEnumerator PlayingOffline() { return Playing(false, 60000); }
+
+        /// <summary>Enrolled, playing a 500-task session; reports accepted or the network down for them.</summary>
+        IEnumerator Playing(bool accepting, int heartbeatMs)
         {
             server.Answer = seen =>
             {
@@ -90,7 +93,7 @@ namespace Vrtc.Headset.Tests
                 if (seen.Path == HeadsetClient.HeartbeatPath)
                     return FakeServer.Json(200, new Dictionary<string, object>
                     {
-                        { "device_id", "d1" }, { "movement_type", "teleport" }, { "heartbeat_interval_ms", 60000 },
+                        { "device_id", "d1" }, { "movement_type", "teleport" }, { "heartbeat_interval_ms", heartbeatMs },
                         { "session", new Dictionary<string, object>
                             {
                                 { "id", SessionId }, { "level_id", "L" }, { "level_revision", 4 }, { "max_tasks", 500 },
@@ -98,6 +101,7 @@ namespace Vrtc.Headset.Tests
                             } },
                         { "ended_session", null }, { "server_time", "2026-01-01T10:00:00.000Z" },
                     });
+                if (accepting) return FakeServer.Json(200, new Dictionary<string, object> { { "id", SessionId }, { "status", "active" } });
                 throw new HttpRequestException("unreachable"); // reports find no network
             };
             NewClient();
@@ -122,6 +126,45 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(200, files.Count, "every completed task is a report on disk");
             var seqs = files.Select(f => ((Dictionary<string, object>)((Dictionary<string, object>)Json.Parse(File.ReadAllText(f)))["body"])["seq"]).ToList();
             Assert.AreEqual(string.Join(",", Enumerable.Range(1, 200)), string.Join(",", seqs), "the files keep the calls' order");
+        }
+
+        [UnityTest]
+        public IEnumerator AReportReturnsWhileTheDiskIsStuck_AndIsNotSentBeforeItIsWritten()
+        {
+            yield return Playing(true, 20);
+            // The first report's temporary file is a named pipe: writing it blocks until someone
+            // reads it, as a stalled flash write would. The caller must not notice.
+            var pipe = Path.Combine(folder, "outbox", "000000000001.json.tmp");
+            if (!MakeFifo(pipe)) Assert.Ignore("needs mkfifo (Linux, macOS)");
+            var started = DateTime.UtcNow;
+            var call = client.ReportProgressAsync(1);
+            Assert.IsTrue(DateTime.UtcNow - started < TimeSpan.FromSeconds(1), "returned while the write is stuck");
+            Assert.AreEqual(1, client.PendingReports);
+            Assert.AreEqual(1, client.CurrentSession.CompletedTasks);
+            // Heartbeats answered wake the delivery loop each time: let a few go by.
+            var heartbeats = server.Seen.Count(r => r.Path == HeadsetClient.HeartbeatPath);
+            yield return Wait.Until(() => server.Seen.Count(r => r.Path == HeadsetClient.HeartbeatPath) >= heartbeats + 3, "three more heartbeats");
+            Assert.IsFalse(call.IsCompleted, "not on disk yet");
+            Assert.IsFalse(server.Seen.Any(r => r.Path.EndsWith("/progress")), "not sent before it is on disk");
+            // Unstick the disk: read the pipe; the write goes on (a pipe cannot be flushed, so it may fail).
+            var reader = System.Threading.Tasks.Task.Run(() =>
+            {
+                using (var stream = new FileStream(pipe, FileMode.Open, FileAccess.Read))
+                    while (stream.Read(new byte[4096], 0, 4096) > 0) { }
+            });
+            yield return Wait.Until(() => call.IsCompleted, "the report's write to end");
+            Wait.Done(reader);
+        }
+
+        bool MakeFifo(string path)
+        {
+            try
+            {
+                var make = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("mkfifo", "\"" + path + "\"") { UseShellExecute = false });
+                make.WaitForExit();
+                return make.ExitCode == 0;
+            }
+            catch (Exception) { return false; }
         }
 
         [UnityTest]
