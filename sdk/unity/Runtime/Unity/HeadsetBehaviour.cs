@@ -76,6 +76,15 @@ namespace Vrtc.Headset
             return result;
         }
 
+        /// <summary>
+        /// <see cref="Enroll"/> for the inspector (a UnityEvent calls void methods only, e.g. an input
+        /// field's On End Edit): the result arrives as <see cref="enrollmentFinished"/>.
+        /// </summary>
+        public void BeginEnroll(string code)
+        {
+            _ = Enroll(code);
+        }
+
         void OnApplicationPause(bool paused)
         {
             // Reports are queued already; this gives them a chance to leave before sleep.
