@@ -2,7 +2,10 @@
 // repository: `npm test`'s "sdk" suite, or `node scripts/sdk-test.mjs [test name filter …]`.
 //
 // Compiles the SDK's core and tests with `mcs -langversion:7.2` (the compiler the issue names; the
-// console sample is compiled too, so it cannot rot), starts the compiled server (PGlite in a
+// console sample is compiled too, so it cannot rot), and the Unity layer (Runtime/Unity, Editor,
+// the Unity sample) against scripts/unity-stubs/UnityStubs.cs with UNITY_5_3_OR_NEWER defined, so
+// it cannot stop compiling unseen. The tests run on a main thread whose SynchronizationContext is
+// not pumped while a test blocks, as in Unity's Test Runner (Tests/Runner/TestRunner.cs). Starts the compiled server (PGlite in a
 // temporary DATA_DIR; then PostgreSQL in a database of its own when TEST_DATABASE_URL is set),
 // seeds what a test needs through the API as the first admin (a scenario with a 3-task level and
 // an option, granted to the admin's organisation), and runs the test program with:
@@ -55,7 +58,7 @@ function sources(...folders) {
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-sdk-'));
-function compile(out, files, target) {
+function compile(out, files, target, defines = [], references = []) {
   const run = spawnSync(
     'mcs',
     [
@@ -64,20 +67,36 @@ function compile(out, files, target) {
       `-out:${out}`,
       '-r:System.Net.Http.dll',
       '-warnaserror+',
+      ...defines.map((name) => `-define:${name}`),
+      ...references.map((reference) => `-r:${reference}`),
       ...files,
     ],
     { encoding: 'utf8' },
   );
   if (run.status !== 0) fail(`mcs failed for ${path.basename(out)}:\n${run.stdout}${run.stderr}`);
 }
+// Two assemblies, as Unity's asmdefs make them: the tests see only what the SDK makes public.
+const runtimeDll = path.join(work, 'Vrtc.Headset.dll');
+compile(runtimeDll, sources('Runtime'), 'library');
 const testsExe = path.join(work, 'Vrtc.Headset.Tests.exe');
-compile(testsExe, [...sources('Runtime'), ...sources('Tests')], 'exe');
+compile(testsExe, sources('Tests'), 'exe', [], [runtimeDll]);
 compile(
   path.join(work, 'ConsoleHeadset.exe'),
   [...sources('Runtime'), ...sources('Samples~/ConsoleHeadset')],
   'exe',
 );
-console.log('compiled the SDK, its tests and the console sample with mcs -langversion:7.2');
+compile(
+  path.join(work, 'Vrtc.Headset.Unity.dll'),
+  [
+    path.join(root, 'scripts/unity-stubs/UnityStubs.cs'),
+    ...sources('Runtime', 'Editor', 'Samples~/UnityPlayer'),
+  ],
+  'library',
+  ['UNITY_5_3_OR_NEWER', 'UNITY_EDITOR'],
+);
+console.log(
+  'compiled the SDK, its tests, the console sample and the Unity layer (against Unity stubs) with mcs -langversion:7.2',
+);
 
 await ensureBuilt(['server']);
 const serverEntry = path.join(root, 'apps/server/dist/main.js');

@@ -131,7 +131,13 @@ describe('simulated headset end to end', () => {
     expect(lines).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^\[Quest-1\] enrolled as device /),
-        `[Quest-1] session ${session.id.slice(0, 8)}… started: Пожарная безопасность / Модуль 1 / Уровень 2 (3 tasks) for Анна, options: Ночь`,
+        // What to load, by id and revision, beside the names people read.
+        expect.stringMatching(
+          new RegExp(
+            `^\\[Quest-1\\] session ${session.id.slice(0, 8)}… started: Пожарная безопасность / Модуль 1 / ` +
+              `Уровень 2 \\(3 tasks\\) for Анна \\[level ${tree.level.id.slice(0, 8)}… rev \\d+, slide\\], options: Ночь$`,
+          ),
+        ),
         '[Quest-1] task 1/3',
         '[Quest-1] task 2/3',
         '[Quest-1] task 3/3',

@@ -1,5 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { DeviceType, MovementType, Name, Nullable, Text, Timestamp, Uuid } from './common.ts';
+import {
+  DeviceType,
+  EndedSessionStatus,
+  MovementType,
+  Name,
+  Nullable,
+  Text,
+  Timestamp,
+  Uuid,
+} from './common.ts';
 import { TaskReport } from './tasks.ts';
 
 /** The headset protocol (/v1/headset/*), as fixed in docs/ARCHITECTURE.md. */
@@ -40,9 +49,20 @@ export const HeartbeatBody = Type.Object(
 );
 export type HeartbeatBody = Static<typeof HeartbeatBody>;
 
-/** What a headset needs to launch the session the console started on it. */
+/**
+ * What a headset needs to launch the session the console started on it. The ids and the level's
+ * revision pick the scene (names are localised and may change); they are null only when the
+ * content was deleted after the session started.
+ */
 export const SessionLaunch = Type.Object({
   id: Uuid,
+  scenario_id: Nullable(Uuid),
+  module_id: Nullable(Uuid),
+  level_id: Nullable(Uuid),
+  /** The level's revision when the session started: the content the trainee plays. */
+  level_revision: Type.Integer(),
+  /** How the trainee moves in the scene (the headset's setting in the console). */
+  movement_type: MovementType,
   vr_user_name: Type.String(),
   scenario_name: Type.String(),
   module_name: Type.String(),
@@ -60,6 +80,12 @@ export const HeartbeatResponse = Type.Object({
   movement_type: MovementType,
   heartbeat_interval_ms: Type.Integer(),
   session: Nullable(SessionLaunch),
+  /**
+   * The session of this headset that ended last, and how (`cancelled` by staff, `timeout`,
+   * `disconnected`, `completed`): a headset whose `session` turned null learns why. Null when it
+   * has had none.
+   */
+  ended_session: Nullable(Type.Object({ id: Uuid, status: EndedSessionStatus })),
   /** The server's clock when it answered: a headset corrects its own `occurred_at` by it. */
   server_time: Timestamp,
 });

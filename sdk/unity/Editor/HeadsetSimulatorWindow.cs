@@ -39,7 +39,7 @@ namespace Vrtc.Headset.Editor
         static void Close(HeadsetClient old)
         {
             if (old == null) return;
-            old.StopAsync();
+            _ = old.StopAsync();
             old.Dispose();
         }
 
@@ -81,13 +81,13 @@ namespace Vrtc.Headset.Editor
 
         async void Enroll()
         {
-            try
+            var result = await Client().TryEnrollAsync(code);
+            if (result.Succeeded)
             {
-                await Client().EnrollAsync(code);
-                Say("enrolled as " + client.DeviceId);
+                Say("enrolled as " + result.DeviceId);
                 client.Start();
             }
-            catch (Exception error) { Say("enrolment failed: " + error.Message); }
+            else Say("enrolment refused: " + result.Outcome + " (" + result.Message + ")");
         }
 
         void OnGUI()
@@ -118,6 +118,7 @@ namespace Vrtc.Headset.Editor
                 if (session != null)
                 {
                     EditorGUILayout.LabelField("Session", session.LevelName + " for " + session.VrUserName);
+                    EditorGUILayout.LabelField("Level to load", session.LevelId + " rev " + session.LevelRevision + ", " + session.MovementType);
                     EditorGUILayout.LabelField("Tasks", completed + " / " + session.MaxTasks);
                     if (completed < session.MaxTasks && GUILayout.Button("Task done"))
                     {

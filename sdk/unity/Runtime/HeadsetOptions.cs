@@ -25,7 +25,13 @@ namespace Vrtc.Headset
         /// <summary>The app's version, sent with every heartbeat when set.</summary>
         public string AppVersion;
 
-        /// <summary>Battery level 0..100 (or null when unknown), asked before every heartbeat.</summary>
+        /// <summary>
+        /// Battery level 0..100 (or null when unknown). Called on the thread that created the
+        /// client when it has a SynchronizationContext (Unity's main thread, where
+        /// <c>SystemInfo.batteryLevel</c> may be read): at <see cref="HeadsetClient.Start"/> and
+        /// posted there before each heartbeat, which sends the latest value read. Without a
+        /// context it is called on the heartbeat's thread.
+        /// </summary>
         public Func<int?> BatteryPercent;
 
         /// <summary>Where the SDK writes what it did not deliver and why. Default: standard error.</summary>
@@ -42,6 +48,9 @@ namespace Vrtc.Headset
 
         /// <summary>Heartbeat interval until the server tells its own. Default 5 s.</summary>
         public TimeSpan DefaultHeartbeatInterval = TimeSpan.FromSeconds(5);
+
+        /// <summary>The clock reports are stamped with (occurred_at). Default: the machine's.</summary>
+        public IClock Clock;
 
         /// <summary>The HTTP stack to use (a proxy, pinned certificates). Default: a new HttpClientHandler.</summary>
         public HttpMessageHandler HttpHandler;

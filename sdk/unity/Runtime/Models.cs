@@ -14,6 +14,14 @@ namespace Vrtc.Headset
     public sealed class SessionInfo
     {
         public string Id { get; internal set; }
+        /// <summary>The scenario, module and level by id: pick the scene by these (names are localised and may change). Null only when the content was deleted since.</summary>
+        public string ScenarioId { get; internal set; }
+        public string ModuleId { get; internal set; }
+        public string LevelId { get; internal set; }
+        /// <summary>The level's revision when the session started: the content version to play.</summary>
+        public int LevelRevision { get; internal set; }
+        /// <summary>How the trainee moves: "slide" or "teleport" (the headset's setting in the console).</summary>
+        public string MovementType { get; internal set; }
         public string VrUserName { get; internal set; }
         public string ScenarioName { get; internal set; }
         public string ModuleName { get; internal set; }
@@ -22,10 +30,14 @@ namespace Vrtc.Headset
         public int MaxTasks { get; internal set; }
         public IList<SelectedOption> SelectedOptions { get; internal set; }
         public DateTime StartedAt { get; internal set; }
-        /// <summary>Tasks the server already holds for it: resume after them (e.g. after an app restart).</summary>
-        public int CompletedTasks { get; internal set; }
+        /// <summary>
+        /// Tasks already done: the most the server holds or this app reported (reports still in the
+        /// outbox included). Resume at task CompletedTasks + 1, e.g. after an app restart.
+        /// </summary>
+        public int CompletedTasks { get { return completedTasks; } internal set { completedTasks = value; } }
+        volatile int completedTasks;
 
-        internal static SessionInfo FromJson(Dictionary<string, object> o)
+        internal static SessionInfo FromJson(Dictionary<string, object> o, string movementType)
         {
             var options = new List<SelectedOption>();
             var list = JsonFields.Get(o, "selected_options") as List<object>;
@@ -38,6 +50,11 @@ namespace Vrtc.Headset
             return new SessionInfo
             {
                 Id = JsonFields.String(o, "id"),
+                ScenarioId = JsonFields.String(o, "scenario_id"),
+                ModuleId = JsonFields.String(o, "module_id"),
+                LevelId = JsonFields.String(o, "level_id"),
+                LevelRevision = (int)(JsonFields.Long(o, "level_revision") ?? 0),
+                MovementType = JsonFields.String(o, "movement_type") ?? movementType,
                 VrUserName = JsonFields.String(o, "vr_user_name"),
                 ScenarioName = JsonFields.String(o, "scenario_name"),
                 ModuleName = JsonFields.String(o, "module_name"),
@@ -62,7 +79,7 @@ namespace Vrtc.Headset
         TimedOut,
         /// <summary>The server ended it because the headset was silent too long.</summary>
         Disconnected,
-        /// <summary>The server no longer lists it and has not said why (the heartbeat carries no reason).</summary>
+        /// <summary>The server no longer lists it and has not said why (a server older than protocol 2.1's `ended_session`).</summary>
         EndedByServer,
     }
 
@@ -131,6 +148,11 @@ namespace Vrtc.Headset
         public int StatusCode { get; private set; }
         /// <summary>The contract's error code (e.g. "enrollment_code_invalid"), or "network_error".</summary>
         public string ErrorCode { get; private set; }
+
+        /// <summary>The answer's `details.reason` when the server gives one (e.g. "expired").</summary>
+        public string Reason { get; internal set; }
+        /// <summary>The answer's Retry-After, when it had one (429, 503).</summary>
+        public TimeSpan? RetryAfter { get; internal set; }
 
         public HeadsetException(int statusCode, string errorCode, string message, Exception inner = null)
             : base(message, inner)

@@ -4,6 +4,7 @@ using System.Globalization;
 using System.IO;
 using System.Linq;
 using System.Text;
+using System.Threading.Tasks;
 
 namespace Vrtc.Headset
 {
@@ -71,19 +72,22 @@ namespace Vrtc.Headset
             }
         }
 
-        public void Save(string dataPath)
+        /// <summary>The file's text, made under the caller's lock; written later by the disk writer.</summary>
+        public string ToJson()
         {
             var seq = new Dictionary<string, object>();
             foreach (var pair in Seq) seq[pair.Key] = pair.Value;
-            DurableFile.Write(PathIn(dataPath), Json.Write(new Dictionary<string, object>
+            return Json.Write(new Dictionary<string, object>
             {
                 { "device_id", DeviceId },
                 { "device_token", DeviceToken },
                 { "server_url", ServerUrl },
                 { "clock_offset_ms", ClockOffsetMs },
                 { "seq", seq },
-            }));
+            });
         }
+
+        public static void Write(string dataPath, string json) { DurableFile.Write(PathIn(dataPath), json); }
 
         public static void Delete(string dataPath)
         {
@@ -105,20 +109,29 @@ namespace Vrtc.Headset
         public string FilePath;
         /// <summary>Failed attempts in this process (not stored: a restart starts the backoff again).</summary>
         public int Attempts;
+        /// <summary>Completes once the report is on disk: nothing is sent before.</summary>
+        public Task Durable;
+        /// <summary>Dropped before its write ran (the headset was removed): the write is skipped.</summary>
+        public bool Dropped;
     }
 
     /// <summary>
     /// The durable outbox: one file per report in DataPath/outbox, named by a growing number so the
-    /// folder's order is the order of the reports. A report is written (temporary file, flushed,
-    /// renamed) before the call that made it completes, and deleted once the server accepted it. A
-    /// crash between the server's answer and the delete sends it again with the same key, which
-    /// the server answers from its idempotency record: nothing counts twice.
+    /// folder's order is the order of the reports. A report is reserved in memory by the call that
+    /// makes it (its number, key and place in the order), written (temporary file, flushed,
+    /// renamed) by the disk writer, sent only once written, and deleted once the server accepted
+    /// it. A crash between the server's answer and the delete sends it again with the same key,
+    /// which the server answers from its record: nothing counts twice.
+    ///
+    /// Two locks: <c>gate</c> guards the list and is held for memory work only, so a report call
+    /// never waits for a disk; <c>disk</c> orders the file operations (write, delete, clear).
     /// </summary>
     internal sealed class Outbox
     {
         readonly string folder;
         readonly Action<string> log;
         readonly object gate = new object();
+        readonly object disk = new object();
         readonly List<OutboxEntry> entries = new List<OutboxEntry>();
         long lastNumber;
 
@@ -152,6 +165,7 @@ namespace Vrtc.Headset
                         IdempotencyKey = JsonFields.String(o, "idempotency_key"),
                         Body = JsonFields.AsObject(JsonFields.Get(o, "body")),
                         FilePath = file,
+                        Durable = Task.FromResult(true),
                     };
                     if ((entry.Kind != "progress" && entry.Kind != "finish") || entry.SessionId == null ||
                         entry.IdempotencyKey == null || entry.Body == null)
@@ -194,8 +208,16 @@ namespace Vrtc.Headset
                     .Select(e => JsonFields.Long(e.Body, "seq") ?? 0).DefaultIfEmpty(0).Max();
         }
 
-        /// <summary>Writes the report to disk; returns once it is there.</summary>
-        public OutboxEntry Add(string kind, string sessionId, Dictionary<string, object> body)
+        /// <summary>The highest completed_tasks the outbox still holds for the session (0 when none).</summary>
+        public int HighestCountOf(string sessionId)
+        {
+            lock (gate)
+                return (int)entries.Where(e => e.SessionId == sessionId)
+                    .Select(e => JsonFields.Long(e.Body, "completed_tasks") ?? 0).DefaultIfEmpty(0).Max();
+        }
+
+        /// <summary>Takes the report's place in the order, in memory only (no disk I/O): <see cref="Persist"/> writes it.</summary>
+        public OutboxEntry Reserve(string kind, string sessionId, Dictionary<string, object> body)
         {
             lock (gate)
             {
@@ -209,38 +231,54 @@ namespace Vrtc.Headset
                     Body = body,
                     FilePath = Path.Combine(folder, number.ToString("D12", CultureInfo.InvariantCulture) + ".json"),
                 };
-                DurableFile.Write(entry.FilePath, Json.Write(new Dictionary<string, object>
-                {
-                    { "kind", kind },
-                    { "session_id", sessionId },
-                    { "idempotency_key", entry.IdempotencyKey },
-                    { "body", body },
-                    { "created_at", JsonFields.FormatTime(DateTime.UtcNow) },
-                }));
                 entries.Add(entry);
                 return entry;
             }
         }
 
+        /// <summary>Writes a reserved report to disk (the disk writer's thread); returns once it is there.</summary>
+        public void Persist(OutboxEntry entry, DateTime createdAt)
+        {
+            lock (disk)
+            {
+                if (entry.Dropped) return;
+                DurableFile.Write(entry.FilePath, Json.Write(new Dictionary<string, object>
+                {
+                    { "kind", entry.Kind },
+                    { "session_id", entry.SessionId },
+                    { "idempotency_key", entry.IdempotencyKey },
+                    { "body", entry.Body },
+                    { "created_at", JsonFields.FormatTime(createdAt) },
+                }));
+            }
+        }
+
+        /// <summary>A report that could not be written leaves the order (its call's task failed).</summary>
+        public void Forget(OutboxEntry entry)
+        {
+            lock (gate) entries.Remove(entry);
+        }
+
         public void Remove(OutboxEntry entry)
         {
-            lock (gate)
-            {
-                File.Delete(entry.FilePath);
-                entries.Remove(entry);
-            }
+            lock (disk) File.Delete(entry.FilePath);
+            lock (gate) entries.Remove(entry);
         }
 
         /// <summary>Drops every report (the device was removed: no report of it can be delivered).</summary>
         public int Clear()
         {
+            List<OutboxEntry> dropped;
             lock (gate)
             {
-                var count = entries.Count;
-                foreach (var entry in entries) File.Delete(entry.FilePath);
+                dropped = entries.ToList();
+                foreach (var entry in dropped) entry.Dropped = true;
                 entries.Clear();
-                return count;
             }
+            lock (disk)
+                foreach (var entry in dropped)
+                    if (File.Exists(entry.FilePath)) File.Delete(entry.FilePath);
+            return dropped.Count;
         }
     }
 }

@@ -1,9 +1,11 @@
 using System;
+using System.Collections;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using System.Net.Http;
 using NUnit.Framework;
+using UnityEngine.TestTools;
 
 namespace Vrtc.Headset.Tests
 {
@@ -57,7 +59,7 @@ namespace Vrtc.Headset.Tests
         }
 
         /// <summary>Enrols and takes the session from a first heartbeat; later answers from <paramref name="reports"/>.</summary>
-        HeadsetClient Playing(Func<SeenRequest, HttpResponseMessage> reports)
+        IEnumerator Playing(Func<SeenRequest, HttpResponseMessage> reports)
         {
             server.Answer = seen =>
             {
@@ -75,8 +77,7 @@ namespace Vrtc.Headset.Tests
             var events = new Events(client);
             Wait.Done(client.EnrollAsync("ABCD1234"));
             client.Start();
-            events.WaitAssigned(SessionId);
-            return client;
+            yield return events.UntilAssigned(SessionId);
         }
 
         static HttpResponseMessage Accepted()
@@ -89,11 +90,11 @@ namespace Vrtc.Headset.Tests
             return server.Seen.Where(r => r.Answered && r.Path.StartsWith("/v1/headset/sessions/")).ToList();
         }
 
-        [Test]
-        public void RetriesA503AfterRetryAfterWithTheSameIdempotencyKey()
+        [UnityTest]
+        public IEnumerator RetriesA503AfterRetryAfterWithTheSameIdempotencyKey()
         {
             var attempts = 0;
-            Playing(seen =>
+            yield return Playing(seen =>
             {
                 if (++attempts > 1) return Accepted();
                 var busy = FakeServer.Json(503, new Dictionary<string, object> { { "error", "service_unavailable" }, { "message", "later" } });
@@ -114,10 +115,10 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(0, client.PendingReports);
         }
 
-        [Test]
-        public void DropsAReportRefusedForGoodWithALoggedReasonAndSendsTheNextOnes()
+        [UnityTest]
+        public IEnumerator DropsAReportRefusedForGoodWithALoggedReasonAndSendsTheNextOnes()
         {
-            Playing(seen => (long)seen.Body["completed_tasks"] == 1
+            yield return Playing(seen => (long)seen.Body["completed_tasks"] == 1
                 ? FakeServer.Json(400, new Dictionary<string, object> { { "error", "validation_error" }, { "message", "completed_tasks: too many" } })
                 : Accepted());
             Wait.Done(client.ReportProgressAsync(1));
@@ -132,11 +133,11 @@ namespace Vrtc.Headset.Tests
             lock (logged) Assert.IsTrue(logged.Any(line => line.Contains("dropped") && line.Contains("validation_error")), "the drop is logged");
         }
 
-        [Test]
-        public void KeepsReportsWhileTheNetworkIsDownAndSendsThemInOrderWhenItReturns()
+        [UnityTest]
+        public IEnumerator KeepsReportsWhileTheNetworkIsDownAndSendsThemInOrderWhenItReturns()
         {
             var down = true;
-            Playing(seen =>
+            yield return Playing(seen =>
             {
                 if (down) throw new HttpRequestException("unreachable");
                 return Accepted();
@@ -154,18 +155,18 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(0, Directory.GetFiles(Path.Combine(folder, "outbox"), "*.json").Length, "outbox emptied");
         }
 
-        [Test]
-        public void ANewProcessSendsTheOutboxWithTheKeysItWasWrittenWithAndGoesOnCountingSeq()
+        [UnityTest]
+        public IEnumerator ANewProcessSendsTheOutboxWithTheKeysItWasWrittenWithAndGoesOnCountingSeq()
         {
             var down = true;
-            Playing(seen =>
+            yield return Playing(seen =>
             {
                 if (down) throw new HttpRequestException("unreachable");
                 return Accepted();
             });
             Wait.Done(client.ReportProgressAsync(1));
             Wait.Done(client.ReportProgressAsync(2));
-            Wait.Until(() => server.Seen.Any(r => r.Path.EndsWith("/progress")), "a first attempt");
+            yield return Wait.Until(() => server.Seen.Any(r => r.Path.EndsWith("/progress")), "a first attempt");
             var triedKey = server.Seen.First(r => r.Path.EndsWith("/progress")).IdempotencyKey;
             client.Dispose(); // the process dies with two reports in its outbox
 
@@ -177,7 +178,7 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(2, client.PendingReports);
             client.Start();
             Assert.IsTrue(Wait.Result(client.FlushAsync(TimeSpan.FromSeconds(10))));
-            events.WaitAssigned(SessionId); // the server still lists the session: play on
+            yield return events.UntilAssigned(SessionId); // the server still lists the session: play on
             Wait.Done(client.ReportProgressAsync(3));
             Assert.IsTrue(Wait.Result(client.FlushAsync(TimeSpan.FromSeconds(10))));
 
@@ -187,24 +188,24 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(3, sent.Select(r => r.IdempotencyKey).Distinct().Count());
         }
 
-        [Test]
-        public void A401OnAReportUnenrolsAndDropsWhatCanNeverBeDelivered()
+        [UnityTest]
+        public IEnumerator A401OnAReportUnenrolsAndDropsWhatCanNeverBeDelivered()
         {
-            Playing(seen => FakeServer.Json(401, new Dictionary<string, object> { { "error", "unauthorized" }, { "message", "gone" } }));
+            yield return Playing(seen => FakeServer.Json(401, new Dictionary<string, object> { { "error", "unauthorized" }, { "message", "gone" } }));
             var unenrolled = 0;
             client.Unenrolled += () => unenrolled++;
             Wait.Done(client.ReportProgressAsync(1));
-            Wait.Until(() => unenrolled == 1, "Unenrolled");
+            yield return Wait.Until(() => unenrolled == 1, "Unenrolled");
             Assert.IsFalse(client.IsEnrolled);
             Assert.AreEqual(0, client.PendingReports);
             Assert.IsFalse(File.Exists(Path.Combine(folder, "device.json")), "the token is gone");
         }
 
-        [Test]
-        public void AnAnswerThatIsNotTheServersIsNotTakenForDelivery()
+        [UnityTest]
+        public IEnumerator AnAnswerThatIsNotTheServersIsNotTakenForDelivery()
         {
             var portal = true;
-            Playing(seen =>
+            yield return Playing(seen =>
             {
                 if (!portal) return Accepted();
                 portal = false;
@@ -215,10 +216,10 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(2, Reports().Count, "sent again after the portal's page");
         }
 
-        [Test]
-        public void ReportsNeedASession()
+        [UnityTest]
+        public IEnumerator ReportsNeedASession()
         {
-            Playing(seen => Accepted());
+            yield return Playing(seen => Accepted());
             Wait.Done(client.FinishAsync(true, 3));
             Assert.IsNull(client.CurrentSession, "finished: no current session");
             Assert.Throws<InvalidOperationException>(() => client.ReportProgressAsync(1));

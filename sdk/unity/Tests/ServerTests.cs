@@ -1,8 +1,10 @@
 using System;
+using System.Collections;
 using System.Collections.Generic;
 using System.IO;
 using System.Linq;
 using NUnit.Framework;
+using UnityEngine.TestTools;
 
 namespace Vrtc.Headset.Tests
 {
@@ -57,30 +59,33 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(first.DeviceId, again.DeviceId);
         }
 
-        [Test]
-        public void HeartbeatsAtTheServersIntervalWithBatteryAndAppVersion()
+        [UnityTest]
+        public IEnumerator HeartbeatsAtTheServersIntervalWithBatteryAndAppVersion()
         {
             var client = Track(staff.Enrolled("Quest-Heartbeat"));
             var events = new Events(client);
             client.Start();
-            Wait.Until(() => events.Connection.Contains(true), "ConnectionChanged(true)");
+            yield return Wait.Until(() => events.Connection.Contains(true), "ConnectionChanged(true)");
             Assert.AreEqual(TimeSpan.FromMilliseconds(staff.HeartbeatIntervalMs), client.HeartbeatInterval, "the server's interval");
-            Wait.Until(() => (staff.Device(client.DeviceId)["battery_percent"] as long?) == 77, "battery in the console");
+            yield return Wait.Until(() => (staff.Device(client.DeviceId)["battery_percent"] as long?) == 77, "battery in the console");
             var device = staff.Device(client.DeviceId);
             Assert.AreEqual("test-1.2.3", device["app_version"]);
+            Assert.IsTrue(staff.MainThread.Reads > 0, "the battery was read");
+            Assert.AreEqual(0, staff.MainThread.Violations, "the battery is read on the main thread only");
             Assert.AreEqual("waiting", device["status"]);
         }
 
-        [Test]
-        public void PlaysASessionStartedInTheConsole_ProgressThenFinish()
+        [UnityTest]
+        public IEnumerator PlaysASessionStartedInTheConsole_ProgressThenFinish()
         {
             var client = Track(staff.Enrolled("Quest-Play"));
             var events = new Events(client);
             client.Start();
-            Wait.Until(() => client.IsConnected, "connected");
+            yield return Wait.Until(() => client.IsConnected, "connected");
             var sessionId = staff.StartSession(client.DeviceId, "Анна");
 
-            var session = events.WaitAssigned(sessionId);
+            yield return events.UntilAssigned(sessionId);
+            var session = events.AssignedOf(sessionId);
             Assert.AreEqual("Анна", session.VrUserName);
             Assert.AreEqual("Пожарная безопасность", session.ScenarioName);
             Assert.AreEqual("Модуль 1", session.ModuleName);
@@ -88,6 +93,12 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(2, session.LevelNumber);
             Assert.AreEqual(3, session.MaxTasks);
             Assert.AreEqual("Ночь", session.SelectedOptions.Single().Name);
+            Assert.AreEqual(staff.OptionId, session.SelectedOptions.Single().Id);
+            Assert.AreEqual(staff.LevelId, session.LevelId, "the level to load, by id");
+            Assert.AreEqual(36, (session.ScenarioId ?? "").Length, "the scenario's id");
+            Assert.AreEqual(36, (session.ModuleId ?? "").Length, "the module's id");
+            Assert.IsTrue(session.LevelRevision >= 1, "the level's revision");
+            Assert.AreEqual("slide", session.MovementType);
             Assert.AreEqual(sessionId, client.CurrentSession.Id);
 
             Wait.Done(client.ReportProgressAsync(1, new TaskReport(1, TaskResult.Passed) { Key = "extinguisher", Score = 95, DurationMs = 1200 }));
@@ -97,7 +108,8 @@ namespace Vrtc.Headset.Tests
 
             Wait.Done(client.ReportProgressAsync(2, new TaskReport(2, TaskResult.Passed)));
             Wait.Done(client.FinishAsync(true, 3, new[] { new TaskReport(3, TaskResult.Failed) { Score = 40 } }));
-            var end = events.WaitEnded(sessionId);
+            yield return events.UntilEnded(sessionId);
+            var end = events.EndedOf(sessionId);
             Assert.AreEqual(SessionEndReason.Finished, end.Reason);
             Assert.IsNull(client.CurrentSession);
             Assert.IsTrue(Wait.Result(client.FlushAsync(Wait.Long)));
@@ -114,56 +126,58 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(1, events.Assigned.Count(s => s.Id == sessionId), "assigned once, not again while the finish was on its way");
         }
 
-        [Test]
-        public void ACancelFromTheConsoleEndsTheSession()
+        [UnityTest]
+        public IEnumerator ACancelFromTheConsoleEndsTheSession()
         {
             var client = Track(staff.Enrolled("Pico-Cancel"));
             var events = new Events(client);
             client.Start();
-            Wait.Until(() => client.IsConnected, "connected");
+            yield return Wait.Until(() => client.IsConnected, "connected");
             var sessionId = staff.StartSession(client.DeviceId, "Борис");
-            events.WaitAssigned(sessionId);
+            yield return events.UntilAssigned(sessionId);
 
             staff.Cancel(sessionId);
-            var end = events.WaitEnded(sessionId);
-            Assert.AreNotEqual(SessionEndReason.Finished, end.Reason);
+            yield return events.UntilEnded(sessionId);
+            var end = events.EndedOf(sessionId);
+            Assert.AreEqual(SessionEndReason.Cancelled, end.Reason, "the heartbeat says why");
             Assert.IsNull(client.CurrentSession, "nothing to play");
             Assert.Throws<InvalidOperationException>(() => client.ReportProgressAsync(1));
             Assert.AreEqual("cancelled", staff.Session(sessionId)["status"]);
         }
 
-        [Test]
-        public void AReportRefusedBecauseTheConsoleCancelledEndsTheSessionWithTheReason()
+        [UnityTest]
+        public IEnumerator AReportRefusedBecauseTheConsoleCancelledEndsTheSessionWithTheReason()
         {
             var network = new CuttableNetwork();
             var client = Track(staff.Enrolled("Pico-Late", network));
             var events = new Events(client);
             client.Start();
-            Wait.Until(() => client.IsConnected, "connected");
+            yield return Wait.Until(() => client.IsConnected, "connected");
             var sessionId = staff.StartSession(client.DeviceId, "Вера");
-            events.WaitAssigned(sessionId);
+            yield return events.UntilAssigned(sessionId);
 
             network.Cut(); // the cancel happens while this headset hears nothing
             staff.Cancel(sessionId);
             Wait.Done(client.ReportProgressAsync(1));
-            Wait.Until(() => events.Connection.LastOrDefault() == false, "ConnectionChanged(false)");
+            yield return Wait.Until(() => events.Connection.LastOrDefault() == false, "ConnectionChanged(false)");
             network.Restore();
-            var end = events.WaitEnded(sessionId);
-            Assert.IsTrue(end.Reason == SessionEndReason.Cancelled || end.Reason == SessionEndReason.EndedByServer, "ended: " + end.Reason);
+            yield return events.UntilEnded(sessionId);
+            var end = events.EndedOf(sessionId);
+            Assert.AreEqual(SessionEndReason.Cancelled, end.Reason, "the 409 or the heartbeat says why");
             Assert.IsTrue(Wait.Result(client.FlushAsync(Wait.Long)), "the refused report is settled, not retried for ever");
             Assert.AreEqual("cancelled", staff.Session(sessionId)["status"]);
             Assert.AreEqual(0L, staff.Session(sessionId)["completed_tasks"]);
         }
 
-        [Test]
-        public void TheServerStoppedMidSession_TheFinishWaitsOnDiskAndArrivesOnceAfterTheRestart()
+        [UnityTest]
+        public IEnumerator TheServerStoppedMidSession_TheFinishWaitsOnDiskAndArrivesOnceAfterTheRestart()
         {
             var client = Track(staff.Enrolled("Quest-Restart"));
             var events = new Events(client);
             client.Start();
-            Wait.Until(() => client.IsConnected, "connected");
+            yield return Wait.Until(() => client.IsConnected, "connected");
             var sessionId = staff.StartSession(client.DeviceId, "Глеб");
-            events.WaitAssigned(sessionId);
+            yield return events.UntilAssigned(sessionId);
             Wait.Done(client.ReportProgressAsync(1, new TaskReport(1, TaskResult.Passed)));
             Assert.IsTrue(Wait.Result(client.FlushAsync(Wait.Long)));
 
@@ -173,13 +187,13 @@ namespace Vrtc.Headset.Tests
                 Wait.Done(client.ReportProgressAsync(2, new TaskReport(2, TaskResult.Passed)));
                 Wait.Done(client.FinishAsync(true, 3, new[] { new TaskReport(3, TaskResult.Passed) }));
                 Assert.AreEqual(2, client.PendingReports, "both reports safe in the outbox");
-                Wait.Until(() => events.Connection.LastOrDefault() == false, "ConnectionChanged(false)");
+                yield return Wait.Until(() => events.Connection.LastOrDefault() == false, "ConnectionChanged(false)");
                 Assert.IsFalse(Wait.Result(client.FlushAsync(TimeSpan.FromMilliseconds(300))), "nothing delivered while the server is down");
             }
             finally { staff.Server("start"); }
 
             Assert.IsTrue(Wait.Result(client.FlushAsync(Wait.Long)), "delivered after the restart");
-            Wait.Until(() => events.Connection.LastOrDefault(), "ConnectionChanged(true) again");
+            yield return Wait.Until(() => events.Connection.LastOrDefault(), "ConnectionChanged(true) again");
             var result = staff.Session(sessionId);
             Assert.AreEqual("completed", result["status"]);
             Assert.AreEqual(true, result["success"]);
@@ -188,17 +202,17 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(1, events.Assigned.Count(s => s.Id == sessionId), "the finished session is not played again");
         }
 
-        [Test]
-        public void AClientRestartedWithAFullOutboxDeliversItOnce()
+        [UnityTest]
+        public IEnumerator AClientRestartedWithAFullOutboxDeliversItOnce()
         {
             var folder = Folders.New();
             var network = new CuttableNetwork();
             var first = Track(staff.Enrolled("Quest-Crash", network, folder));
             var events = new Events(first);
             first.Start();
-            Wait.Until(() => first.IsConnected, "connected");
+            yield return Wait.Until(() => first.IsConnected, "connected");
             var sessionId = staff.StartSession(first.DeviceId, "Дина");
-            events.WaitAssigned(sessionId);
+            yield return events.UntilAssigned(sessionId);
 
             network.Cut();
             for (var task = 1; task <= 3; task++)
@@ -216,7 +230,7 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(4, second.PendingReports, "the new process finds them");
             second.Start();
             Assert.IsTrue(Wait.Result(second.FlushAsync(Wait.Long)));
-            Wait.Until(() => second.IsConnected, "connected");
+            yield return Wait.Until(() => second.IsConnected, "connected");
 
             var result = staff.Session(sessionId);
             Assert.AreEqual("completed", result["status"]);
@@ -229,17 +243,17 @@ namespace Vrtc.Headset.Tests
             Assert.AreEqual(0, Directory.GetFiles(Path.Combine(folder, "outbox"), "*.json").Length);
         }
 
-        [Test]
-        public void AHeadsetRemovedInTheConsoleIsUnenrolled()
+        [UnityTest]
+        public IEnumerator AHeadsetRemovedInTheConsoleIsUnenrolled()
         {
             var folder = Folders.New();
             var client = Track(staff.Enrolled("Quest-Removed", null, folder));
             var events = new Events(client);
             client.Start();
-            Wait.Until(() => client.IsConnected, "connected");
+            yield return Wait.Until(() => client.IsConnected, "connected");
 
             staff.DeleteDevice(client.DeviceId);
-            Wait.Until(() => events.Unenrolled == 1, "Unenrolled");
+            yield return Wait.Until(() => events.Unenrolled == 1, "Unenrolled");
             Assert.IsFalse(client.IsEnrolled);
             Assert.IsFalse(new HeadsetClient(staff.Options(folder, "Quest-Removed")).IsEnrolled, "the token is gone from DataPath");
             Assert.Throws<InvalidOperationException>(() => client.Start());

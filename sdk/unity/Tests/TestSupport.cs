@@ -1,7 +1,9 @@
 using System;
+using System.Collections;
 using System.Collections.Concurrent;
 using System.Collections.Generic;
 using System.IO;
+using System.Linq;
 using System.Net;
 using System.Net.Http;
 using System.Net.Http.Headers;
@@ -12,18 +14,23 @@ using NUnit.Framework;
 
 namespace Vrtc.Headset.Tests
 {
-    /// <summary>Waiting for what a user would notice: a condition, polled; never a fixed sleep.</summary>
+    /// <summary>
+    /// Waiting for what a user would notice: a condition, checked once a frame; never a fixed
+    /// sleep. The waits are coroutines (`yield return Wait.Until(…)` in a [UnityTest]): the main
+    /// thread gets its frames meanwhile, so events posted to it arrive, as in Unity. A task is
+    /// waited for by blocking: the SDK's tasks never need the main thread to complete.
+    /// </summary>
     internal static class Wait
     {
         public static readonly TimeSpan Long = TimeSpan.FromSeconds(20);
 
-        public static void Until(Func<bool> condition, string what, TimeSpan? timeout = null)
+        public static IEnumerator Until(Func<bool> condition, string what, TimeSpan? timeout = null)
         {
             var deadline = DateTime.UtcNow + (timeout ?? Long);
             while (!condition())
             {
                 if (DateTime.UtcNow > deadline) Assert.Fail("timed out waiting for " + what);
-                Thread.Sleep(20);
+                yield return null;
             }
         }
 
@@ -39,34 +46,73 @@ namespace Vrtc.Headset.Tests
         }
     }
 
-    /// <summary>Every event a client raised, in order.</summary>
+    /// <summary>
+    /// Unity's rule, imitated: UnityEngine's APIs (SystemInfo.batteryLevel, …) throw when called off
+    /// the main thread. A reading made by <see cref="Battery"/> throws the same way, and counts it.
+    /// </summary>
+    internal sealed class MainThreadGuard
+    {
+        readonly int mainThread = Thread.CurrentThread.ManagedThreadId;
+        public int Violations;
+        public int Reads;
+
+        public Func<int?> Battery(int percent)
+        {
+            return () =>
+            {
+                Check("get_batteryLevel");
+                Interlocked.Increment(ref Reads);
+                return percent;
+            };
+        }
+
+        public void Check(string what)
+        {
+            if (Thread.CurrentThread.ManagedThreadId == mainThread) return;
+            Interlocked.Increment(ref Violations);
+            throw new InvalidOperationException(what + " can only be called from the main thread.");
+        }
+    }
+
+    /// <summary>Every event a client raised, in order; each must arrive on the thread that created the client.</summary>
     internal sealed class Events
     {
         public readonly ConcurrentQueue<SessionInfo> Assigned = new ConcurrentQueue<SessionInfo>();
         public readonly ConcurrentQueue<SessionEndInfo> Ended = new ConcurrentQueue<SessionEndInfo>();
         public readonly ConcurrentQueue<bool> Connection = new ConcurrentQueue<bool>();
         public int Unenrolled;
+        readonly MainThreadGuard guard = new MainThreadGuard();
 
         public Events(HeadsetClient client)
         {
-            client.SessionAssigned += session => Assigned.Enqueue(session);
-            client.SessionEnded += end => Ended.Enqueue(end);
-            client.ConnectionChanged += online => Connection.Enqueue(online);
-            client.Unenrolled += () => Interlocked.Increment(ref Unenrolled);
+            client.SessionAssigned += session => { OnMain(); Assigned.Enqueue(session); };
+            client.SessionEnded += end => { OnMain(); Ended.Enqueue(end); };
+            client.ConnectionChanged += online => { OnMain(); Connection.Enqueue(online); };
+            client.Unenrolled += () => { OnMain(); Interlocked.Increment(ref Unenrolled); };
         }
 
-        public SessionInfo WaitAssigned(string sessionId)
+        void OnMain()
         {
-            SessionInfo found = null;
-            Wait.Until(() => { foreach (var s in Assigned) if (s.Id == sessionId) { found = s; return true; } return false; }, "SessionAssigned " + sessionId);
-            return found;
+            try { guard.Check("an event handler touching the scene"); }
+            catch (InvalidOperationException) { }
         }
 
-        public SessionEndInfo WaitEnded(string sessionId)
+        /// <summary>Events raised off the main thread (none when the client was made on it).</summary>
+        public int OffMainThread { get { return guard.Violations; } }
+
+        public SessionInfo AssignedOf(string sessionId) { return Assigned.LastOrDefault(s => s.Id == sessionId); }
+        public SessionEndInfo EndedOf(string sessionId) { return Ended.LastOrDefault(e => e.SessionId == sessionId); }
+
+        public IEnumerator UntilAssigned(string sessionId)
         {
-            SessionEndInfo found = null;
-            Wait.Until(() => { foreach (var e in Ended) if (e.SessionId == sessionId) { found = e; return true; } return false; }, "SessionEnded " + sessionId);
-            return found;
+            yield return Wait.Until(() => AssignedOf(sessionId) != null, "SessionAssigned " + sessionId);
+            Assert.AreEqual(0, OffMainThread, "events raised off the main thread");
+        }
+
+        public IEnumerator UntilEnded(string sessionId)
+        {
+            yield return Wait.Until(() => EndedOf(sessionId) != null, "SessionEnded " + sessionId);
+            Assert.AreEqual(0, OffMainThread, "events raised off the main thread");
         }
     }
 
@@ -135,7 +181,7 @@ namespace Vrtc.Headset.Tests
             {
                 Path = request.RequestUri.AbsolutePath,
                 IdempotencyKey = request.Headers.TryGetValues("Idempotency-Key", out keys) ? string.Join(",", keys) : null,
-                Body = request.Content == null ? null : (Dictionary<string, object>)Vrtc.Headset.Json.Parse(await request.Content.ReadAsStringAsync()),
+                Body = request.Content == null ? null : (Dictionary<string, object>)Vrtc.Headset.Json.Parse(await request.Content.ReadAsStringAsync().ConfigureAwait(false)),
                 At = DateTime.UtcNow,
             };
             Seen.Enqueue(seen);
@@ -158,6 +204,8 @@ namespace Vrtc.Headset.Tests
         public readonly string LevelId = Environment.GetEnvironmentVariable("LEVEL_ID");
         public readonly string OptionId = Environment.GetEnvironmentVariable("OPTION_ID");
         public readonly int HeartbeatIntervalMs = int.Parse(Environment.GetEnvironmentVariable("HEARTBEAT_INTERVAL_MS") ?? "0");
+        /// <summary>The battery of every client made here: read on the main thread only, or it throws.</summary>
+        public readonly MainThreadGuard MainThread = new MainThreadGuard();
         readonly HttpClient http = new HttpClient { Timeout = Timeout.InfiniteTimeSpan };
 
         public Staff()
@@ -175,7 +223,7 @@ namespace Vrtc.Headset.Tests
                 DeviceName = name,
                 DeviceType = "quest",
                 AppVersion = "test-1.2.3",
-                BatteryPercent = () => 77,
+                BatteryPercent = MainThread.Battery(77),
                 HttpHandler = handler,
                 RetryBaseDelay = TimeSpan.FromMilliseconds(100),
                 RetryMaxDelay = TimeSpan.FromMilliseconds(1000),

@@ -7,8 +7,10 @@ import {
   routes,
   type DeviceType,
   type ErrorBody,
+  type EndedSessionStatus,
   type FinishBody,
   type HeartbeatBody,
+  type HeartbeatResponse,
   type ProgressBody,
   type RouteBody,
   type RouteResponse,
@@ -27,6 +29,14 @@ import {
 
 export { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
 export * from './retry.ts';
+
+/** What the heartbeat's `ended_session.status` means for the trainee on this headset. */
+const ENDED_BECAUSE: Record<EndedSessionStatus, string> = {
+  cancelled: 'cancelled in the console',
+  timeout: 'timed out (the server ended it)',
+  disconnected: 'disconnected (the server had not heard from this headset)',
+  completed: 'completed',
+};
 
 /** The routes a headset calls. */
 type HeadsetRoute =
@@ -170,6 +180,7 @@ function describe(name: string, event: EventDetails): string {
       return (
         `${prefix} session ${shortId(s.id)} started: ${s.scenario_name} / ${s.module_name} / ` +
         `${s.level_name} (${s.max_tasks} tasks) for ${s.vr_user_name}` +
+        ` [level ${s.level_id ? shortId(s.level_id) : 'deleted'} rev ${s.level_revision}, ${s.movement_type}]` +
         (options ? `, options: ${options}` : '') +
         (s.completed_tasks > 0 ? `, resuming after task ${s.completed_tasks}` : '')
       );
@@ -539,14 +550,22 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       sessionId: response.session?.id ?? null,
       batteryPercent: this.batteryPercent,
     });
-    this.onSessionState(response.session);
+    this.onSessionState(response.session, response.ended_session);
   }
 
   /** Follows what the server says the device should be doing. */
-  private onSessionState(session: SessionLaunch | null): void {
+  private onSessionState(
+    session: SessionLaunch | null,
+    ended: HeartbeatResponse['ended_session'] = null,
+  ): void {
     const play = this.play;
     if (play && !play.finishing && !play.lostContact && play.session.id !== session?.id) {
-      this.endPlay(play, 'the server no longer lists it as active');
+      this.endPlay(
+        play,
+        ended?.id === play.session.id
+          ? ENDED_BECAUSE[ended.status]
+          : 'the server no longer lists it as active',
+      );
     }
     if (
       session &&

@@ -39,6 +39,7 @@ function fakeServer(
   const received: Received[] = [];
   const problems: string[] = [];
   let ended = false;
+  let cancelled = false;
   const headsetRoutes = [
     routes.enroll,
     routes.heartbeat,
@@ -93,7 +94,12 @@ function fakeServer(
           device_id: DEVICE_ID,
           movement_type: 'slide',
           heartbeat_interval_ms: 50,
-          session: ended ? null : session,
+          session: ended || cancelled ? null : session,
+          ended_session: cancelled
+            ? { id: session.id, status: 'cancelled' }
+            : ended
+              ? { id: session.id, status: 'completed' }
+              : null,
           server_time: new Date().toISOString(),
         };
       } else {
@@ -112,11 +118,18 @@ function fakeServer(
     });
   });
   const reports = (path: string) => received.filter((r) => r.route === path);
-  return { server, received, problems, reports };
+  /** Staff cancel the session in the console: the next heartbeats list none, and say why. */
+  const cancel = () => void (cancelled = true);
+  return { server, received, problems, reports, cancel };
 }
 
 const launch: SessionLaunch = {
   id: SESSION_ID,
+  scenario_id: '0b9d3a4e-1c2f-4d5e-8f6a-7b8c9d0e1f2a',
+  module_id: '1c0e4b5f-2d3a-4e6f-9a7b-8c9d0e1f2a3b',
+  level_id: '2d1f5c6a-3e4b-4f7a-8b8c-9d0e1f2a3b4c',
+  level_revision: 3,
+  movement_type: 'teleport',
   vr_user_name: 'Анна',
   scenario_name: 'Пожарная безопасность',
   module_name: 'Эвакуация',
@@ -329,6 +342,26 @@ describe('the simulated headset on a bad network', () => {
     expect(headset.currentSessionId).toBeUndefined();
     expect(fake.reports(routes.finishSession.path)).toEqual([]);
     expect(events.some((e) => e.type === 'finished')).toBe(false);
+  });
+
+  it('stops playing when the heartbeat says staff cancelled the session, and says so', async () => {
+    const fake = fakeServer(launch);
+    const { headset, events } = headsetOn(await listen(fake), { paceMs: 60_000 });
+    await headset.start();
+    const started = await vi.waitFor(() => {
+      const event = events.find((e) => e.type === 'session_started');
+      expect(event).toBeDefined();
+      return event!;
+    }, WAIT);
+    expect(started.line).toContain('[level 2d1f5c6a… rev 3, teleport]');
+    fake.cancel();
+    const ended = await vi.waitFor(() => {
+      const event = events.find((e) => e.type === 'session_ended');
+      expect(event).toBeDefined();
+      return event!;
+    }, WAIT);
+    expect(ended.line).toBe('[Quest-1] session 00000000… stopped: cancelled in the console');
+    expect(fake.problems).toEqual([]);
   });
 
   it('keeps its outbox on disk: started again on the same folder, it sends what it held', async () => {

@@ -1,4 +1,4 @@
-import type { MovementType, SessionLaunch } from '@vrtc/contract';
+import type { EndedSessionStatus, MovementType, SessionLaunch } from '@vrtc/contract';
 
 /** The device behind a token, with its active session: what every headset call starts from. */
 export interface AuthenticatedDevice {
@@ -8,6 +8,8 @@ export interface AuthenticatedDevice {
   batteryPercent: number | null;
   appVersion: string | null;
   session: SessionLaunch | null;
+  /** Its session that ended last and how: the heartbeat tells the headset why its session went. */
+  lastEnded: { id: string; status: EndedSessionStatus } | null;
 }
 
 /** A safety net only: invalidation (device-events.ts) is what keeps entries fresh. */

@@ -326,7 +326,22 @@ export async function resolveDevices(db: Db, tokenHashes: string[]): Promise<Res
     .leftJoin('sessions as s', (join) =>
       join.onRef('s.device_id', '=', 'd.id').on('s.status', '=', 'active'),
     )
+    // The session that ended last (index sessions_device_ended_idx, migration 0020).
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('sessions as e')
+          .select(['e.id as ended_id', 'e.status as ended_status'])
+          .whereRef('e.device_id', '=', 'd.id')
+          .where('e.status', '<>', 'active')
+          .orderBy('e.ended_at', 'desc')
+          .limit(1)
+          .as('e'),
+      (join) => join.onTrue(),
+    )
     .select([
+      'e.ended_id',
+      'e.ended_status',
       'd.id',
       'd.token_hash',
       'd.organization_id',
@@ -335,6 +350,10 @@ export async function resolveDevices(db: Db, tokenHashes: string[]): Promise<Res
       'd.app_version',
       'o.active as organization_active',
       's.id as session_id',
+      's.scenario_id',
+      's.module_id',
+      's.level_id',
+      's.level_revision',
       's.vr_user_name',
       's.scenario_name',
       's.module_name',
@@ -361,6 +380,12 @@ function toAuthenticatedDevice(row: {
   battery_percent: number | null;
   app_version: string | null;
   session_id: string | null;
+  scenario_id: string | null;
+  module_id: string | null;
+  level_id: string | null;
+  level_revision: number | null;
+  ended_id: string | null;
+  ended_status: SessionStatus | null;
   vr_user_name: string | null;
   scenario_name: string | null;
   module_name: string | null;
@@ -375,6 +400,11 @@ function toAuthenticatedDevice(row: {
     row.session_id && row.started_at
       ? {
           id: row.session_id,
+          scenario_id: row.scenario_id,
+          module_id: row.module_id,
+          level_id: row.level_id,
+          level_revision: row.level_revision ?? 1,
+          movement_type: row.movement_type,
           vr_user_name: row.vr_user_name ?? '',
           scenario_name: row.scenario_name ?? '',
           module_name: row.module_name ?? '',
@@ -393,6 +423,10 @@ function toAuthenticatedDevice(row: {
     batteryPercent: row.battery_percent,
     appVersion: row.app_version,
     session,
+    lastEnded:
+      row.ended_id && row.ended_status && row.ended_status !== 'active'
+        ? { id: row.ended_id, status: row.ended_status }
+        : null,
   };
 }
 
@@ -440,6 +474,7 @@ export function heartbeat(
     movement_type: device.movementType,
     heartbeat_interval_ms: ctx.config.heartbeatIntervalMs,
     session: device.session,
+    ended_session: device.lastEnded,
     server_time: now.toISOString(),
   };
 }

@@ -192,6 +192,7 @@ describe('enrolment', () => {
       movement_type: 'slide',
       heartbeat_interval_ms: t.config.heartbeatIntervalMs,
       session: null,
+      ended_session: null,
       // The server's clock, for the headset to correct its occurred_at by.
       server_time: t.clock.now().toISOString(),
     });
@@ -350,6 +351,11 @@ describe('heartbeat', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().session).toEqual({
       id: session.id,
+      scenario_id: session.scenario_id,
+      module_id: session.module_id,
+      level_id: session.level_id,
+      level_revision: session.level_revision,
+      movement_type: 'slide',
       vr_user_name: session.vr_user_name,
       scenario_name: 'Пожарная безопасность',
       module_name: session.module_name,

@@ -10,7 +10,8 @@ namespace Vrtc.Headset.Samples
     /// real app ends a task when the trainee does it: call <see cref="CompleteTask"/>), each task
     /// reported as it ends, then the run finished. Stops at once when the console cancels it.
     /// Put it beside a <see cref="HeadsetBehaviour"/>; enrol by calling <c>HeadsetBehaviour.Enroll</c>
-    /// from your UI with the code the console shows (Headsets → Add headset).
+    /// from your UI with the code the console shows (Headsets → Add headset), as
+    /// <see cref="TrainingFlow"/> does.
     /// </summary>
     [RequireComponent(typeof(HeadsetBehaviour))]
     public sealed class SessionPlayer : MonoBehaviour
@@ -76,7 +77,8 @@ namespace Vrtc.Headset.Samples
             taskStartedAt = Time.time;
             tasks.Add(task);
             var last = completed >= session.MaxTasks || !passed;
-            // Both calls return once the report is on disk; delivery follows, online or later.
+            // Both calls return at once (the report is written off the main thread); awaiting them
+            // waits until it is on disk without holding a frame. Delivery follows, online or later.
             await client.ReportProgressAsync(completed, task);
             if (last) await client.FinishAsync(passed, completed, tasks);
         }

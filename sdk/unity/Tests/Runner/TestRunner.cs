@@ -2,10 +2,12 @@
 // Outside Unity (Mono, `npm test`): the part of NUnit the tests use, and a runner. Inside Unity
 // this file compiles to nothing and the Unity Test Runner's NUnit runs the same test classes.
 using System;
+using System.Collections;
 using System.Collections.Generic;
 using System.Diagnostics;
 using System.Linq;
 using System.Reflection;
+using System.Threading;
 
 namespace NUnit.Framework
 {
@@ -65,17 +67,67 @@ namespace NUnit.Framework
     }
 }
 
+namespace UnityEngine.TestTools
+{
+    /// <summary>A test that yields frames (Unity's [UnityTest]): the main thread's queue is run between them.</summary>
+    [AttributeUsage(AttributeTargets.Method)] public sealed class UnityTestAttribute : Attribute { }
+}
+
 namespace Vrtc.Headset.Tests
 {
+    /// <summary>
+    /// The main thread as Unity's Test Runner gives it to a test: a SynchronizationContext whose
+    /// posts wait in a queue that runs only between frames (a [UnityTest]'s yields), never while a
+    /// test blocks. Code that waits on the main thread for something posted to it hangs here as it
+    /// would in Unity.
+    /// </summary>
+    public sealed class NonPumpingMainThreadContext : SynchronizationContext
+    {
+        readonly Queue<KeyValuePair<SendOrPostCallback, object>> queue = new Queue<KeyValuePair<SendOrPostCallback, object>>();
+        public readonly int ThreadId = Thread.CurrentThread.ManagedThreadId;
+
+        public override void Post(SendOrPostCallback callback, object state)
+        {
+            lock (queue) queue.Enqueue(new KeyValuePair<SendOrPostCallback, object>(callback, state));
+        }
+
+        public override void Send(SendOrPostCallback callback, object state)
+        {
+            if (Thread.CurrentThread.ManagedThreadId != ThreadId) throw new InvalidOperationException("Send from another thread would wait for a frame: not supported");
+            callback(state);
+        }
+
+        public override SynchronizationContext CreateCopy() { return this; }
+
+        /// <summary>One frame: runs what was posted before it began.</summary>
+        public void RunFrame()
+        {
+            if (Thread.CurrentThread.ManagedThreadId != ThreadId) throw new InvalidOperationException("frames run on the main thread");
+            KeyValuePair<SendOrPostCallback, object>[] due;
+            lock (queue)
+            {
+                due = queue.ToArray();
+                queue.Clear();
+            }
+            foreach (var item in due) item.Key(item.Value);
+        }
+    }
+
     /// <summary>Runs every [Test] of this assembly (or those whose name contains an argument); exit code 1 on a failure.</summary>
     public static class TestRunner
     {
         public static int Main(string[] args)
         {
+            // Every test runs on this thread under a main-thread context that is not pumped while
+            // the test blocks, as in Unity's Test Runner (its [UnityTest]s get frames when they yield).
+            var mainThread = new NonPumpingMainThreadContext();
+            SynchronizationContext.SetSynchronizationContext(mainThread);
+            Console.WriteLine("main thread: a SynchronizationContext run only between a [UnityTest]'s frames (as Unity's Test Runner)");
             var tests = typeof(TestRunner).Assembly.GetTypes()
                 .Where(type => type.IsClass && !type.IsAbstract)
                 .SelectMany(type => type.GetMethods(BindingFlags.Public | BindingFlags.Instance)
-                    .Where(method => method.IsDefined(typeof(NUnit.Framework.TestAttribute), false))
+                    .Where(method => method.IsDefined(typeof(NUnit.Framework.TestAttribute), false) ||
+                                     method.IsDefined(typeof(UnityEngine.TestTools.UnityTestAttribute), false))
                     .Select(method => new { type, method, name = type.Name + "." + method.Name }))
                 .Where(test => args.Length == 0 || args.Any(arg => test.name.Contains(arg)))
                 .OrderBy(test => test.name, StringComparer.Ordinal)
@@ -91,10 +143,15 @@ namespace Vrtc.Headset.Tests
                 {
                     instance = Activator.CreateInstance(test.type);
                     Invoke(instance, typeof(NUnit.Framework.SetUpAttribute));
-                    test.method.Invoke(instance, null);
+                    var result = test.method.Invoke(instance, null);
+                    var frames = result as IEnumerator;
+                    if (frames != null) RunFrames(frames, mainThread);
                 }
                 catch (Exception error) { failure = Unwrap(error); }
                 try { if (instance != null) Invoke(instance, typeof(NUnit.Framework.TearDownAttribute)); }
+                catch (Exception error) { if (failure == null) failure = Unwrap(error); }
+                // What the test left posted runs in the next frame, as Unity's would.
+                try { mainThread.RunFrame(); }
                 catch (Exception error) { if (failure == null) failure = Unwrap(error); }
                 var took = (clock.Elapsed - started).TotalSeconds.ToString("0.0") + " s";
                 if (failure == null) { passed++; Console.WriteLine("ok      " + test.name + " (" + took + ")"); }
@@ -108,6 +165,32 @@ namespace Vrtc.Headset.Tests
             }
             Console.WriteLine("tests: " + passed + " passed, " + failed + " failed, " + ignored + " ignored (" + clock.Elapsed.TotalSeconds.ToString("0.0") + " s)");
             return failed == 0 && tests.Count > 0 ? 0 : 1;
+        }
+
+        /// <summary>
+        /// A [UnityTest]: each `yield return` ends a frame (about 10 ms, in which the main thread's
+        /// queue runs); a yielded IEnumerator runs to its end first, as Unity's edit-mode runner does.
+        /// </summary>
+        static void RunFrames(IEnumerator frames, NonPumpingMainThreadContext mainThread)
+        {
+            var stack = new Stack<IEnumerator>();
+            stack.Push(frames);
+            while (stack.Count > 0)
+            {
+                if (!stack.Peek().MoveNext())
+                {
+                    stack.Pop();
+                    continue;
+                }
+                var nested = stack.Peek().Current as IEnumerator;
+                if (nested != null)
+                {
+                    stack.Push(nested);
+                    continue;
+                }
+                Thread.Sleep(10);
+                mainThread.RunFrame();
+            }
         }
 
         static void Invoke(object instance, Type attribute)
