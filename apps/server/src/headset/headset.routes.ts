@@ -1,4 +1,3 @@
-import type { HeadsetContext } from './headset.service.ts';
 import { routes } from '@vrtc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
@@ -8,7 +7,10 @@ import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import type { JobReport } from '../platform/ops/job-monitor.ts';
 import { startHeadsetJobs } from './background-jobs.ts';
-import * as headset from './headset.service.ts';
+import * as enrolment from './enrollment.service.ts';
+import type { HeadsetContext } from './headset-context.ts';
+import { heartbeat, sightings } from './heartbeat.service.ts';
+import { finishSession, reportProgress, type Report } from './reports.service.ts';
 import { deviceOf } from './device.guard.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
 import type { DeviceEvents } from './device-events.ts';
@@ -26,13 +28,13 @@ declare module 'fastify' {
 /** POST /v1/devices/enrollment-code, for any signed-in account ("Add headset" in the console). */
 export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
   registerRoute(app, routes.currentEnrollmentCode, (request) =>
-    headset.currentEnrollmentCode(ctx, callerOf(request)),
+    enrolment.currentEnrollmentCode(ctx, callerOf(request)),
   );
   registerRoute(app, routes.renewEnrollmentCode, (request) =>
-    headset.renewEnrollmentCode(ctx, callerOf(request)),
+    enrolment.renewEnrollmentCode(ctx, callerOf(request)),
   );
   registerRoute(app, routes.revokeEnrollmentCode, async (request) => {
-    await headset.revokeEnrollmentCode(ctx, callerOf(request));
+    await enrolment.revokeEnrollmentCode(ctx, callerOf(request));
     return { ok: true as const };
   });
 }
@@ -43,7 +45,7 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
  * works nowhere else, as user tokens do not work here.
  */
 export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
-  const lastSeen = headset.sightings(ctx);
+  const lastSeen = sightings(ctx);
   app.decorate('lastSeen', lastSeen);
   app.addHook('onClose', async () => {
     await lastSeen.flush().catch((error: unknown) => {
@@ -54,14 +56,14 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
   });
 
   registerRoute(app, routes.enroll, (request) =>
-    headset.enroll(ctx, request.body, requestFacts(request)),
+    enrolment.enroll(ctx, request.body, requestFacts(request)),
   );
 
   // Device token required (registerRoute puts the device guard in front of each).
   registerRoute(
     app,
     routes.heartbeat,
-    (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
+    (request) => heartbeat(ctx, lastSeen, deviceOf(request), request.body),
     {
       // Every headset calls this every few seconds: info-level request lines would be most of
       // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
@@ -76,10 +78,10 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
     },
   );
   registerRoute(app, routes.reportProgress, (request) =>
-    headset.reportProgress(ctx, lastSeen, reportOf(request)),
+    reportProgress(ctx, lastSeen, reportOf(request)),
   );
   registerRoute(app, routes.finishSession, (request) =>
-    headset.finishSession(ctx, lastSeen, reportOf(request)),
+    finishSession(ctx, lastSeen, reportOf(request)),
   );
 }
 
@@ -91,7 +93,7 @@ function reportOf<Body>(
     body: Body;
     headers: { 'idempotency-key'?: string };
   },
-): headset.Report<Body> {
+): Report<Body> {
   return {
     device: deviceOf(request),
     sessionId: request.params.id,
