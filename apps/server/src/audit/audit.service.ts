@@ -20,7 +20,8 @@ import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { AuditEventsTable } from '../platform/database/schema.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
-import { AppError, notFound } from '../platform/service/errors.ts';
+import { AppError, invalidCursor, notFound } from '../platform/service/errors.ts';
+import { afterKeyset, newestFirst, readKeysetPage } from '../platform/database/paging.ts';
 import { GENESIS_HASH, contentHash, eventHash, linkHash, type ChainedContent } from './audit.ts';
 import { linkAudit } from './audit-linker.ts';
 
@@ -62,21 +63,6 @@ function matching(db: Db, caller: Caller, filter: AuditEventExportQuery) {
   return query;
 }
 
-/** The cursor: the last row's time and id, opaque to clients. */
-const encodeCursor = (row: { at: Date; id: string }) =>
-  Buffer.from(`${row.at.toISOString()}|${row.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const time = at ? new Date(at) : undefined;
-  if (!time || Number.isNaN(time.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new AppError('validation_error', 'cursor is not one this list answered', {
-      details: { field: 'querystring.cursor' },
-    });
-  }
-  return { at: time, id };
-}
-
 export function toAuditEvent(row: AuditRow): AuditEvent {
   return {
     id: row.id,
@@ -109,24 +95,13 @@ export async function listAuditEvents(
   query: AuditEventListQuery,
 ): Promise<AuditEventPage> {
   const limit = query.limit ?? AUDIT_LIST_DEFAULT_LIMIT;
-  let rows = matching(ctx.db, caller, query);
-  if (query.cursor) {
-    const after = decodeCursor(query.cursor);
-    rows = rows.where(sql<boolean>`(at, id) < (${after.at}, ${after.id}::uuid)`);
-  }
-  const page = await rows
-    .selectAll()
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const more = page.length > limit;
-  const shown = more ? page.slice(0, limit) : page;
-  return {
-    audit_events: shown.map(toAuditEvent),
-    next_cursor: more ? encodeCursor(shown.at(-1)!) : null,
-    limit,
-  };
+  const page = await readKeysetPage(
+    matching(ctx.db, caller, query).selectAll(),
+    { timeColumn: 'at', cursor: query.cursor, limit },
+    (row) => row,
+  );
+  if (!page) throw invalidCursor();
+  return { audit_events: page.rows.map(toAuditEvent), next_cursor: page.nextCursor, limit };
 }
 
 const EXPORT_BATCH = 1000;
@@ -156,13 +131,8 @@ export function exportAuditEvents(
     let after: AuditRow | undefined;
     for (;;) {
       let query = base();
-      if (after) query = query.where(sql<boolean>`(at, id) < (${after.at}, ${after.id}::uuid)`);
-      const rows = await query
-        .selectAll()
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(EXPORT_BATCH)
-        .execute();
+      if (after) query = query.where(afterKeyset('at', after));
+      const rows = await query.selectAll().orderBy(newestFirst('at')).limit(EXPORT_BATCH).execute();
       if (rows.length === 0) return;
       yield `${rows.map((row) => csvRecord(auditCsvRow(toAuditEvent(row)))).join('\r\n')}\r\n`;
       if (rows.length < EXPORT_BATCH) return;
