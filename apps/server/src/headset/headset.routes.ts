@@ -2,28 +2,15 @@ import { routes } from '@vrtc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
-import { DatabaseLostError } from '../platform/database/db.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
-import type { JobReport } from '../platform/ops/job-monitor.ts';
-import { startHeadsetJobs } from './background-jobs.ts';
 import * as enrolment from './enrollment.service.ts';
 import type { HeadsetContext } from './headset-context.ts';
-import { heartbeat, sightings } from './heartbeat.service.ts';
+import { heartbeat } from './heartbeat.service.ts';
 import { finishSession, reportProgress, type Report } from './reports.service.ts';
 import { deviceOf } from './device.guard.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
-import type { DeviceEvents } from './device-events.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Last-seen times waiting to be written; `app.lastSeen.flush()` writes them now. */
-    lastSeen: LastSeenBuffer;
-    /** Device-change invalidation and the device cache behind headset authentication. */
-    deviceEvents: DeviceEvents;
-  }
-}
 
 /** POST /v1/devices/enrollment-code, for any signed-in account ("Add headset" in the console). */
 export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
@@ -44,17 +31,7 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
  * credential, failures are rate-limited per address); everything else takes a device token, which
  * works nowhere else, as user tokens do not work here.
  */
-export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
-  const lastSeen = sightings(ctx);
-  app.decorate('lastSeen', lastSeen);
-  app.addHook('onClose', async () => {
-    await lastSeen.flush().catch((error: unknown) => {
-      // A lost database was reported once already, by the process's fatal handler.
-      if (error instanceof DatabaseLostError) return;
-      ctx.log.error({ err: error }, 'final flush of last-seen times failed');
-    });
-  });
-
+export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: LastSeenBuffer) {
   registerRoute(app, routes.enroll, (request) =>
     enrolment.enroll(ctx, request.body, requestFacts(request)),
   );
@@ -101,13 +78,4 @@ function reportOf<Body>(
     idempotencyKey: request.headers['idempotency-key'],
     request: requestFacts(request),
   };
-}
-
-/** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */
-export function startHeadsetBackgroundJobs(
-  app: AppInstance,
-  ctx: HeadsetContext,
-  report?: JobReport,
-) {
-  startHeadsetJobs(app, ctx, app.lastSeen, report);
 }

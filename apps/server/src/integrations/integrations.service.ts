@@ -15,10 +15,10 @@ import {
   type IntegrationUpdateBody,
   type IntegrationWithSecret,
 } from '@vrtc/contract';
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Caller } from '../auth/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
-import { OUTBOX_CHANNEL } from '../outbox/outbox.ts';
+import { wakeDispatchers } from '../outbox/outbox.ts';
 import type { Tx } from '../platform/database/db.ts';
 import type { DeliveriesTable, IntegrationsTable } from '../platform/database/schema.ts';
 import { isForeignKeyViolation } from '../platform/database/pg-errors.ts';
@@ -465,7 +465,7 @@ export async function redeliver(
       .where('id', '=', deliveryId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+    await wakeDispatchers(trx);
     await recordAudit(trx, {
       by: caller,
       at: now,
