@@ -16,7 +16,7 @@ import { DeviceRefusals } from './headset/device-refusals.ts';
 import { systemClock, type Clock } from './platform/service/clock.ts';
 import type { Config } from './platform/config/config.ts';
 import type { ServiceContext } from './platform/service/context.ts';
-import type { Db, PoolStats } from './platform/database/db.ts';
+import { DatabaseLostError, type Db, type PoolStats } from './platform/database/db.ts';
 import { Health, healthRoutes, StorageCheck } from './platform/ops/health.ts';
 import { JobMonitor } from './platform/ops/job-monitor.ts';
 import { Metrics } from './platform/ops/metrics.ts';
@@ -40,11 +40,10 @@ import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
 import { organizationsRoutes } from './organizations/organizations.routes.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { statsRoutes } from './stats/stats.routes.ts';
-import {
-  enrollmentCodeRoutes,
-  headsetRoutes,
-  startHeadsetBackgroundJobs,
-} from './headset/headset.routes.ts';
+import { enrollmentCodeRoutes, headsetRoutes } from './headset/headset.routes.ts';
+import { startHeadsetJobs } from './headset/background-jobs.ts';
+import { sightings } from './headset/heartbeat.service.ts';
+import type { LastSeenBuffer } from './headset/last-seen.ts';
 import { contentRoutes } from './content/content.routes.ts';
 import { scenarioTreeRoutes } from './content/scenario-tree.routes.ts';
 import { accessRoutes } from './access/access.routes.ts';
@@ -134,7 +133,65 @@ const consoleRouteModules: RouteModule[] = [
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
 export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const { config } = options;
-  const app = Fastify({
+  const app = newFastify(options);
+  const { onClosed } = options;
+  if (onClosed) app.addHook('onClose', () => onClosed());
+
+  const databaseUrl = options.databaseUrl ?? config.databaseUrl;
+  // PostgreSQL: the process's one LISTEN connection, for every channel (platform/database).
+  const pgListener = databaseUrl ? new PgListener(databaseUrl, app.log) : undefined;
+  const notifications = pgListener ?? options.notifications;
+  app.addHook('onClose', async () => notifications?.close());
+  const { ctx, live, deviceEvents } = assembleContext(app, options, pgListener);
+  const { health, jobs } = registerOperations(app, options, ctx, deviceEvents);
+
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+  app.addHook('onRequest', (request, reply, done) => {
+    // API answers carry tokens and personal data: no browser or proxy cache may keep them. Set
+    // before the handler runs, so errors carry it too; a route may still choose its own.
+    if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
+    // Draining (SIGTERM): each connection ends with the answer it carries, so none is left open
+    // for the balancer to send a request into as the process stops listening.
+    if (health.draining) reply.header('connection', 'close');
+    done();
+  });
+  await registerApiDocs(app);
+  // Every route's guard comes from its access in the route map (registerRoute): one place says who
+  // gets in, so no route's protection depends on the scope it is registered in.
+  useAccessGuards(app, {
+    user: requireUser(ctx),
+    admin: requireUser(ctx, 'admin'),
+    device: requireDevice(
+      new DeviceAuthenticator(ctx.db, deviceEvents.cache),
+      new DeviceRefusals(ctx),
+    ),
+  });
+  // After swagger, so /docs lists the probes with the rest.
+  healthRoutes(app, health);
+  const lastSeen = keepLastSeen(app, ctx);
+  headsetRoutes(app, ctx, lastSeen);
+  await app.register(browserRoutes(ctx, new LiveStreams(ctx, live, notifications)));
+
+  // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.
+  const dispatcher = new Dispatcher(ctx, notifications, Math.random, options.urgentDb);
+  app.addHook('onClose', () => dispatcher.stop());
+  if (options.backgroundJobs) {
+    startHeadsetJobs(app, ctx, lastSeen, jobs);
+    startAuditLinker(app, ctx, jobs);
+    startAuditPurge(app, ctx, jobs);
+    startIntegrationsUpkeep(app, ctx, jobs);
+    dispatcher.start();
+  }
+  // Last: nothing after it can fail and leave the listening connection open.
+  await notifications?.start();
+  return app;
+}
+
+/** Fastify as this server runs it: its log, request ids, limits and the proxies it trusts. */
+function newFastify(options: AppOptions) {
+  const { config } = options;
+  return Fastify({
     logger:
       options.logger === false
         ? false
@@ -161,15 +218,20 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     trustProxy:
       typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  const { onClosed } = options;
-  if (onClosed) app.addHook('onClose', () => onClosed());
+}
 
+/**
+ * The context every route module is handed: the infrastructure, the live events, the device
+ * cache's invalidation and the figures shared between requests, each also decorated on the app
+ * (tests reach them there).
+ */
+function assembleContext(
+  app: AppInstance,
+  options: AppOptions,
+  pgListener: PgListener | undefined,
+): { ctx: AppContext; live: LiveEvents; deviceEvents: DeviceEvents } {
+  const { config } = options;
   const clock = options.clock ?? systemClock;
-  const databaseUrl = options.databaseUrl ?? config.databaseUrl;
-  // PostgreSQL: the process's one LISTEN connection, for every channel (platform/database).
-  const pgListener = databaseUrl ? new PgListener(databaseUrl, app.log) : undefined;
-  const notifications = pgListener ?? options.notifications;
-  app.addHook('onClose', async () => notifications?.close());
   const deviceEvents = new DeviceEvents(new DeviceCache(() => clock.now().getTime()), pgListener);
   app.decorate('deviceEvents', deviceEvents);
   const live = new LiveEvents(options.db, { listener: pgListener, log: app.log });
@@ -204,13 +266,23 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     deviceFigures,
     organizationAnalytics,
   };
-  const liveStreams = new LiveStreams(ctx, live, notifications);
+  return { ctx, live, deviceEvents };
+}
 
-  // Operations: metrics (scraped on METRICS_PORT, main.ts), /healthz and /readyz, and one log
-  // line per request. The request log's hooks come first, so they see every route.
+/**
+ * Operations: metrics (scraped on METRICS_PORT, main.ts), /healthz and /readyz, and one log line
+ * per request. The request log's hooks come first, so they see every route.
+ */
+function registerOperations(
+  app: AppInstance,
+  options: AppOptions,
+  ctx: AppContext,
+  deviceEvents: DeviceEvents,
+) {
+  const { config } = options;
   const metrics: Metrics = new Metrics({
     db: options.db,
-    clock,
+    clock: ctx.clock,
     offlineAfterMs: config.offlineAfterMs,
     log: app.log,
     poolStats: options.poolStats,
@@ -225,23 +297,16 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     jobs,
     notificationsListening: () => deviceEvents.listening,
     usesNotifications: Boolean(options.databaseUrl ?? config.databaseUrl),
-    storage: new StorageCheck(config.dataDir, () => clock.now().getTime()),
+    storage: new StorageCheck(config.dataDir, () => ctx.clock.now().getTime()),
   });
   app.decorate('metrics', metrics);
   app.decorate('health', health);
   registerRequestLog(app, metrics);
+  return { health, jobs };
+}
 
-  app.setValidatorCompiler(validatorCompiler);
-  registerErrorHandling(app);
-  app.addHook('onRequest', (request, reply, done) => {
-    // API answers carry tokens and personal data: no browser or proxy cache may keep them. Set
-    // before the handler runs, so errors carry it too; a route may still choose its own.
-    if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store');
-    // Draining (SIGTERM): each connection ends with the answer it carries, so none is left open
-    // for the balancer to send a request into as the process stops listening.
-    if (health.draining) reply.header('connection', 'close');
-    done();
-  });
+/** The OpenAPI document, served at /docs (the browser scope) and read by tests. */
+async function registerApiDocs(app: AppInstance) {
   await app.register(swagger, {
     openapi: {
       info: {
@@ -263,23 +328,32 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
       security: [{ bearer: [] }],
     },
   });
-  // Every route's guard comes from its access in the route map (registerRoute): one place says who
-  // gets in, so no route's protection depends on the scope it is registered in.
-  useAccessGuards(app, {
-    user: requireUser(ctx),
-    admin: requireUser(ctx, 'admin'),
-    device: requireDevice(
-      new DeviceAuthenticator(ctx.db, deviceEvents.cache),
-      new DeviceRefusals(ctx),
-    ),
+}
+
+/**
+ * The headsets' sightings of this process (decision 002): heartbeats and reports note them in
+ * memory, a background job writes them, and what is left is written when the app closes.
+ */
+function keepLastSeen(app: AppInstance, ctx: AppContext): LastSeenBuffer {
+  const lastSeen = sightings(ctx);
+  app.decorate('lastSeen', lastSeen);
+  app.addHook('onClose', async () => {
+    await lastSeen.flush().catch((error: unknown) => {
+      // A lost database was reported once already, by the process's fatal handler.
+      if (error instanceof DatabaseLostError) return;
+      ctx.log.error({ err: error }, 'final flush of last-seen times failed');
+    });
   });
-  // After swagger, so /docs lists the probes with the rest.
-  healthRoutes(app, health);
-  headsetRoutes(app, ctx);
-  // Everything a browser loads (the console and its API) in one scope with Helmet's security
-  // headers. Headsets are not browsers: outside this scope the headset protocol skips them, which
-  // saves 10–16% of a heartbeat's CPU (docs/benchmarks.md).
-  await app.register(async (scope) => {
+  return lastSeen;
+}
+
+/**
+ * Everything a browser loads (the console and its API) in one scope with Helmet's security
+ * headers. Headsets are not browsers: outside this scope the headset protocol skips them, which
+ * saves 10–16% of a heartbeat's CPU (docs/benchmarks.md).
+ */
+function browserRoutes(ctx: AppContext, liveStreams: LiveStreams) {
+  return async (scope: AppInstance) => {
     const browser = scope.withTypeProvider<TypeBoxTypeProvider>();
     await browser.register(helmet, {
       contentSecurityPolicy: {
@@ -299,22 +373,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     authRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);
     liveEventRoutes(browser, liveStreams);
-    await serveConsole(browser, config.webDistDir);
-  });
-
-  // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.
-  const dispatcher = new Dispatcher(ctx, notifications, Math.random, options.urgentDb);
-  app.addHook('onClose', () => dispatcher.stop());
-  if (options.backgroundJobs) {
-    startHeadsetBackgroundJobs(app, ctx, jobs);
-    startAuditLinker(app, ctx, jobs);
-    startAuditPurge(app, ctx, jobs);
-    startIntegrationsUpkeep(app, ctx, jobs);
-    dispatcher.start();
-  }
-  // Last: nothing after it can fail and leave the listening connection open.
-  await notifications?.start();
-  return app;
+    await serveConsole(browser, ctx.config.webDistDir);
+  };
 }
 
 function trustHops(hops: number) {

@@ -10,6 +10,7 @@ import type { AppInstance } from '../src/platform/http/app-types.ts';
 import { ManualClock } from '../src/platform/service/clock.ts';
 import { testConfig, type Config } from '../src/platform/config/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/database/db.ts';
+import { runSweep } from '../src/headset/sweeper.ts';
 import { databaseUrlFor } from './template.ts';
 
 /** A fresh, migrated database: a copy of the run's PGlite snapshot or PostgreSQL template. */
@@ -142,4 +143,12 @@ export async function verifyAuditAs(
 
 export function bearer(token: string) {
   return { authorization: `Bearer ${token}` };
+}
+
+/**
+ * One run of the sweeper now, as the background job would run it: for the tests of domains that
+ * read what it ends (statistics, the training record) and may not import the headset domain.
+ */
+export function sweepNow(t: TestApp) {
+  return runSweep(contextOf(t));
 }

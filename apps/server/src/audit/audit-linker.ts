@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { DatabaseLostError, PREPARED_STATEMENT, type Db } from '../platform/database/db.ts';
-import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { PREPARED_STATEMENT, type Db } from '../platform/database/db.ts';
+import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 
 /** The advisory lock vrtc_audit_link takes (migration 0015): one linker at a time. */
@@ -28,17 +28,12 @@ export function startAuditLinker(
   ctx: ServiceContext,
   report: JobReport = noReport,
 ) {
-  const stop = repeatJob(
-    'audit_link',
-    LINK_EVERY_MS,
-    async () => {
+  startRepeatingJob(app, ctx.log, report, {
+    job: 'audit_link',
+    everyMs: LINK_EVERY_MS,
+    run: async () => {
       await linkAudit(ctx.db);
     },
-    (error) => {
-      if (error instanceof DatabaseLostError) return;
-      ctx.log.error({ err: error }, 'audit linker failed; retrying in a second');
-    },
-    report,
-  );
-  app.addHook('onClose', stop);
+    failureMessage: 'audit linker failed; retrying in a second',
+  });
 }

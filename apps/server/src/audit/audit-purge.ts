@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { DatabaseLostError } from '../platform/database/db.ts';
-import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { PLATFORM_CHAIN, SYSTEM, recordAudit } from './audit.ts';
 import { linkAudit } from './audit-linker.ts';
@@ -97,19 +96,14 @@ export function startAuditPurge(
   ctx: ServiceContext,
   report: JobReport = noReport,
 ) {
-  const stop = repeatJob(
-    'audit_purge',
-    DAY_MS,
-    async () => {
+  startRepeatingJob(app, ctx.log, report, {
+    job: 'audit_purge',
+    everyMs: DAY_MS,
+    firstAfterMs: PURGE_FIRST_AFTER_MS,
+    run: async () => {
       const purged = await purgeAudit(ctx);
       if (purged > 0) ctx.log.info({ purged }, 'audit events past retention deleted');
     },
-    (error) => {
-      if (error instanceof DatabaseLostError) return;
-      ctx.log.error({ err: error }, 'audit purge failed; retrying tomorrow');
-    },
-    report,
-    PURGE_FIRST_AFTER_MS,
-  );
-  app.addHook('onClose', stop);
+    failureMessage: 'audit purge failed; retrying tomorrow',
+  });
 }

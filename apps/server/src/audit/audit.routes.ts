@@ -1,8 +1,8 @@
 import { routes, type RouteAccess } from '@vrtc/contract';
-import { create as contentDisposition } from 'content-disposition';
 import { callerOf } from '../auth/caller.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
+import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { recordAuditAlone } from './audit.ts';
@@ -14,10 +14,7 @@ export function auditRoutes(app: AppInstance, ctx: ServiceContext) {
   );
   registerRoute(app, routes.exportAuditEvents, (request, reply) => {
     const { fileName, stream } = audit.exportAuditEvents(ctx, callerOf(request), request.query);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', contentDisposition(fileName))
-      .send(stream);
+    return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
   });
   registerRoute(app, routes.verifyAudit, () => audit.verifyAudit(ctx));
 }

@@ -20,7 +20,8 @@ import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { AuditEventsTable } from '../platform/database/schema.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
-import { AppError, notFound } from '../platform/service/errors.ts';
+import { AppError, invalidCursor, notFound } from '../platform/service/errors.ts';
+import { afterKeyset, newestFirst, readKeysetPage } from '../platform/database/paging.ts';
 import { GENESIS_HASH, contentHash, eventHash, linkHash, type ChainedContent } from './audit.ts';
 import { linkAudit } from './audit-linker.ts';
 
@@ -62,21 +63,6 @@ function matching(db: Db, caller: Caller, filter: AuditEventExportQuery) {
   return query;
 }
 
-/** The cursor: the last row's time and id, opaque to clients. */
-const encodeCursor = (row: { at: Date; id: string }) =>
-  Buffer.from(`${row.at.toISOString()}|${row.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const time = at ? new Date(at) : undefined;
-  if (!time || Number.isNaN(time.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw new AppError('validation_error', 'cursor is not one this list answered', {
-      details: { field: 'querystring.cursor' },
-    });
-  }
-  return { at: time, id };
-}
-
 export function toAuditEvent(row: AuditRow): AuditEvent {
   return {
     id: row.id,
@@ -109,24 +95,13 @@ export async function listAuditEvents(
   query: AuditEventListQuery,
 ): Promise<AuditEventPage> {
   const limit = query.limit ?? AUDIT_LIST_DEFAULT_LIMIT;
-  let rows = matching(ctx.db, caller, query);
-  if (query.cursor) {
-    const after = decodeCursor(query.cursor);
-    rows = rows.where(sql<boolean>`(at, id) < (${after.at}, ${after.id}::uuid)`);
-  }
-  const page = await rows
-    .selectAll()
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const more = page.length > limit;
-  const shown = more ? page.slice(0, limit) : page;
-  return {
-    audit_events: shown.map(toAuditEvent),
-    next_cursor: more ? encodeCursor(shown.at(-1)!) : null,
-    limit,
-  };
+  const page = await readKeysetPage(
+    matching(ctx.db, caller, query).selectAll(),
+    { timeColumn: 'at', cursor: query.cursor, limit },
+    (row) => row,
+  );
+  if (!page) throw invalidCursor();
+  return { audit_events: page.rows.map(toAuditEvent), next_cursor: page.nextCursor, limit };
 }
 
 const EXPORT_BATCH = 1000;
@@ -156,13 +131,8 @@ export function exportAuditEvents(
     let after: AuditRow | undefined;
     for (;;) {
       let query = base();
-      if (after) query = query.where(sql<boolean>`(at, id) < (${after.at}, ${after.id}::uuid)`);
-      const rows = await query
-        .selectAll()
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(EXPORT_BATCH)
-        .execute();
+      if (after) query = query.where(afterKeyset('at', after));
+      const rows = await query.selectAll().orderBy(newestFirst('at')).limit(EXPORT_BATCH).execute();
       if (rows.length === 0) return;
       yield `${rows.map((row) => csvRecord(auditCsvRow(toAuditEvent(row)))).join('\r\n')}\r\n`;
       if (rows.length < EXPORT_BATCH) return;
@@ -244,13 +214,8 @@ async function linksBetween(trx: Tx, chain: string, from: number, to: number) {
 }
 
 /**
- * GET /v1/admin/audit/verify: links what waits for the linker, then walks each chain from its
- * checkpoint (or its start), in seq order, recomputing every hash. An event is bad when its
- * stored content no longer gives its hash (or its content_hash), when it does not link to the one
- * before, or when its seq skips (an event was removed: the one after it is named). Then the events
- * still waiting for the linker (another process is linking) must match their content_hash, and
- * the chain must hold no event outside the walk and the queue. Read in one snapshot, so events
- * written meanwhile are not half seen.
+ * GET /v1/admin/audit/verify: links what waits for the linker, then checks each chain
+ * (verifyChain). Read in one snapshot, so events written meanwhile are not half seen.
  */
 export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResult> {
   await linkAudit(ctx.db);
@@ -272,88 +237,16 @@ export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResul
         .execute();
       let eventsChecked = 0;
       for (const head of heads) {
-        const start = Number(head.checkpoint_seq ?? 0);
-        const last = Number(head.seq);
-        let seq = start;
-        let prevHash = head.checkpoint_hash ?? GENESIS_HASH;
-        const organizationId = head.chain === 'platform' ? null : head.chain;
-        const bad = (id: string | null): AuditVerifyResult => ({
-          ok: false,
-          chains_checked: heads.length,
-          events_checked: eventsChecked,
-          first_bad_event_id: id,
-          organization_id: organizationId,
-        });
-        let walked = 0;
-        for (let from = start; from < last; from += VERIFY_BATCH) {
-          const links = await linksBetween(trx, head.chain, from, from + VERIFY_BATCH);
-          const to = Math.min(from + VERIFY_BATCH, last);
-          for (let at = from + 1; at <= to; at += 1) {
-            const link = links.get(at);
-            if (!link) continue; // removed: the next one's link to the one before fails
-            eventsChecked += 1;
-            walked += 1;
-            if (link.kind === 'written') {
-              const { row } = link;
-              if (
-                at !== seq + 1 ||
-                row.prev_hash !== prevHash ||
-                eventHash(chainedContent(row), prevHash) !== row.hash
-              ) {
-                return bad(row.id);
-              }
-              prevHash = row.hash;
-            } else {
-              const { row } = link;
-              if (
-                !row ||
-                at !== seq + 1 ||
-                link.prevHash !== prevHash ||
-                contentHash(chainedContent(row)) !== row.content_hash ||
-                linkHash(prevHash, at, row.content_hash) !== link.hash
-              ) {
-                return bad(link.eventId);
-              }
-              prevHash = link.hash;
-            }
-            seq = at;
-          }
-        }
-        // The chain's last events gone: nothing left to name, but it does not hold.
-        if (seq !== last || prevHash !== head.hash) return bad(null);
-        const waiting = await trx
-          .selectFrom('audit_unlinked as u')
-          .leftJoin('audit_events as e', 'e.id', 'u.event_id')
-          .selectAll('e')
-          .select('u.event_id as queued_event_id')
-          .where('u.chain', '=', head.chain)
-          .orderBy('u.queued')
-          .execute();
-        for (const { queued_event_id, ...row } of waiting) {
-          eventsChecked += 1;
-          if (
-            row.id === null ||
-            contentHash(chainedContent(row as AuditRow)) !== row.content_hash
-          ) {
-            return bad(queued_event_id);
-          }
-        }
-        // An event neither in the walk nor waiting (its place in the queue removed, or added
-        // behind the trigger's back with a seq of its own) is not the chain's: named.
-        const { count } = await trx
-          .selectFrom('audit_events')
-          .select((eb) => eb.fn.countAll<string>().as('count'))
-          .where('chain', '=', head.chain)
-          .executeTakeFirstOrThrow();
-        if (Number(count) !== walked + waiting.length) {
-          const stray = await sql<{ id: string }>`
-            SELECT e.id FROM audit_events e LEFT JOIN audit_links l ON l.event_id = e.id
-            WHERE e.chain = ${head.chain}
-              AND NOT EXISTS (SELECT 1 FROM audit_unlinked u WHERE u.event_id = e.id)
-              AND (COALESCE(e.seq, l.seq) IS NULL OR COALESCE(e.seq, l.seq) <= ${start}
-                OR COALESCE(e.seq, l.seq) > ${last})
-            ORDER BY e.at, e.id LIMIT 1`.execute(trx);
-          return bad(stray.rows[0]?.id ?? null);
+        const verdict = await verifyChain(trx, head);
+        eventsChecked += verdict.checked;
+        if (verdict.firstBad !== undefined) {
+          return {
+            ok: false,
+            chains_checked: heads.length,
+            events_checked: eventsChecked,
+            first_bad_event_id: verdict.firstBad,
+            organization_id: head.chain === 'platform' ? null : head.chain,
+          };
         }
       }
       return {
@@ -364,4 +257,128 @@ export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResul
         organization_id: null,
       };
     });
+}
+
+/** A chain's head, and its checkpoint when part of it was purged. */
+interface ChainHead {
+  chain: string;
+  seq: string;
+  hash: string;
+  checkpoint_seq: string | null;
+  checkpoint_hash: string | null;
+}
+
+/**
+ * How one chain holds: the events it checked, and the first bad one when it does not hold (null
+ * when there is nothing left to name).
+ */
+interface ChainVerdict {
+  checked: number;
+  firstBad?: string | null;
+}
+
+/**
+ * Walks the chain from its checkpoint (or its start), in seq order, recomputing every hash
+ * (walkLinks). Then the events still waiting for the linker (another process is linking) must
+ * match their content_hash, and the chain must hold no event outside the walk and the queue.
+ */
+async function verifyChain(trx: Tx, head: ChainHead): Promise<ChainVerdict> {
+  const start = Number(head.checkpoint_seq ?? 0);
+  const last = Number(head.seq);
+  const walk = await walkLinks(trx, head.chain, start, last, head.checkpoint_hash ?? GENESIS_HASH);
+  if (walk.firstBad !== undefined) return { checked: walk.checked, firstBad: walk.firstBad };
+  // The chain's last events gone: nothing left to name, but it does not hold.
+  if (walk.seq !== last || walk.prevHash !== head.hash) {
+    return { checked: walk.checked, firstBad: null };
+  }
+  const waiting = await trx
+    .selectFrom('audit_unlinked as u')
+    .leftJoin('audit_events as e', 'e.id', 'u.event_id')
+    .selectAll('e')
+    .select('u.event_id as queued_event_id')
+    .where('u.chain', '=', head.chain)
+    .orderBy('u.queued')
+    .execute();
+  let checked = walk.checked;
+  for (const { queued_event_id, ...row } of waiting) {
+    checked += 1;
+    if (row.id === null || contentHash(chainedContent(row as AuditRow)) !== row.content_hash) {
+      return { checked, firstBad: queued_event_id };
+    }
+  }
+  const stray = await strayEvent(trx, head.chain, { start, last }, walk.checked + waiting.length);
+  return stray === undefined ? { checked } : { checked, firstBad: stray };
+}
+
+/**
+ * The links of the chain in (start, last], in seq order. An event is bad when its stored content
+ * no longer gives its hash (or its content_hash), when it does not link to the one before, or
+ * when its seq skips (an event was removed: the one after it is named). Answers where the walk
+ * ended: the last seq and hash it reached.
+ */
+async function walkLinks(trx: Tx, chain: string, start: number, last: number, startHash: string) {
+  let seq = start;
+  let prevHash = startHash;
+  let checked = 0;
+  for (let from = start; from < last; from += VERIFY_BATCH) {
+    const links = await linksBetween(trx, chain, from, from + VERIFY_BATCH);
+    const to = Math.min(from + VERIFY_BATCH, last);
+    for (let at = from + 1; at <= to; at += 1) {
+      const link = links.get(at);
+      if (!link) continue; // removed: the next one's link to the one before fails
+      checked += 1;
+      const hash = at === seq + 1 ? linkedHash(link, at, prevHash) : undefined;
+      if (hash === undefined) {
+        const firstBad = link.kind === 'written' ? link.row.id : link.eventId;
+        return { checked, seq, prevHash, firstBad };
+      }
+      prevHash = hash;
+      seq = at;
+    }
+  }
+  return { checked, seq, prevHash, firstBad: undefined };
+}
+
+/** The hash the link at `at` ends with, when it links to `prevHash` and its content holds. */
+function linkedHash(link: Link, at: number, prevHash: string): string | undefined {
+  if (link.kind === 'written') {
+    const { row } = link;
+    const hash = eventHash(chainedContent(row), prevHash);
+    return row.prev_hash === prevHash && row.hash === hash ? hash : undefined;
+  }
+  const { row } = link;
+  const holds =
+    row !== undefined &&
+    link.prevHash === prevHash &&
+    contentHash(chainedContent(row)) === row.content_hash &&
+    linkHash(prevHash, at, row.content_hash) === link.hash;
+  return holds ? link.hash : undefined;
+}
+
+/**
+ * An event of the chain neither in the walk nor waiting (its place in the queue removed, or added
+ * behind the trigger's back with a seq of its own) is not the chain's: the first such is named
+ * (null when the count is off but none can be found). Undefined when the chain holds `expected`
+ * events exactly.
+ */
+async function strayEvent(
+  trx: Tx,
+  chain: string,
+  walked: { start: number; last: number },
+  expected: number,
+): Promise<string | null | undefined> {
+  const { count } = await trx
+    .selectFrom('audit_events')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('chain', '=', chain)
+    .executeTakeFirstOrThrow();
+  if (Number(count) === expected) return undefined;
+  const stray = await sql<{ id: string }>`
+    SELECT e.id FROM audit_events e LEFT JOIN audit_links l ON l.event_id = e.id
+    WHERE e.chain = ${chain}
+      AND NOT EXISTS (SELECT 1 FROM audit_unlinked u WHERE u.event_id = e.id)
+      AND (COALESCE(e.seq, l.seq) IS NULL OR COALESCE(e.seq, l.seq) <= ${walked.start}
+        OR COALESCE(e.seq, l.seq) > ${walked.last})
+    ORDER BY e.at, e.id LIMIT 1`.execute(trx);
+  return stray.rows[0]?.id ?? null;
 }

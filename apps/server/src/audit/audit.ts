@@ -11,6 +11,7 @@ import {
 import { CompiledQuery } from 'kysely';
 import { PREPARED_STATEMENT, type Db, type Tx } from '../platform/database/db.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
+import { canonicalJson } from '../platform/service/serialize.ts';
 
 /**
  * The audit log's writer, a sink (docs/ARCHITECTURE.md): any domain tells it what happened, in
@@ -362,23 +363,6 @@ export function linkHash(prevHash: string, seq: number, eventContentHash: string
     .createHash('sha256')
     .update(`${prevHash}\n${seq}\n${eventContentHash}`)
     .digest('hex');
-}
-
-/**
- * JSON with object keys sorted at every depth: the same content gives the same text whichever
- * order it was built or stored in (jsonb keeps its own key order).
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object') {
-    const object = value as Record<string, unknown>;
-    const keys = Object.keys(object)
-      .filter((key) => object[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** Secrets replaced, and values as JSON stores them (a Date as its ISO text). */

@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
+import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { callerOf } from '../auth/caller.ts';
 import { signingSecret } from '../platform/config/signing-secret.ts';
@@ -61,12 +62,13 @@ export function downloadFileRoutes(app: AppInstance, ctx: ServiceContext) {
       request.params.platform,
       request.query,
     );
-    return reply
-      .type(downloads.APK_CONTENT_TYPE)
-      .header('content-length', build.size)
-      .header('content-disposition', `attachment; filename="${build.fileName}"`)
-      .header('cache-control', 'private, no-store')
-      .send(build.stream);
+    reply.header('cache-control', 'private, no-store');
+    return sendFile(reply, {
+      fileName: build.fileName,
+      contentType: downloads.APK_CONTENT_TYPE,
+      body: build.stream,
+      size: build.size,
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { HeadsetContext } from './headset.service.ts';
+import type { HeadsetContext } from './headset-context.ts';
 import { DatabaseLostError } from '../platform/database/db.ts';
 import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import { pruneRateLimits } from '../platform/service/rate-limit.ts';

@@ -1,12 +1,8 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../platform/database/db.ts';
 import type { DeviceCache } from './device-cache.ts';
-import {
-  deviceOrRefusal,
-  resolveDevices,
-  type AuthenticatedDevice,
-  type ResolvedDevice,
-} from './headset.service.ts';
+import type { AuthenticatedDevice } from './device-cache.ts';
+import { deviceOrRefusal, resolveDevices, type ResolvedDevice } from './device-resolution.ts';
 
 /**
  * The device behind a device token: from the device cache (nearly every heartbeat), else read.

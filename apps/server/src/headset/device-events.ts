@@ -7,6 +7,13 @@ import { DeviceCache } from './device-cache.ts';
 export const DEVICE_CHANGED_CHANNEL = 'vrtc_device_changed';
 const ALL = '*';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Device-change invalidation and the device cache behind headset authentication. */
+    deviceEvents: DeviceEvents;
+  }
+}
+
 /**
  * "What a headset call sees of this device may have changed": the device cache of this process
  * forgets it at once, and on PostgreSQL every process (this one included) hears it through

@@ -3,7 +3,7 @@ import { bearerToken, hashToken } from '../auth/tokens.ts';
 import { AppError } from '../platform/service/errors.ts';
 import type { DeviceAuthenticator } from './device-auth.ts';
 import type { DeviceRefusals } from './device-refusals.ts';
-import type { AuthenticatedDevice } from './headset.service.ts';
+import type { AuthenticatedDevice } from './device-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

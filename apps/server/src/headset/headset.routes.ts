@@ -1,38 +1,27 @@
-import type { HeadsetContext } from './headset.service.ts';
 import { routes } from '@vrtc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
-import { DatabaseLostError } from '../platform/database/db.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
-import type { JobReport } from '../platform/ops/job-monitor.ts';
-import { startHeadsetJobs } from './background-jobs.ts';
-import * as headset from './headset.service.ts';
+import * as enrolment from './enrollment.service.ts';
+import type { HeadsetContext } from './headset-context.ts';
+import { heartbeat } from './heartbeat.service.ts';
+import { finishSession, reportProgress, type Report } from './reports.service.ts';
 import { deviceOf } from './device.guard.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
-import type { DeviceEvents } from './device-events.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Last-seen times waiting to be written; `app.lastSeen.flush()` writes them now. */
-    lastSeen: LastSeenBuffer;
-    /** Device-change invalidation and the device cache behind headset authentication. */
-    deviceEvents: DeviceEvents;
-  }
-}
 
 /** POST /v1/devices/enrollment-code, for any signed-in account ("Add headset" in the console). */
 export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
   registerRoute(app, routes.currentEnrollmentCode, (request) =>
-    headset.currentEnrollmentCode(ctx, callerOf(request)),
+    enrolment.currentEnrollmentCode(ctx, callerOf(request)),
   );
   registerRoute(app, routes.renewEnrollmentCode, (request) =>
-    headset.renewEnrollmentCode(ctx, callerOf(request)),
+    enrolment.renewEnrollmentCode(ctx, callerOf(request)),
   );
   registerRoute(app, routes.revokeEnrollmentCode, async (request) => {
-    await headset.revokeEnrollmentCode(ctx, callerOf(request));
+    await enrolment.revokeEnrollmentCode(ctx, callerOf(request));
     return { ok: true as const };
   });
 }
@@ -42,26 +31,16 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
  * credential, failures are rate-limited per address); everything else takes a device token, which
  * works nowhere else, as user tokens do not work here.
  */
-export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
-  const lastSeen = headset.sightings(ctx);
-  app.decorate('lastSeen', lastSeen);
-  app.addHook('onClose', async () => {
-    await lastSeen.flush().catch((error: unknown) => {
-      // A lost database was reported once already, by the process's fatal handler.
-      if (error instanceof DatabaseLostError) return;
-      ctx.log.error({ err: error }, 'final flush of last-seen times failed');
-    });
-  });
-
+export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: LastSeenBuffer) {
   registerRoute(app, routes.enroll, (request) =>
-    headset.enroll(ctx, request.body, requestFacts(request)),
+    enrolment.enroll(ctx, request.body, requestFacts(request)),
   );
 
   // Device token required (registerRoute puts the device guard in front of each).
   registerRoute(
     app,
     routes.heartbeat,
-    (request) => headset.heartbeat(ctx, lastSeen, deviceOf(request), request.body),
+    (request) => heartbeat(ctx, lastSeen, deviceOf(request), request.body),
     {
       // Every headset calls this every few seconds: info-level request lines would be most of
       // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
@@ -76,10 +55,10 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext) {
     },
   );
   registerRoute(app, routes.reportProgress, (request) =>
-    headset.reportProgress(ctx, lastSeen, reportOf(request)),
+    reportProgress(ctx, lastSeen, reportOf(request)),
   );
   registerRoute(app, routes.finishSession, (request) =>
-    headset.finishSession(ctx, lastSeen, reportOf(request)),
+    finishSession(ctx, lastSeen, reportOf(request)),
   );
 }
 
@@ -91,7 +70,7 @@ function reportOf<Body>(
     body: Body;
     headers: { 'idempotency-key'?: string };
   },
-): headset.Report<Body> {
+): Report<Body> {
   return {
     device: deviceOf(request),
     sessionId: request.params.id,
@@ -99,13 +78,4 @@ function reportOf<Body>(
     idempotencyKey: request.headers['idempotency-key'],
     request: requestFacts(request),
   };
-}
-
-/** Sweeper and last-seen flusher, for a server that runs them (main.ts); tests call them directly. */
-export function startHeadsetBackgroundJobs(
-  app: AppInstance,
-  ctx: HeadsetContext,
-  report?: JobReport,
-) {
-  startHeadsetJobs(app, ctx, app.lastSeen, report);
 }

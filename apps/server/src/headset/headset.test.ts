@@ -10,7 +10,7 @@ import {
   ENROLL_MAX_FAILURES_PER_ADDRESS,
   ENROLLMENT_CODE_ALPHABET,
   ENROLLMENT_CODE_TTL_MS,
-} from './headset.service.ts';
+} from './enrollment.service.ts';
 
 let t: TestApp;
 beforeAll(async () => {

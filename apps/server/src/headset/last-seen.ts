@@ -10,6 +10,13 @@ interface Sighting {
   pendingReports: number | null;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Last-seen times waiting to be written; `app.lastSeen.flush()` writes them now. */
+    lastSeen: LastSeenBuffer;
+  }
+}
+
 export interface ReportedState {
   batteryPercent?: number;
   appVersion?: string;

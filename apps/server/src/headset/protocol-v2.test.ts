@@ -174,6 +174,31 @@ describe('order', () => {
     expect((await sessionJson(tenant.headers, session.id)).completed_tasks).toBe(4);
   });
 
+  it('answers progress after the finish as an older report: 200, the session as it stands, nothing changed', async () => {
+    const { tenant, headset, session } = await deviceInSession();
+    const finish = await report(headset.headers, session.id, 'finish', {
+      completed_tasks: 3,
+      success: true,
+    });
+    expect(finish.statusCode).toBe(200);
+    const before = await sessionJson(tenant.headers, session.id);
+
+    t.clock.advance(1000);
+    const late = await report(headset.headers, session.id, 'progress', {
+      completed_tasks: 5,
+      seq: 9,
+      task: { number: 5, result: 'passed' },
+    });
+    expect(late.statusCode).toBe(200);
+    expect(late.json()).toEqual({
+      id: session.id,
+      status: 'completed',
+      completed_tasks: 3,
+      max_tasks: 5,
+    });
+    expect(await sessionJson(tenant.headers, session.id)).toEqual(before);
+  });
+
   it('orders the timeline by when the tasks ended on the headset, clamped to the session', async () => {
     const { tenant, headset, session } = await deviceInSession();
     const startedAt = t.clock.now().getTime();

@@ -3,6 +3,7 @@ import type { SessionProgressResponse } from '@vrtc/contract';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { isUniqueViolation } from '../platform/database/pg-errors.ts';
 import { AppError } from '../platform/service/errors.ts';
+import { canonicalJson } from '../platform/service/serialize.ts';
 
 /**
  * A headset's report keys (`Idempotency-Key`, docs/headset-protocol.md), after Stripe's design: the
@@ -17,18 +18,6 @@ export interface ReportKey {
   deviceId: string;
   key: string;
   requestHash: string;
-}
-
-/** Objects with their keys sorted, at every depth: the same body whatever order a client wrote. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, inner]) => inner !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([name, inner]) => `${JSON.stringify(name)}:${canonicalJson(inner)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** The key of one report, or undefined when the headset sent none (older headsets). */

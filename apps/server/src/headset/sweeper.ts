@@ -1,4 +1,4 @@
-import type { HeadsetContext } from './headset.service.ts';
+import type { HeadsetContext } from './headset-context.ts';
 import { sql } from 'kysely';
 import type { Session } from '../platform/database/schema.ts';
 import { endActiveSession, recordSessionEnd } from '../sessions/session-end.ts';

@@ -15,15 +15,16 @@ import {
   type IntegrationUpdateBody,
   type IntegrationWithSecret,
 } from '@vrtc/contract';
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Caller } from '../auth/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
-import { OUTBOX_CHANNEL } from '../outbox/outbox.ts';
+import { wakeDispatchers } from '../outbox/outbox.ts';
 import type { Tx } from '../platform/database/db.ts';
 import type { DeliveriesTable, IntegrationsTable } from '../platform/database/schema.ts';
 import { isForeignKeyViolation } from '../platform/database/pg-errors.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
-import { AppError, notFound } from '../platform/service/errors.ts';
+import { AppError, invalidCursor, notFound } from '../platform/service/errors.ts';
+import { readKeysetPage } from '../platform/database/paging.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
 import { basicAuth, disableIntegration } from './dispatcher.ts';
 import { OutboundPolicy, isRefusedUrl, send } from './outbound.ts';
@@ -417,18 +418,6 @@ export async function testIntegration(
   };
 }
 
-const encodeCursor = (row: { created_at: Date; id: string }) =>
-  Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
-
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const time = at ? new Date(at) : undefined;
-  if (!time || Number.isNaN(time.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
-    throw invalid('querystring.cursor', 'cursor is not one this list answered');
-  }
-  return { at: time, id };
-}
-
 /** The delivery log, newest first, by cursor. */
 export async function listDeliveries(
   ctx: ServiceContext,
@@ -441,22 +430,13 @@ export async function listDeliveries(
   let rows = ctx.db.selectFrom('deliveries').selectAll().where('integration_id', '=', id);
   if (query.event) rows = rows.where('event_type', '=', query.event);
   if (query.status) rows = rows.where('status', '=', query.status);
-  if (query.cursor) {
-    const after = decodeCursor(query.cursor);
-    rows = rows.where(sql<boolean>`(created_at, id) < (${after.at}, ${after.id}::uuid)`);
-  }
-  const page = await rows
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1)
-    .execute();
-  const more = page.length > limit;
-  const shown = more ? page.slice(0, limit) : page;
-  return {
-    deliveries: shown.map(toDelivery),
-    next_cursor: more ? encodeCursor(shown.at(-1)!) : null,
-    limit,
-  };
+  const page = await readKeysetPage(
+    rows,
+    { timeColumn: 'created_at', cursor: query.cursor, limit },
+    (row) => ({ at: row.created_at, id: row.id }),
+  );
+  if (!page) throw invalidCursor();
+  return { deliveries: page.rows.map(toDelivery), next_cursor: page.nextCursor, limit };
 }
 
 /** Sends one event again, now, with the same id; the attempts so far are kept. */
@@ -485,7 +465,7 @@ export async function redeliver(
       .where('id', '=', deliveryId)
       .returningAll()
       .executeTakeFirstOrThrow();
-    await sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`.execute(trx);
+    await wakeDispatchers(trx);
     await recordAudit(trx, {
       by: caller,
       at: now,

@@ -1,9 +1,8 @@
 import { DELIVERY_RETENTION_DAYS } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { recordOutbox } from '../outbox/outbox.ts';
-import { DatabaseLostError } from '../platform/database/db.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -88,19 +87,14 @@ export function startIntegrationsUpkeep(
   ctx: ServiceContext,
   report: JobReport = noReport,
 ) {
-  const stop = repeatJob(
-    'integrations_upkeep',
-    UPKEEP_EVERY_MS,
-    async () => {
+  startRepeatingJob(app, ctx.log, report, {
+    job: 'integrations_upkeep',
+    everyMs: UPKEEP_EVERY_MS,
+    firstAfterMs: UPKEEP_FIRST_AFTER_MS,
+    run: async () => {
       await checkExpiringLicenses(ctx);
       await purgeDeliveries(ctx);
     },
-    (error) => {
-      if (error instanceof DatabaseLostError) return;
-      ctx.log.error({ err: error }, 'integrations upkeep failed; retrying within the hour');
-    },
-    report,
-    UPKEEP_FIRST_AFTER_MS,
-  );
-  app.addHook('onClose', stop);
+    failureMessage: 'integrations upkeep failed; retrying within the hour',
+  });
 }

@@ -3,7 +3,8 @@ import type { DeviceChanges } from '../devices/device-changes.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { Session, SessionStatus } from '../platform/database/schema.ts';
 import { changedFields, recordAudit, type AuditRecord } from '../audit/audit.ts';
-import { recordOutbox, sessionFinishedData } from '../outbox/outbox.ts';
+import { recordOutbox } from '../outbox/outbox.ts';
+import { sessionFinishedData } from './session-outbox-data.ts';
 
 export type EndedStatus = Exclude<SessionStatus, 'active'>;
 

@@ -1,8 +1,8 @@
 import type { SessionsContext } from './sessions.service.ts';
 import { routes } from '@vrtc/contract';
-import { create as contentDisposition } from 'content-disposition';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
+import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as history from './history.ts';
 import * as sessions from './sessions.service.ts';
@@ -16,10 +16,7 @@ export function sessionsRoutes(app: AppInstance, ctx: SessionsContext) {
   );
   registerRoute(app, routes.exportSessions, async (request, reply) => {
     const { fileName, stream } = await history.exportHistory(ctx, callerOf(request), request.query);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', contentDisposition(fileName))
-      .send(stream);
+    return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
   });
   registerRoute(app, routes.listActiveSessions, async (request) => ({
     active_sessions: await sessions.listActiveSessions(ctx, callerOf(request)),

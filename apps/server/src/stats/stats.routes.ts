@@ -1,21 +1,20 @@
 import type { StatsContext } from './stats.service.ts';
 import { routes } from '@vrtc/contract';
-import { create as contentDisposition } from 'content-disposition';
 import type { AppInstance } from '../platform/http/app-types.ts';
+import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { callerOf } from '../auth/caller.ts';
 import * as stats from './stats.service.ts';
 import * as record from './training-record.ts';
+
+const CSV = 'text/csv; charset=utf-8';
 
 export function statsRoutes(app: AppInstance, ctx: StatsContext) {
   registerRoute(app, routes.globalStats, () => stats.globalStats(ctx));
   registerRoute(app, routes.rangeStats, (request) => stats.rangeStats(ctx, request.query));
   registerRoute(app, routes.exportStats, async (request, reply) => {
     const file = await stats.exportStats(ctx, request.query);
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${file.filename}"`)
-      .send(file.body);
+    return sendFile(reply, { fileName: file.filename, contentType: CSV, body: file.body });
   });
   // A trainee's record is figures over their sessions, counted as the statistics count.
   registerRoute(app, routes.vrUserRecord, (request) =>
@@ -28,9 +27,6 @@ export function statsRoutes(app: AppInstance, ctx: StatsContext) {
       request.params.id,
       request.query,
     );
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', contentDisposition(file.fileName))
-      .send(file.body);
+    return sendFile(reply, { fileName: file.fileName, contentType: CSV, body: file.body });
   });
 }

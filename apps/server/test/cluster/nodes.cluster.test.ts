@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/platform/database/db.ts';
 import { migrationVersions } from '../../src/platform/database/migrate.ts';
-import { ENROLL_MAX_FAILURES_PER_ADDRESS } from '../../src/headset/headset.service.ts';
+import { ENROLL_MAX_FAILURES_PER_ADDRESS } from '../../src/headset/enrollment.service.ts';
 import { grantAccess, makeScenarioTree } from '../factories.ts';
 import { openStream } from '../live-stream.ts';
 import { bearerHeader, call, Cluster, CLUSTER_ADMIN, type Answer } from './cluster.ts';

@@ -134,7 +134,7 @@ export const CONFIG_SETTINGS = {
     shownDefault: '`7200000` (2 h)',
     meaning: 'an active session running longer ends as `timeout`',
   }),
-  /** Read by headset/headset.service.ts (late results) and the sweeper (report keys' purge). */
+  /** Read by headset/reports.service.ts (late results) and the sweeper (report keys' purge). */
   lateResultWindowMs: integer({
     name: 'LATE_RESULT_WINDOW_MS',
     default: 7 * 24 * 3600 * 1000,

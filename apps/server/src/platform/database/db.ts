@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -7,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { PreparingPool } from './pg-pool.ts';
 import type { WorkerSource } from './pglite-worker.ts';
 import type { ListeningHandler, NotificationHandler, NotificationListener } from './pg-listener.ts';
 import type { Database } from './schema.ts';
@@ -412,87 +412,17 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
 }
 
-/**
- * Ends the text of a statement that PostgreSQL should parse and plan once per connection and keep
- * (a named prepared statement), for the few hot statements whose planning costs more than their
- * work: the audit log's writers (audit.ts), whose text is fixed and whose plan does not depend on
- * the values. Only those carry it: a kept generic plan would serve a statement whose best plan
- * depends on its values (the console's lists) worse. PGlite ignores it (a comment).
- */
-export const PREPARED_STATEMENT = '/* prepared */';
-
-/** The name a prepared statement goes by on each connection: its text's digest. */
-const preparedNames = new Map<string, string>();
-function preparedName(text: string): string {
-  let name = preparedNames.get(text);
-  if (!name) {
-    name = `vrtc_${crypto.createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
-    preparedNames.set(text, name);
-  }
-  return name;
-}
-
-/**
- * pg's client, asked through its callback form under a promise of our own. Rows that pg resolves
- * its own promise with survive V8's young-generation collections, for a reason we have not pinned
- * down, and wait in the old generation for a full collection. A 100,000-row History export left
- * 65 MB of such garbage (+57 MB of RSS per download in bench:console); through the callback it
- * leaves 10 MB and the RSS stays flat (`--trace-gc-nvp`, promoted bytes). Errors get the caller's
- * async stack, as pg's own promise gives them.
- */
-class CallbackClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    // A connection lost while the pool has lent the client out (between the statements of a
-    // transaction, say) is told as an 'error' event, which pg-pool listens to only while the
-    // client is idle: unheard, it would end the process (an administrator's
-    // pg_terminate_backend, a database restart). The next statement on it fails instead, and the
-    // pool drops the client when it comes back.
-    this.on('error', () => {});
-  }
-
-  // @ts-expect-error pg types query() as overloads; this serves the one Kysely calls.
-  override query(config: unknown, values?: unknown, callback?: unknown) {
-    if (typeof config !== 'string' || typeof values === 'function' || callback !== undefined) {
-      // @ts-expect-error passed through as given
-      return super.query(config, values, callback);
-    }
-    const query = config.endsWith(PREPARED_STATEMENT)
-      ? { name: preparedName(config), text: config }
-      : config;
-    return new Promise((resolve, reject) => {
-      // @ts-expect-error a text or a named statement, as pg takes either
-      super.query(query, values as unknown[], (error: Error | null, result: unknown) =>
-        error ? reject(error) : resolve(result),
-      );
-    }).catch((error: Error) => {
-      Error.captureStackTrace(error);
-      throw error;
-    });
-  }
-}
+export { PREPARED_STATEMENT } from './pg-pool.ts';
 
 /** PostgreSQL: the connections of DatabaseHandle.urgentDb, beside the pool's. */
 const URGENT_POOL_SIZE = 2;
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      Client: CallbackClient as typeof pg.Client,
-      connectionString: options.databaseUrl,
-      max: options.poolSize ?? 10,
-      options: '-c TimeZone=UTC',
-    });
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    pool.on('error', () => {});
+    const config = { connectionString: options.databaseUrl, options: '-c TimeZone=UTC' };
+    const pool = new PreparingPool({ ...config, max: options.poolSize ?? 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const urgentPool = new pg.Pool({
-      Client: CallbackClient as typeof pg.Client,
-      connectionString: options.databaseUrl,
-      max: URGENT_POOL_SIZE,
-      options: '-c TimeZone=UTC',
-    });
-    urgentPool.on('error', () => {});
+    const urgentPool = new PreparingPool({ ...config, max: URGENT_POOL_SIZE });
     const urgentDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool: urgentPool }) });
     return {
       db,
@@ -500,10 +430,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       kind: 'postgres',
       databaseUrl: options.databaseUrl,
       poolStats: () => ({
-        max: pool.options.max ?? 10,
-        total: pool.totalCount,
-        idle: pool.idleCount,
-        waiting: pool.waitingCount,
+        max: pool.pool.options.max ?? 10,
+        total: pool.pool.totalCount,
+        idle: pool.pool.idleCount,
+        waiting: pool.pool.waitingCount,
       }),
       onLost: () => {},
       close: async () => {

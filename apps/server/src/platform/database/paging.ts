@@ -103,3 +103,55 @@ export async function countRows<DB, TB extends keyof DB>(
 
 /** The window column that carries the total on every row of a page. */
 export const totalColumn = () => sql<number>`count(*) OVER ()`.as('total');
+
+/** Where a list read newest first by (time, id) goes on: after the last row shown. */
+export interface Keyset {
+  at: Date;
+  id: string;
+}
+
+/** A cursor: the last row's time and id, opaque to clients. */
+export const encodeCursor = (position: Keyset): string =>
+  Buffer.from(`${position.at.toISOString()}|${position.id}`).toString('base64url');
+
+/** The position a cursor names; undefined when it is not one a list answered. */
+export function decodeCursor(cursor: string): Keyset | undefined {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const time = at ? new Date(at) : undefined;
+  if (!time || Number.isNaN(time.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) {
+    return undefined;
+  }
+  return { at: time, id };
+}
+
+/** The rows after `position` of a list newest first by (timeColumn, id). */
+export const afterKeyset = (timeColumn: string, position: Keyset) =>
+  sql<boolean>`(${sql.ref(timeColumn)}, id) < (${position.at}, ${position.id}::uuid)`;
+
+/** The order of a list read by keyset: newest first, the id breaking ties. */
+export const newestFirst = (timeColumn: string) => sql`${sql.ref(timeColumn)} DESC, id DESC`;
+
+/**
+ * One page of a list newest first by (timeColumn, id), from the cursor on: one row more than the
+ * page is read, to know whether another page follows. Undefined when the cursor is not one a
+ * list answered (the caller refuses it as bad input).
+ */
+export async function readKeysetPage<DB, TB extends keyof DB, Row extends { id: string }>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  page: { timeColumn: string; cursor?: string; limit: number },
+  positionOf: (row: Row) => Keyset,
+): Promise<{ rows: Row[]; nextCursor: string | null } | undefined> {
+  let rows = query;
+  if (page.cursor) {
+    const after = decodeCursor(page.cursor);
+    if (!after) return undefined;
+    rows = rows.where(afterKeyset(page.timeColumn, after));
+  }
+  const read = (await rows
+    .orderBy(newestFirst(page.timeColumn))
+    .limit(page.limit + 1)
+    .execute()) as Row[];
+  const more = read.length > page.limit;
+  const shown = more ? read.slice(0, page.limit) : read;
+  return { rows: shown, nextCursor: more ? encodeCursor(positionOf(shown.at(-1)!)) : null };
+}

@@ -1,3 +1,7 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { DatabaseLostError } from '../database/db.ts';
+import type { AppInstance } from '../http/app-types.ts';
+
 /**
  * The background jobs of a server process (headset/background-jobs.ts, audit/audit-purge.ts,
  * integrations/upkeep.ts).
@@ -65,6 +69,41 @@ export function repeatJob(
     clearTimeout(timer);
     await running;
   };
+}
+
+/** A job that runs every `everyMs` in every process from its start until the app closes. */
+export interface RepeatingJob {
+  job: BackgroundJob;
+  everyMs: number;
+  /** The first run's delay (default: one interval). */
+  firstAfterMs?: number;
+  run: () => Promise<void>;
+  /** What the log says when a run fails, and when it is tried again. */
+  failureMessage: string;
+}
+
+/**
+ * Starts `spec` with repeatJob and stops it when the app closes. A failed run is logged, except a
+ * lost database: the process's fatal handler reports that once, and stops the jobs.
+ */
+export function startRepeatingJob(
+  app: Pick<AppInstance, 'addHook'>,
+  log: FastifyBaseLogger,
+  report: JobReport,
+  spec: RepeatingJob,
+): void {
+  const stop = repeatJob(
+    spec.job,
+    spec.everyMs,
+    spec.run,
+    (error) => {
+      if (error instanceof DatabaseLostError) return;
+      log.error({ err: error }, spec.failureMessage);
+    },
+    report,
+    spec.firstAfterMs,
+  );
+  app.addHook('onClose', stop);
 }
 
 export type JobsState =

@@ -30,3 +30,9 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/** A list's cursor that is not one the list answered (readKeysetPage). */
+export const invalidCursor = () =>
+  new AppError('validation_error', 'cursor is not one this list answered', {
+    details: { field: 'querystring.cursor' },
+  });

@@ -1,7 +1,7 @@
 import { AUDIT_CSV_COLUMNS, CSV_BOM, csvRecord, type AuditEventPage } from '@vrtc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './harness.ts';
-import { makeTenant } from './factories.ts';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { makeTenant } from '../../test/factories.ts';
 
 /**
  * GET /v1/audit-events and its CSV export: staff read their organisation's events and no other's,

@@ -1,14 +1,13 @@
 import type { TrainingRecord } from '@vrtc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSweep } from '../src/headset/sweeper.ts';
 import {
   grantAccess,
   makeEnrolledDevice,
   makeScenarioTree,
   makeTenant,
   markDeviceSeen,
-} from './factories.ts';
-import { contextOf, createTestApp, type TestApp } from './harness.ts';
+} from '../../test/factories.ts';
+import { createTestApp, sweepNow, type TestApp } from '../../test/harness.ts';
 
 /**
  * A trainee's training record (GET /v1/vr-users/:id/record and its CSV) agrees with the History,
@@ -67,7 +66,7 @@ async function setup() {
   }
   async function disconnect(id: string) {
     t.clock.advance(t.config.disconnectAfterMs + 1);
-    expect((await runSweep(contextOf(t))).disconnected).toContain(id);
+    expect((await sweepNow(t)).disconnected).toContain(id);
   }
   return { staff, admin, headset, fire, first, start, finish, disconnect };
 }

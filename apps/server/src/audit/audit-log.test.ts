@@ -1,12 +1,18 @@
 import type { AuditEventPage } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SYSTEM, recordAudit, updateAudited } from '../src/audit/audit.ts';
-import { linkAudit } from '../src/audit/audit-linker.ts';
-import { purgeAudit } from '../src/audit/audit-purge.ts';
-import { issueToken } from '../src/auth/auth.service.ts';
-import { bearer, contextOf, createTestApp, verifyAuditAs, type TestApp } from './harness.ts';
-import { makeTenant } from './factories.ts';
+import { SYSTEM, recordAudit, updateAudited } from './audit.ts';
+import { linkAudit } from './audit-linker.ts';
+import { purgeAudit } from './audit-purge.ts';
+import { issueToken } from '../auth/auth.service.ts';
+import {
+  bearer,
+  contextOf,
+  createTestApp,
+  verifyAuditAs,
+  type TestApp,
+} from '../../test/harness.ts';
+import { makeTenant } from '../../test/factories.ts';
 
 /**
  * The audit log's record holds: the database refuses edits, a chain edited behind its back is

@@ -1,12 +1,18 @@
 import type { AuditEventPage } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SYSTEM, recordAudit } from '../src/audit/audit.ts';
-import { AUDIT_LINK_LOCK_KEY, linkAudit } from '../src/audit/audit-linker.ts';
-import { purgeAudit } from '../src/audit/audit-purge.ts';
-import { issueToken } from '../src/auth/auth.service.ts';
-import { bearer, contextOf, createTestApp, verifyAuditAs, type TestApp } from './harness.ts';
-import { makeTenant } from './factories.ts';
+import { SYSTEM, recordAudit } from './audit.ts';
+import { AUDIT_LINK_LOCK_KEY, linkAudit } from './audit-linker.ts';
+import { purgeAudit } from './audit-purge.ts';
+import { issueToken } from '../auth/auth.service.ts';
+import {
+  bearer,
+  contextOf,
+  createTestApp,
+  verifyAuditAs,
+  type TestApp,
+} from '../../test/harness.ts';
+import { makeTenant } from '../../test/factories.ts';
 
 /**
  * One organisation's writers do not wait for each other (decision 027): a writer that finds its
