@@ -185,6 +185,27 @@ function enrollLimits(clientAddress: string): Limit[] {
 }
 
 /**
+ * Why a code was refused: a code of an active organisation that has run out says so
+ * (`details.reason: "expired"`), so the headset asks for a new code instead of a retyped one;
+ * anything else is the same answer for a wrong code, an old one renewed since, or a deactivated
+ * organisation. Both count against the address like every refusal.
+ */
+async function refusedCode(ctx: HeadsetContext, code: string): Promise<AppError> {
+  const expired = await ctx.db
+    .selectFrom('enrollment_codes as e')
+    .innerJoin('organizations as o', 'o.id', 'e.organization_id')
+    .select('e.code')
+    .where('e.code', '=', code)
+    .where('o.active', '=', true)
+    .executeTakeFirst();
+  return expired
+    ? new AppError('enrollment_code_invalid', 'Enrollment code has expired', {
+        details: { reason: 'expired' },
+      })
+    : new AppError('enrollment_code_invalid', INVALID_CODE_MESSAGE);
+}
+
+/**
  * A headset joins the organisation whose valid code it presents and receives its own token,
  * shown once and stored only as a hash. Wrong codes count against the client address.
  */
@@ -205,7 +226,7 @@ export async function enroll(
     .where('e.expires_at', '>', now)
     .where('o.active', '=', true)
     .executeTakeFirst();
-  if (!owner) throw new AppError('enrollment_code_invalid', INVALID_CODE_MESSAGE);
+  if (!owner) throw await refusedCode(ctx, code);
   // A fleet enrolled from one address with a valid code is not a run of failures.
   await refundAttempt(
     ctx.db,

@@ -218,7 +218,13 @@ describe('enrolment', () => {
     t.clock.advance(ENROLLMENT_CODE_TTL_MS + 1);
     const expired = await enroll({ code, name: 'Pico-1', type: 'pico' });
     expect(expired.statusCode).toBe(400);
-    expect(expired.json().error).toBe('enrollment_code_invalid');
+    // The headset can tell the trainee to ask for a new code rather than to retype this one.
+    expect(expired.json()).toEqual({
+      error: 'enrollment_code_invalid',
+      message: 'Enrollment code has expired',
+      details: { reason: 'expired' },
+    });
+    expect(wrong.json().details).toBeUndefined();
   });
 
   it('refuses codes of deactivated organisations', async () => {
