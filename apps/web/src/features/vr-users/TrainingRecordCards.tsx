@@ -2,8 +2,15 @@ import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { TrainingRecordLevel } from '@vrtc/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatDuration } from '../../lib/format';
+import { formatDate, formatDuration, formatTime } from '../../lib/format';
 import { LevelName, Result } from './TrainingRecordParts';
+
+/** Date and time with a plain space: a narrow card wraps between them, never inside either. */
+function dateTime(value: string | null, language: string) {
+  return value
+    ? `${formatDate(value, language)}, ${formatTime(value, language)}`
+    : formatDate(value, language);
+}
 
 function CardFact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -44,14 +51,14 @@ export function TrainingRecordCards({ levels }: { levels: TrainingRecordLevel[] 
             <CardFact label={t('vrUsers:record.col.last')}>
               <Result result={level.last} />
               <Text size="xs" c="dimmed" component="span" display="block">
-                {formatDateTime(level.last.started_at, i18n.language)}
+                {dateTime(level.last.started_at, i18n.language)}
               </Text>
             </CardFact>
             <CardFact label={t('vrUsers:record.col.firstCompleted')}>
-              {formatDateTime(level.first_completed_at, i18n.language)}
+              {dateTime(level.first_completed_at, i18n.language)}
             </CardFact>
             <CardFact label={t('vrUsers:record.col.lastCompleted')}>
-              {formatDateTime(level.last_completed_at, i18n.language)}
+              {dateTime(level.last_completed_at, i18n.language)}
             </CardFact>
             <CardFact label={t('vrUsers:record.col.time')}>
               {formatDuration(t, level.training_seconds)}

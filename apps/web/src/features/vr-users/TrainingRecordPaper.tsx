@@ -8,6 +8,9 @@ import classes from './TrainingRecordPaper.module.css';
 /** Text as a CSS string: margin boxes can only say what the style sheet says. */
 const cssString = (text: string) => `"${text.replace(/[\\"]/g, '\\$&').replace(/[\r\n]+/g, ' ')}"`;
 
+/** Margin boxes inherit nothing from the page's body: their type is set here. */
+const MARGIN_TYPE = 'font-family: sans-serif; font-size: 7.5pt; color: #444;';
+
 /**
  * The page's margin boxes (Chromium 131 and later print them): what the record is and whose, and
  * "page N of M" in the console's language, on every sheet.
@@ -18,8 +21,8 @@ function pageRules(pageOf: string, footer: string) {
   return `@page {
   size: A4 portrait;
   margin: 15mm 15mm 18mm;
-  @bottom-left { content: ${cssString(footer)}; font-size: 7.5pt; color: #444; }
-  @bottom-right { content: ${counter}; font-size: 7.5pt; color: #444; }
+  @bottom-left { content: ${cssString(footer)}; ${MARGIN_TYPE} }
+  @bottom-right { content: ${counter}; ${MARGIN_TYPE} }
 }`;
 }
 
@@ -62,7 +65,7 @@ function resultText(t: (key: string) => string, result: TrainingResult) {
 function LevelsTable({ record }: { record: TrainingRecord }) {
   const { t } = useTranslation();
   const content = useContentText();
-  const widths = [22, 9, 10, 12, 13, 12, 12, 10];
+  const widths = [18, 11, 12, 12, 13, 12, 12, 10];
   return (
     <table className={classes.table} data-testid="paper-levels">
       <colgroup>
@@ -90,10 +93,15 @@ function LevelsTable({ record }: { record: TrainingRecord }) {
               <div className={classes.dimmed}>
                 {content.text(level.module_name, level.module_name_en)} —{' '}
                 {content.text(level.level_name, level.level_name_en)},{' '}
-                {t('vrUsers:record.levelRevisions', {
-                  number: level.level_number,
-                  revisions: level.revisions.join(', '),
-                })}
+                {level.revisions.length === 1
+                  ? t('common:levelRevision', {
+                      number: level.level_number,
+                      revision: level.revisions[0],
+                    })
+                  : t('vrUsers:record.levelRevisions', {
+                      number: level.level_number,
+                      revisions: level.revisions.join(', '),
+                    })}
               </div>
             </td>
             <td>{level.attempts}</td>
@@ -123,7 +131,7 @@ function LevelsTable({ record }: { record: TrainingRecord }) {
 function SessionsTable({ sessions }: { sessions: HistorySession[] }) {
   const { t } = useTranslation();
   const content = useContentText();
-  const widths = [6, 13, 27, 14, 15, 9, 16];
+  const widths = [5, 13, 24, 13, 14, 13, 18];
   return (
     <table className={classes.table} data-testid="paper-sessions">
       <colgroup>

@@ -56,12 +56,6 @@ export function VrUserSessionTimeline({
   const columns = useMemo<ColumnDef<VrUserSession, unknown>[]>(
     () => [
       {
-        id: 'no',
-        header: t('vrUsers:col.no'),
-        meta: { card: 'hidden' },
-        cell: ({ row }) => offset + row.index + 1,
-      },
-      {
         accessorKey: 'started_at',
         header: t('vrUsers:col.startedAt'),
         meta: { card: 'fact' },
@@ -112,7 +106,7 @@ export function VrUserSessionTimeline({
         cell: ({ row: { original: s } }) => {
           const percent = progressPercent(s.completed_tasks, s.max_tasks);
           return (
-            <div style={{ minWidth: 120 }}>
+            <div style={{ minWidth: 100 }}>
               <Text size="xs">
                 {s.completed_tasks}/{s.max_tasks} ({percent}%)
               </Text>
@@ -154,7 +148,7 @@ export function VrUserSessionTimeline({
         ),
       },
     ],
-    [t, i18n.language, content, offset],
+    [t, i18n.language, content],
   );
 
   return (
