@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useContentText } from '../../lib/content-text';
 import { formatDate, formatDateTime, formatDuration, formatTime } from '../../lib/format';
 import classes from './TrainingRecordPaper.module.css';
+import { EmailWithBreak } from './TrainingRecordParts';
 
 /** Text as a CSS string: margin boxes can only say what the style sheet says. */
 const cssString = (text: string) => `"${text.replace(/[\\"]/g, '\\$&').replace(/[\r\n]+/g, ' ')}"`;
@@ -131,7 +132,7 @@ function LevelsTable({ record }: { record: TrainingRecord }) {
 function SessionsTable({ sessions }: { sessions: HistorySession[] }) {
   const { t } = useTranslation();
   const content = useContentText();
-  const widths = [5, 13, 24, 13, 14, 13, 18];
+  const widths = [5, 13, 23, 12, 14, 15, 18];
   return (
     <table className={classes.table} data-testid="paper-sessions">
       <colgroup>
@@ -172,7 +173,13 @@ function SessionsTable({ sessions }: { sessions: HistorySession[] }) {
               <div className={classes.dimmed}>{t(`common:status.${s.status}`)}</div>
             </td>
             <td>{formatDuration(t, s.duration_seconds)}</td>
-            <td>{s.started_by_email ?? t('common:none')}</td>
+            <td>
+              {s.started_by_email ? (
+                <EmailWithBreak email={s.started_by_email} />
+              ) : (
+                t('common:none')
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -28,7 +28,7 @@ export function LevelName({ level }: { level: TrainingRecordLevel }) {
         {content.text(level.scenario_name, level.scenario_name_en)}
       </Text>
       <Text size="xs">
-        {content.text(level.module_name, level.module_name_en)} -{' '}
+        {content.text(level.module_name, level.module_name_en)} —{' '}
         {content.text(level.level_name, level.level_name_en)}
       </Text>
       <Text size="xs" c="dimmed">
@@ -40,5 +40,21 @@ export function LevelName({ level }: { level: TrainingRecordLevel }) {
             })}
       </Text>
     </Stack>
+  );
+}
+
+/**
+ * An address that may wrap after its "@" (a <wbr>: nothing is added to what is copied), as the
+ * History shows it.
+ */
+export function EmailWithBreak({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at < 0) return <>{email}</>;
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
   );
 }

@@ -14,6 +14,7 @@ import { formatDateTime, formatDuration, progressPercent } from '../../lib/forma
 import type { TableState } from '../../lib/list-state';
 import { SESSIONS_PAGE_SIZE, useVrUserSessions } from '../../api/vr-users';
 import { Tooltip } from '../../components/Tooltip';
+import { EmailWithBreak } from './TrainingRecordParts';
 
 /**
  * A VR user's sessions, newest first, paged as the specification's session list (50 a page), each
@@ -127,7 +128,7 @@ export function VrUserSessionTimeline({
         cell: ({ row: { original: s } }) => (
           // A long address breaks rather than widen the table past its card.
           <Text size="sm" maw={180} style={{ overflowWrap: 'anywhere' }}>
-            {s.started_by_email ?? t('common:none')}
+            {s.started_by_email ? <EmailWithBreak email={s.started_by_email} /> : t('common:none')}
           </Text>
         ),
       },
