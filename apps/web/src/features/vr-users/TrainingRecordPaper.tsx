@@ -2,7 +2,14 @@ import type { HistorySession, TrainingRecord, TrainingResult } from '@vrtc/contr
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useContentText } from '../../lib/content-text';
-import { formatDate, formatDateTime, formatDuration, formatTime } from '../../lib/format';
+import {
+  formatDate,
+  formatDateRange,
+  formatDateTime,
+  formatDuration,
+  formatTime,
+  localTimeZone,
+} from '../../lib/format';
 import classes from './TrainingRecordPaper.module.css';
 import { EmailWithBreak } from './TrainingRecordParts';
 
@@ -218,9 +225,9 @@ export function TrainingRecordPaper({
   const last = sessions[sessions.length - 1];
   const period =
     first && last
-      ? `${formatDate(first.started_at, language)} – ${formatDate(last.ended_at ?? last.started_at, language)}`
+      ? formatDateRange(first.started_at, last.ended_at ?? last.started_at, language)
       : t('vrUsers:record.paper.noPeriod');
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = localTimeZone();
   const pageOf = t('vrUsers:record.paper.pageOf', { page: '{page}', pages: '{pages}' });
   const footer = `${t('vrUsers:record.title')} · ${record.vr_user.name} · ${record.organization_name}`;
   usePageRules(pageRules(pageOf, footer));
