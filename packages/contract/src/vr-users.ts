@@ -57,6 +57,8 @@ export const VrUserSession = Type.Object({
   started_at: Timestamp,
   ended_at: Nullable(Timestamp),
   success: Nullable(Type.Boolean()),
+  /** Who started the session from the console (kept after the account is removed); null: none. */
+  started_by_email: Nullable(Type.String()),
   ...lateResultFields,
 });
 export type VrUserSession = Static<typeof VrUserSession>;

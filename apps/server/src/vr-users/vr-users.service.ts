@@ -232,6 +232,7 @@ export async function listVrUserSessions(
         'started_at',
         'ended_at',
         'success',
+        'started_by_email',
         'late_result',
         'ended_by_server_as',
       ])

@@ -164,6 +164,7 @@ describe('VR users', () => {
         maxTasks: 4,
         status: 'timeout',
         durationSeconds: 125,
+        startedByEmail: `staff${day}@example.com`,
       });
     }
     const page = await t.app.inject({
@@ -183,6 +184,8 @@ describe('VR users', () => {
       max_tasks: 4,
       duration_seconds: 125,
       started_at: '2026-04-02T09:00:00.000Z',
+      // Who ran it, as the record's sessions table shows it.
+      started_by_email: 'staff2@example.com',
     });
     const defaults = await t.app.inject({ url: `/v1/vr-users/${user.id}/sessions`, headers });
     expect(defaults.json()).toMatchObject({ limit: 50, offset: 0 });

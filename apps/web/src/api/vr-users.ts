@@ -1,4 +1,9 @@
-import { type VrUserListQuery, type VrUserBody } from '@vrtc/contract';
+import {
+  SESSION_LIST_MAX_LIMIT,
+  type HistorySession,
+  type VrUserBody,
+  type VrUserListQuery,
+} from '@vrtc/contract';
 import { routes } from './routes';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './client';
@@ -16,6 +21,7 @@ export const vrUserKeys = {
   sessions: (id: string, offset: number) => ['vr-users', id, 'sessions', offset] as const,
   one: (id: string) => ['vr-users', id] as const,
   record: (id: string) => ['vr-users', id, 'record'] as const,
+  recordSessions: (id: string) => ['vr-users', id, 'record', 'sessions'] as const,
 };
 
 export const vrUserQueries = {
@@ -91,6 +97,36 @@ export function useVrUserRecord(id: string) {
   return useQuery({
     queryKey: vrUserKeys.record(id),
     queryFn: ({ signal }) => api.call(routes.vrUserRecord, { params: { id }, signal }),
+  });
+}
+
+/**
+ * Every session the record counts, oldest first, for the printed record's list. They come from the
+ * History's route filtered by the trainee rather than inside the record's answer: that route
+ * already lists exactly the record's attempts (ended sessions) with what an inspector asks of each
+ * (headset, result, who started it), and the record stays small on screen, where the paged
+ * sessions table below it shows the same sessions.
+ */
+export function useVrUserRecordSessions(id: string) {
+  return useQuery({
+    queryKey: vrUserKeys.recordSessions(id),
+    queryFn: async ({ signal }) => {
+      const sessions: HistorySession[] = [];
+      for (;;) {
+        const page = await api.call(routes.listSessions, {
+          query: {
+            vr_user_id: id,
+            order: 'asc',
+            limit: SESSION_LIST_MAX_LIMIT,
+            offset: sessions.length,
+          },
+          signal,
+        });
+        sessions.push(...page.sessions);
+        if (page.sessions.length === 0 || sessions.length >= page.total) return sessions;
+      }
+    },
+    enabled: Boolean(id),
   });
 }
 

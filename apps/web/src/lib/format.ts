@@ -134,6 +134,11 @@ export function formatDateRange(
   return `${formatDate(from, language, options)} – ${formatDate(to, language, options)}`;
 }
 
+/** The browser's time zone (e.g. "Europe/Moscow"): what the local times on a page are in. */
+export function localTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** The same format for a date field (Mantine's `valueFormat`, dayjs tokens). */
 export function dateInputFormat(language: string): string {
   return language === 'en' ? 'DD/MM/YYYY' : 'DD.MM.YYYY';

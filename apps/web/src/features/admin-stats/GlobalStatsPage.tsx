@@ -31,6 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { errorText } from '../../lib/error-text';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { usePhoneLayout } from '../../components/phone-layout';
 import { StatCard } from '../../components/StatCard';
 import { statusColor } from '../../components/StatusBadge';
 import { formatDateRange, formatDuration, formatPercent } from '../../lib/format';
@@ -58,6 +59,7 @@ function endedCount(stats: StatsRange, status: EndedSessionStatus): number {
 
 export function GlobalStatsPage() {
   const { t, i18n } = useTranslation('adminStats');
+  const phone = usePhoneLayout();
   // In the URL (?period=7): a reload, back and a shared link show the same period.
   const [periodParam, setPeriodParam] = useUrlParam(
     PERIOD_PARAM,
@@ -110,6 +112,8 @@ export function GlobalStatsPage() {
         actions={
           <>
             <SegmentedControl
+              // "365 дней" and its three siblings overflow a 360 px screen at the default size.
+              size={phone ? 'xs' : 'sm'}
               aria-label={t('period')}
               value={String(period)}
               onChange={(value) => {

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { TrainingRecord, VrUser, VrUserSession } from '@vrtc/contract';
+import type { HistorySession, TrainingRecord, VrUser, VrUserSession } from '@vrtc/contract';
 import i18n from 'i18next';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -74,6 +74,28 @@ const session: VrUserSession = {
   started_at: '2026-05-10T12:00:00.000Z',
   ended_at: '2026-05-10T12:05:00.000Z',
   success: false,
+  started_by_email: 'staff@example.com',
+  late_result: false,
+  ended_by_server_as: null,
+};
+const historySession: HistorySession = {
+  id: SESSION,
+  vr_user_id: ID,
+  vr_user_name: 'Ivan Petrov',
+  device_id: null,
+  device_name: 'Quest 1',
+  ...names,
+  level_number: 1,
+  level_revision: 3,
+  status: 'completed',
+  completed_tasks: 1,
+  total_tasks: 3,
+  duration_seconds: 300,
+  started_by_email: 'staff@example.com',
+  started_at: '2026-05-10T12:00:00.000Z',
+  ended_at: '2026-05-10T12:05:00.000Z',
+  success: false,
+  selected_options: [],
   late_result: false,
   ended_by_server_as: null,
 };
@@ -83,6 +105,7 @@ function renderPage() {
     [`GET /v1/vr-users/${ID}`]: vrUser,
     [`GET /v1/vr-users/${ID}/record`]: record,
     [`GET /v1/vr-users/${ID}/sessions`]: { sessions: [session], total: 1, limit: 50, offset: 0 },
+    'GET /v1/sessions': { sessions: [historySession], total: 1, limit: 500, offset: 0 },
     [`GET /v1/vr-users/${ID}/record/export`]: () =>
       new Response('\uFEFFNo,Scenario\r\n', {
         headers: {
@@ -123,7 +146,12 @@ describe("a trainee's page", () => {
     expect(screen.getByText('Inspector')).toBeInTheDocument();
     // The session timeline below, with the revision each session ran.
     expect(await screen.findByText('Level 1, revision 3')).toBeInTheDocument();
-    expect(screen.getByText('Quest 1')).toBeInTheDocument();
+    expect(screen.getAllByText('Quest 1').length).toBeGreaterThan(0);
+    // Who started it, in its own column, and the start's date with its time.
+    const sessions = screen.getByRole('columnheader', { name: 'Actions' }).closest('table')!;
+    expect(within(sessions).getByRole('columnheader', { name: 'Started by' })).toBeInTheDocument();
+    expect(within(sessions).getByText('staff@example.com')).toBeInTheDocument();
+    expect(within(sessions).getByText(/^\d{2}\/\d{2}\/2026, \d{2}:\d{2}/)).toBeInTheDocument();
   });
 
   it('prints, and downloads the server CSV in the console language', async () => {

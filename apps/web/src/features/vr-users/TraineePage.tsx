@@ -1,6 +1,5 @@
 import {
   Anchor,
-  Badge,
   Button,
   Card,
   Group,
@@ -13,60 +12,28 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconArrowLeft, IconDownload, IconPrinter } from '@tabler/icons-react';
-import type { TrainingRecord, TrainingRecordLevel, TrainingResult } from '@vrtc/contract';
+import type { TrainingRecord } from '@vrtc/contract';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { exportVrUserRecord, useVrUser, useVrUserRecord } from '../../api/vr-users';
+import {
+  exportVrUserRecord,
+  useVrUser,
+  useVrUserRecord,
+  useVrUserRecordSessions,
+} from '../../api/vr-users';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { useContentText } from '../../lib/content-text';
+import { usePhoneLayout } from '../../components/phone-layout';
 import { saveFile } from '../../lib/download';
 import { errorText } from '../../lib/error-text';
-import { formatDate, formatDateTime, formatDuration } from '../../lib/format';
+import { formatDateTime, formatDuration } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import classes from './TraineePage.module.css';
+import { TrainingRecordCards } from './TrainingRecordCards';
+import { TrainingRecordPaper } from './TrainingRecordPaper';
+import { LevelName, Result } from './TrainingRecordParts';
 import { VrUserSessionTimeline } from './VrUserSessionTimeline';
-
-/** A result as "2/3" with whether it passed. */
-function Result({ result }: { result: TrainingResult }) {
-  const { t } = useTranslation();
-  return (
-    <Group gap={4} wrap="wrap" miw={90}>
-      <Text size="sm">
-        {result.completed_tasks}/{result.max_tasks}
-      </Text>
-      <Badge size="sm" variant="light" color={result.success ? 'green' : 'gray'}>
-        {result.success ? t('vrUsers:record.passed') : t('vrUsers:record.notPassed')}
-      </Badge>
-    </Group>
-  );
-}
-
-function LevelName({ level }: { level: TrainingRecordLevel }) {
-  const { t } = useTranslation();
-  const content = useContentText();
-  const [only] = level.revisions;
-  return (
-    <Stack gap={0}>
-      <Text size="sm" fw={500}>
-        {content.text(level.scenario_name, level.scenario_name_en)}
-      </Text>
-      <Text size="xs">
-        {content.text(level.module_name, level.module_name_en)} -{' '}
-        {content.text(level.level_name, level.level_name_en)}
-      </Text>
-      <Text size="xs" c="dimmed">
-        {level.revisions.length === 1
-          ? t('common:levelRevision', { number: level.level_number, revision: only })
-          : t('vrUsers:record.levelRevisions', {
-              number: level.level_number,
-              revisions: level.revisions.join(', '),
-            })}
-      </Text>
-    </Stack>
-  );
-}
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -84,8 +51,9 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 function RecordTable({ record }: { record: TrainingRecord }) {
   const { t, i18n } = useTranslation();
   const { totals } = record;
+  const phone = usePhoneLayout();
   return (
-    <Stack className={classes.record}>
+    <Stack>
       <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="sm" component="dl" m={0}>
         <Fact label={t('vrUsers:record.totals.attempts')}>{totals.attempts}</Fact>
         <Fact label={t('vrUsers:record.totals.completions')}>{totals.completions}</Fact>
@@ -99,6 +67,8 @@ function RecordTable({ record }: { record: TrainingRecord }) {
         <Text c="dimmed" ta="center" py="lg">
           {t('vrUsers:record.empty')}
         </Text>
+      ) : phone ? (
+        <TrainingRecordCards levels={record.levels} />
       ) : (
         // A phone scrolls the table sideways: the keyboard can too (the region takes focus).
         <TableScrollContainer
@@ -164,6 +134,7 @@ export function TraineePage() {
   const { t, i18n } = useTranslation();
   const vrUser = useVrUser(id);
   const record = useVrUserRecord(id);
+  const recordSessions = useVrUserRecordSessions(id);
   const [exporting, setExporting] = useState(false);
   const name = record.data?.vr_user.name ?? vrUser.data?.name ?? '';
 
@@ -188,20 +159,6 @@ export function TraineePage() {
           {t('vrUsers:record.back')}
         </Group>
       </Anchor>
-      <div className={classes.printOnly} data-testid="print-header">
-        <Title order={2}>{t('vrUsers:record.title')}</Title>
-        <Text>
-          {t('vrUsers:record.organization')}: {record.data?.organization_name}
-        </Text>
-        <Text>
-          {t('vrUsers:record.trainee')}: {name}
-        </Text>
-        <Text size="sm">
-          {t('vrUsers:record.printedOn', {
-            date: formatDate(new Date().toISOString(), i18n.language),
-          })}
-        </Text>
-      </div>
       <div className={classes.noPrint}>
         <PageHeader
           title={name}
@@ -220,7 +177,8 @@ export function TraineePage() {
               <Button
                 variant="default"
                 leftSection={<IconPrinter size={16} />}
-                disabled={!record.data}
+                // The paper lists every session: printing waits for them.
+                disabled={!record.data || !recordSessions.data}
                 onClick={() => window.print()}
               >
                 {t('vrUsers:record.print')}
@@ -229,7 +187,7 @@ export function TraineePage() {
           }
         />
       </div>
-      <Card withBorder padding="md">
+      <Card withBorder padding="md" className={classes.noPrint}>
         <QueryState
           isPending={record.isPending}
           error={record.error}
@@ -238,18 +196,9 @@ export function TraineePage() {
           {record.data ? <RecordTable record={record.data} /> : null}
         </QueryState>
       </Card>
-      <div className={classes.printOnly}>
-        <div className={classes.signatures}>
-          {(['inspector', 'trainee'] as const).map((who) => (
-            <div key={who}>
-              <Text size="sm" fw={500}>
-                {t(`vrUsers:record.signature.${who}`)}
-              </Text>
-              <div className={classes.signatureLine}>{t('vrUsers:record.signature.hint')}</div>
-            </div>
-          ))}
-        </div>
-      </div>
+      {record.data && recordSessions.data ? (
+        <TrainingRecordPaper record={record.data} sessions={recordSessions.data} />
+      ) : null}
       <Card withBorder padding="md" className={classes.noPrint}>
         <Title order={3} size="h4" mb="sm">
           {t('vrUsers:record.sessions')}

@@ -1,4 +1,4 @@
-import { ActionIcon, Progress, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Progress, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
 import type { ColumnDef } from '../../components/table-model';
 import type { VrUserSession } from '@vrtc/contract';
@@ -14,12 +14,14 @@ import { formatDateTime, formatDuration, progressPercent } from '../../lib/forma
 import type { TableState } from '../../lib/list-state';
 import { SESSIONS_PAGE_SIZE, useVrUserSessions } from '../../api/vr-users';
 import { Tooltip } from '../../components/Tooltip';
+import { EmailWithBreak } from './TrainingRecordParts';
 
 /**
  * A VR user's sessions, newest first, paged as the specification's session list (50 a page), each
  * opening its detail: in the VR users screen's dialog and on the trainee's page. The console's one
- * list: a table, cards on a phone (the scenario, the status, the detail button; the headset, the
- * level and the start under them).
+ * list: a table, cards on a phone (the scenario, module and level, the status, the detail button;
+ * the start, the headset and who started it under them). At 1440 px the table fits its card: the
+ * start's date and time whole, and the detail button in sight.
  */
 export function VrUserSessionTimeline({
   vrUserId,
@@ -55,39 +57,39 @@ export function VrUserSessionTimeline({
   const columns = useMemo<ColumnDef<VrUserSession, unknown>[]>(
     () => [
       {
-        id: 'no',
-        header: t('vrUsers:col.no'),
-        meta: { card: 'hidden' },
-        cell: ({ row }) => offset + row.index + 1,
-      },
-      {
-        accessorKey: 'device_name',
-        header: t('vrUsers:col.device'),
+        accessorKey: 'started_at',
+        header: t('vrUsers:col.startedAt'),
         meta: { card: 'fact' },
+        // Date and time whole: a column that only fits "26.11.202" tells an inspector nothing.
+        cell: ({ row: { original: s } }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(s.started_at, i18n.language)}
+          </Text>
+        ),
       },
       {
-        id: 'scenario',
-        header: t('vrUsers:col.scenario'),
+        id: 'content',
+        header: `${t('vrUsers:col.scenario')} / ${t('vrUsers:col.module')} / ${t('vrUsers:col.level')}`,
         meta: { card: 'title' },
-        cell: ({ row: { original: s } }) => content.text(s.scenario_name, s.scenario_name_en),
-      },
-      {
-        id: 'module',
-        header: t('vrUsers:col.module'),
-        cell: ({ row: { original: s } }) => content.text(s.module_name, s.module_name_en),
-      },
-      {
-        id: 'level',
-        header: t('vrUsers:col.level'),
-        meta: { card: 'fact' },
         cell: ({ row: { original: s } }) => (
           <>
-            {content.text(s.level_name, s.level_name_en)}
+            <Text size="sm" fw={500}>
+              {content.text(s.scenario_name, s.scenario_name_en)}
+            </Text>
+            <Text size="xs">
+              {content.text(s.module_name, s.module_name_en)} —{' '}
+              {content.text(s.level_name, s.level_name_en)}
+            </Text>
             <Text size="xs" c="dimmed">
               {t('common:levelRevision', { number: s.level_number, revision: s.level_revision })}
             </Text>
           </>
         ),
+      },
+      {
+        accessorKey: 'device_name',
+        header: t('vrUsers:col.device'),
+        meta: { card: 'fact' },
       },
       {
         accessorKey: 'status',
@@ -105,7 +107,7 @@ export function VrUserSessionTimeline({
         cell: ({ row: { original: s } }) => {
           const percent = progressPercent(s.completed_tasks, s.max_tasks);
           return (
-            <div style={{ minWidth: 120 }}>
+            <div style={{ minWidth: 100 }}>
               <Text size="xs">
                 {s.completed_tasks}/{s.max_tasks} ({percent}%)
               </Text>
@@ -120,14 +122,19 @@ export function VrUserSessionTimeline({
         cell: ({ row: { original: s } }) => formatDuration(t, s.duration_seconds),
       },
       {
-        accessorKey: 'started_at',
-        header: t('vrUsers:col.startedAt'),
+        accessorKey: 'started_by_email',
+        header: t('vrUsers:col.startedBy'),
         meta: { card: 'fact' },
-        cell: ({ row: { original: s } }) => formatDateTime(s.started_at, i18n.language),
+        cell: ({ row: { original: s } }) => (
+          // A long address breaks rather than widen the table past its card.
+          <Text size="sm" maw={180} style={{ overflowWrap: 'anywhere' }}>
+            {s.started_by_email ? <EmailWithBreak email={s.started_by_email} /> : t('common:none')}
+          </Text>
+        ),
       },
       {
         id: ACTIONS_COLUMN_ID,
-        header: () => <VisuallyHidden>{t('common:actions')}</VisuallyHidden>,
+        header: t('common:actions'),
         meta: { cardLabel: t('common:actions') },
         cell: ({ row: { original: s } }) => (
           <Tooltip label={t('common:sessionDetail.open')}>
@@ -142,7 +149,7 @@ export function VrUserSessionTimeline({
         ),
       },
     ],
-    [t, i18n.language, content, offset],
+    [t, i18n.language, content],
   );
 
   return (

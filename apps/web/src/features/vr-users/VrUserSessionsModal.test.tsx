@@ -37,6 +37,7 @@ const session = {
   started_at: '2026-05-10T12:00:00.000Z',
   ended_at: '2026-05-10T12:01:10.000Z',
   success: false,
+  started_by_email: 'staff@example.com',
   late_result: false,
   ended_by_server_as: null,
 } satisfies VrUserSession;
