@@ -106,43 +106,9 @@ export async function startSession(
         .executeTakeFirstOrThrow();
       // The device's next heartbeat delivers the session (other processes: from commit on).
       await ctx.deviceEvents.changed(trx, device.id);
-      // The audit chain's head is locked by the first event recorded and held until commit, so
-      // it comes after the session's rollups, as in every other transaction that touches both:
-      // a trainee's creation recorded before the insert deadlocked with concurrent starts and
-      // finishes of the organisation (they hold the day's rollup row and wait for the head).
-      if ('created' in vrUser) {
-        await recordAudit(trx, {
-          by: caller,
-          at: now,
-          action: 'vr_user.created',
-          target: { type: 'vr_user', id: vrUser.id, label: vrUser.name },
-          changes: createdChanges({ name: vrUser.name, notes: null }),
-        });
-      }
-      await recordAudit(trx, {
-        by: caller,
-        at: now,
-        action: 'session.started',
-        target: { type: 'session', id: session.id, label: sessionLabel(session) },
-        changes: createdChanges({
-          status: session.status,
-          vr_user_id: session.vr_user_id,
-          vr_user_name: session.vr_user_name,
-          device_id: session.device_id,
-          device_name: session.device_name,
-          scenario_name: session.scenario_name,
-          module_name: session.module_name,
-          level_name: session.level_name,
-          level_number: session.level_number,
-          max_tasks: session.max_tasks,
-          selected_options: options.map((option) => option.name),
-        }),
-      });
-      await recordOutbox(trx, {
-        organizationId: session.organization_id,
-        type: 'session.started',
-        at: now,
-        data: sessionStartedData(session),
+      await recordStart(trx, caller, now, session, {
+        createdVrUser: 'created' in vrUser ? vrUser : undefined,
+        optionNames: options.map((option) => option.name),
       });
       return session;
     });
@@ -152,6 +118,58 @@ export async function startSession(
     if (isUniqueViolation(error)) throw new AppError('device_busy', DEVICE_BUSY_MESSAGE);
     throw error;
   }
+}
+
+/**
+ * What a start records, in its transaction: the trainee when the start created them, the
+ * session's start in the audit log, and session.started for integrations. The audit chain's head
+ * is locked by the first event recorded and held until commit, so this comes after the session's
+ * rollups, as in every other transaction that touches both: a trainee's creation recorded before
+ * the insert deadlocked with concurrent starts and finishes of the organisation (they hold the
+ * day's rollup row and wait for the head).
+ */
+async function recordStart(
+  trx: Tx,
+  caller: Caller,
+  now: Date,
+  session: Session,
+  told: { createdVrUser?: { id: string; name: string }; optionNames: string[] },
+) {
+  const vrUser = told.createdVrUser;
+  if (vrUser) {
+    await recordAudit(trx, {
+      by: caller,
+      at: now,
+      action: 'vr_user.created',
+      target: { type: 'vr_user', id: vrUser.id, label: vrUser.name },
+      changes: createdChanges({ name: vrUser.name, notes: null }),
+    });
+  }
+  await recordAudit(trx, {
+    by: caller,
+    at: now,
+    action: 'session.started',
+    target: { type: 'session', id: session.id, label: sessionLabel(session) },
+    changes: createdChanges({
+      status: session.status,
+      vr_user_id: session.vr_user_id,
+      vr_user_name: session.vr_user_name,
+      device_id: session.device_id,
+      device_name: session.device_name,
+      scenario_name: session.scenario_name,
+      module_name: session.module_name,
+      level_name: session.level_name,
+      level_number: session.level_number,
+      max_tasks: session.max_tasks,
+      selected_options: told.optionNames,
+    }),
+  });
+  await recordOutbox(trx, {
+    organizationId: session.organization_id,
+    type: 'session.started',
+    at: now,
+    data: sessionStartedData(session),
+  });
 }
 
 async function lockStartableDevice(
