@@ -1,7 +1,5 @@
-import crypto from 'node:crypto';
 import {
   DELIVERY_LIST_DEFAULT_LIMIT,
-  INTEGRATION_TEST_EVENT,
   SECRET_ROTATION_OVERLAP_HOURS,
   type Delivery,
   type DeliveryListQuery,
@@ -11,7 +9,6 @@ import {
   type IntegrationEvent,
   type IntegrationList,
   type IntegrationListQuery,
-  type IntegrationTestResult,
   type IntegrationUpdateBody,
   type IntegrationWithSecret,
 } from '@vrtc/contract';
@@ -25,10 +22,9 @@ import { isForeignKeyViolation } from '../platform/database/pg-errors.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
-import { basicAuth, disableIntegration } from './dispatcher.ts';
-import { OutboundPolicy, isRefusedUrl, send } from './outbound.ts';
-import { newSigningSecret, signatureHeader } from './signing.ts';
-import { XAPI_VERSION } from './xapi.ts';
+import { disableIntegration } from './delivery-store.ts';
+import { OutboundPolicy, isRefusedUrl } from './outbound.ts';
+import { newSigningSecret } from './signing.ts';
 
 /**
  * An organisation's integrations (docs/integrations.md): staff manage their own organisation's,
@@ -88,7 +84,7 @@ function organizationOf(caller: Caller, organizationId: string | undefined): str
 }
 
 /** An integration the caller may manage, locked for the transaction's change; else 404. */
-async function owned(trx: Tx, caller: Caller, id: string): Promise<IntegrationRow> {
+export async function owned(trx: Tx, caller: Caller, id: string): Promise<IntegrationRow> {
   let query = trx.selectFrom('integrations').selectAll().where('id', '=', id);
   if (caller.role !== 'admin') query = query.where('organization_id', '=', caller.organizationId);
   // NO KEY UPDATE, as the dispatcher: changes committing events for it go on meanwhile.
@@ -338,83 +334,6 @@ export async function rotateSecret(
     return after;
   });
   return { integration: toIntegration(row), secret };
-}
-
-/**
- * Sends a test now and answers what came back: a signed integration.test event to a webhook, a
- * read of one statement from an LRS (which checks the credentials and writes nothing).
- */
-export async function testIntegration(
-  ctx: ServiceContext,
-  caller: Caller,
-  id: string,
-): Promise<IntegrationTestResult> {
-  const integration = await ctx.db.transaction().execute((trx) => owned(trx, caller, id));
-  const now = ctx.clock.now();
-  const policy = new OutboundPolicy(ctx.config.outboundAllowPrivate);
-  let answer;
-  if (integration.kind === 'webhook') {
-    const eventId = crypto.randomUUID();
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const body = JSON.stringify({
-      type: INTEGRATION_TEST_EVENT,
-      timestamp: now.toISOString(),
-      data: { integration_id: integration.id, organization_id: integration.organization_id },
-    });
-    const secrets = [integration.secret ?? ''];
-    if (
-      integration.previous_secret &&
-      integration.previous_secret_expires_at &&
-      integration.previous_secret_expires_at > now
-    ) {
-      secrets.push(integration.previous_secret);
-    }
-    answer = await send(policy, {
-      method: 'POST',
-      url: integration.url,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'vrtc-webhooks/1',
-        'webhook-id': eventId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, eventId, timestamp, body),
-      },
-      body,
-      timeoutMs: ctx.config.deliveryTimeoutMs,
-    });
-  } else {
-    answer = await send(policy, {
-      method: 'GET',
-      url: `${integration.url.replace(/\/+$/, '')}/statements?limit=1`,
-      headers: {
-        'x-experience-api-version': XAPI_VERSION,
-        authorization: basicAuth(integration.xapi_key ?? '', integration.xapi_secret ?? ''),
-      },
-      timeoutMs: ctx.config.deliveryTimeoutMs,
-    });
-  }
-  const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
-  await ctx.db.transaction().execute((trx) =>
-    recordAudit(trx, {
-      by: caller,
-      at: now,
-      // The test send happened whatever the receiver said: its answer is in the changes.
-      action: 'integration.tested',
-      organizationId: integration.organization_id,
-      target: { type: 'integration', id, label: integration.url },
-      changes: {
-        status_code: [null, answer.statusCode],
-        ...(answer.error ? { error: [null, answer.error] } : {}),
-      },
-    }),
-  );
-  return {
-    ok,
-    status_code: answer.statusCode,
-    response_body: answer.body,
-    duration_ms: answer.durationMs,
-    error: answer.error,
-  };
 }
 
 const encodeCursor = (row: { created_at: Date; id: string }) =>

@@ -111,6 +111,23 @@ export interface OutboundAnswer {
   aborted: boolean;
 }
 
+/** The socket's DNS lookup, keeping only the addresses the policy permits. */
+function checkedLookup(policy: OutboundPolicy): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 4);
+      const list = addresses as dns.LookupAddress[];
+      const usable = list.filter(({ address }) => policy.permits(hostname, address));
+      if (usable.length === 0) {
+        return callback(new AddressRefused(`${hostname}: refused address`), '', 4);
+      }
+      if (options.all) return callback(null, usable as unknown as string, 4);
+      const first = usable[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
 /** Sends one request through the policy; never throws. */
 export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<OutboundAnswer> {
   const started = performance.now();
@@ -139,19 +156,6 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
       failed('address_refused');
       return;
     }
-    const lookup: net.LookupFunction = (hostname, options, callback) => {
-      dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-        if (error) return callback(error, '', 4);
-        const list = addresses as dns.LookupAddress[];
-        const usable = list.filter(({ address }) => policy.permits(hostname, address));
-        if (usable.length === 0) {
-          return callback(new AddressRefused(`${hostname}: refused address`), '', 4);
-        }
-        if (options.all) return callback(null, usable as unknown as string, 4);
-        const first = usable[0]!;
-        callback(null, first.address, first.family);
-      });
-    };
     const transport = url.protocol === 'https:' ? https : http;
     const outgoing = transport.request(url, {
       method: request.method,
@@ -161,7 +165,7 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
           ? { 'content-length': String(Buffer.byteLength(request.body)) }
           : {}),
       },
-      lookup,
+      lookup: checkedLookup(policy),
       agent: false,
     });
     timer = setTimeout(() => {
@@ -178,28 +182,34 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
       } else if (error.code === 'ECONNREFUSED') failed('connection_refused');
       else failed('network_error');
     });
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (kept < DELIVERY_RESPONSE_MAX_BYTES) {
-          chunks.push(chunk.subarray(0, DELIVERY_RESPONSE_MAX_BYTES - kept));
-          kept += Math.min(chunk.length, DELIVERY_RESPONSE_MAX_BYTES - kept);
-        }
-      });
-      const done = () =>
-        finish({
-          statusCode: response.statusCode ?? null,
-          body: Buffer.concat(chunks).toString('utf8'),
-          error: null,
-          retryAfter: headerText(response.headers['retry-after']),
-          aborted: false,
-        });
-      response.on('end', done);
-      response.on('error', done);
-    });
+    outgoing.on('response', (response) => readAnswer(response, finish));
     outgoing.end(request.body);
   });
+}
+
+/** Keeps the first DELIVERY_RESPONSE_MAX_BYTES of an answer and finishes with it at its end. */
+function readAnswer(
+  response: http.IncomingMessage,
+  finish: (answer: Omit<OutboundAnswer, 'durationMs'>) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  response.on('data', (chunk: Buffer) => {
+    if (kept < DELIVERY_RESPONSE_MAX_BYTES) {
+      chunks.push(chunk.subarray(0, DELIVERY_RESPONSE_MAX_BYTES - kept));
+      kept += Math.min(chunk.length, DELIVERY_RESPONSE_MAX_BYTES - kept);
+    }
+  });
+  const done = () =>
+    finish({
+      statusCode: response.statusCode ?? null,
+      body: Buffer.concat(chunks).toString('utf8'),
+      error: null,
+      retryAfter: headerText(response.headers['retry-after']),
+      aborted: false,
+    });
+  response.on('end', done);
+  response.on('error', done);
 }
 
 const headerText = (value: string | string[] | undefined) =>
