@@ -44,6 +44,8 @@ export interface ClaimedDelivery extends Receiver {
   event_created_at: Date;
   integration_id: string;
   failing_since: Date | null;
+  /** The lease this claim took: the delivery's next_attempt_at while the claim holds. */
+  leased_until: Date;
 }
 
 /** A sent delivery and what its receiver answered. */
@@ -98,6 +100,7 @@ export async function claimDue(
       RETURNING deliveries.*, due.next_attempt_at AS due_at
     )
     SELECT leased.id, leased.event_id, leased.event_type, leased.attempts,
+      leased.next_attempt_at AS leased_until,
       e.payload, e.created_at AS event_created_at,
       i.id AS integration_id, i.organization_id, i.kind, i.url, i.secret, i.previous_secret,
       i.previous_secret_expires_at, i.xapi_key, i.xapi_secret, i.include_names, i.failing_since
@@ -111,26 +114,58 @@ export async function claimDue(
   }));
 }
 
+type StoreContext = Pick<ServiceContext, 'db' | 'clock' | 'log'>;
+
 /**
  * Records sent attempts: the delivered ones together (recordDelivered), each other one by itself
- * (recordAttempt: retries, disabling).
+ * (recordAttempt: retries, disabling). Should the batch fail, each delivered one is recorded on
+ * its own, so one attempt that cannot be written leaves every other one recorded (and not sent
+ * again); never throws.
  */
 export async function recordAttempts(
-  ctx: Pick<ServiceContext, 'db' | 'clock'>,
+  ctx: StoreContext,
   attempts: readonly Attempt[],
   random: () => number = Math.random,
 ): Promise<void> {
   const delivered = attempts.filter(({ delivery, answer }) => accepted(delivery.kind, answer));
-  if (delivered.length > 0) await recordDelivered(ctx, delivered);
-  for (const { delivery, answer } of attempts) {
-    if (!accepted(delivery.kind, answer)) await recordAttempt(ctx, delivery, answer, random);
+  let alone = attempts.filter((attempt) => !delivered.includes(attempt));
+  if (delivered.length > 0) {
+    try {
+      await recordDelivered(ctx, delivered);
+    } catch (error) {
+      ctx.log.warn({ err: error }, 'recording delivered attempts together failed; one by one');
+      alone = [...delivered, ...alone];
+    }
+  }
+  for (const attempt of alone) await recordOnItsOwn(ctx, attempt, random);
+}
+
+/**
+ * One attempt in its own transaction. Should that fail, the outcome is written again without what
+ * the receiver said (the one part a receiver chooses): a 2xx is then still recorded, and the
+ * delivery is not sent again.
+ */
+async function recordOnItsOwn(ctx: StoreContext, attempt: Attempt, random: () => number) {
+  const { delivery, answer } = attempt;
+  try {
+    await recordAttempt(ctx, delivery, answer, random);
+    return;
+  } catch (error) {
+    ctx.log.warn({ err: error, delivery: delivery.id }, 'recording an attempt failed');
+  }
+  try {
+    await recordAttempt(ctx, delivery, { ...answer, body: null }, random);
+  } catch (error) {
+    // Its lease runs out and it is sent again.
+    ctx.log.warn({ err: error, delivery: delivery.id }, 'recording an attempt failed again');
   }
 }
 
 /**
  * Marks accepted attempts delivered and clears their integrations' failing_since: one transaction
  * of two statements, however many they are. The integrations are locked first, in one order, as in
- * every transaction that changes an integration and its deliveries (see recordAttempt).
+ * every transaction that changes an integration and its deliveries (see recordAttempt). A
+ * delivery no longer pending (delivered meanwhile, abandoned) is left as it is.
  */
 export async function recordDelivered(
   ctx: Pick<ServiceContext, 'db' | 'clock'>,
@@ -156,7 +191,7 @@ export async function recordDelivered(
           status = 'delivered', delivered_at = ${now}, next_attempt_at = NULL,
           attempts = a.attempts, last_attempt_at = ${now}, last_status_code = a.status_code,
           last_duration_ms = a.duration_ms, last_response = a.response, last_error = NULL
-        FROM answered a WHERE d.id = a.id
+        FROM answered a WHERE d.id = a.id AND d.status = 'pending'
         RETURNING d.integration_id
       )
       UPDATE integrations SET failing_since = NULL
@@ -166,26 +201,40 @@ export async function recordDelivered(
   });
 }
 
-/** Writes an attempt's outcome; disables the integration on 410 or after three days failing. */
+type RecordedDelivery = Pick<
+  ClaimedDelivery,
+  | 'id'
+  | 'attempts'
+  | 'integration_id'
+  | 'organization_id'
+  | 'kind'
+  | 'url'
+  | 'failing_since'
+  | 'leased_until'
+>;
+
+/**
+ * Writes an attempt's outcome; disables the integration on 410 or after three days failing. A
+ * 2xx is written while the delivery is pending (whoever holds it now: the receiver has it); any
+ * other outcome only while this attempt's claim still holds, so a process whose lease ran out
+ * never moves the retry of the one that claimed the delivery after it.
+ */
 export async function recordAttempt(
   ctx: Pick<ServiceContext, 'db' | 'clock'>,
-  delivery: Pick<
-    ClaimedDelivery,
-    'id' | 'attempts' | 'integration_id' | 'organization_id' | 'kind' | 'url' | 'failing_since'
-  >,
+  delivery: RecordedDelivery,
   answer: OutboundAnswer,
   random: () => number = Math.random,
 ): Promise<void> {
   const now = ctx.clock.now();
-  const attempts = delivery.attempts + 1;
   const logged = {
-    attempts,
+    attempts: delivery.attempts + 1,
     last_attempt_at: now,
     last_status_code: answer.statusCode,
     last_duration_ms: answer.durationMs,
     last_response: answer.body,
     last_error: answer.error,
   };
+  const ok = accepted(delivery.kind, answer);
   await ctx.db.transaction().execute(async (trx) => {
     // The integration first, in every transaction that changes it and its deliveries (here, the
     // routes, disabling): attempts of one integration recorded at once take turns, never deadlock.
@@ -198,7 +247,14 @@ export async function recordAttempt(
       .forNoKeyUpdate()
       .executeTakeFirst();
     if (!integration) return; // deleted meanwhile, with its deliveries
-    if (accepted(delivery.kind, answer)) {
+    let held = trx
+      .selectFrom('deliveries')
+      .select('id')
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending');
+    if (!ok) held = held.where('next_attempt_at', '=', delivery.leased_until);
+    if (!(await held.forUpdate().executeTakeFirst())) return;
+    if (ok) {
       await trx
         .updateTable('deliveries')
         .set({ ...logged, status: 'delivered', delivered_at: now, next_attempt_at: null })
@@ -213,35 +269,46 @@ export async function recordAttempt(
       return;
     }
     const failingSince = integration.failing_since ?? now;
-    const gone = delivery.kind === 'webhook' && answer.statusCode === 410;
-    const failingTooLong =
-      now.getTime() - failingSince.getTime() >= FAILING_DISABLE_AFTER_DAYS * DAY_MS;
-    if (gone || failingTooLong) {
-      await trx
-        .updateTable('deliveries')
-        .set({ ...logged, status: 'failed', next_attempt_at: null })
-        .where('id', '=', delivery.id)
-        .execute();
-      await disableIntegration(trx, delivery, gone ? 'gone' : 'failing', now);
-      return;
-    }
-    const delay = retryDelayMs(attempts, answer.retryAfter, now, random);
+    await recordFailure(trx, delivery, answer, { logged, failingSince, now, random });
+  });
+}
+
+/** A failed attempt: retried on the schedule, failed at its end, or the integration disabled. */
+async function recordFailure(
+  trx: Tx,
+  delivery: RecordedDelivery,
+  answer: OutboundAnswer,
+  at: { logged: object; failingSince: Date; now: Date; random: () => number },
+): Promise<void> {
+  const { logged, failingSince, now } = at;
+  const gone = delivery.kind === 'webhook' && answer.statusCode === 410;
+  const failingTooLong =
+    now.getTime() - failingSince.getTime() >= FAILING_DISABLE_AFTER_DAYS * DAY_MS;
+  if (gone || failingTooLong) {
     await trx
       .updateTable('deliveries')
-      .set(
-        delay === undefined
-          ? { ...logged, status: 'failed', next_attempt_at: null }
-          : { ...logged, next_attempt_at: new Date(now.getTime() + delay) },
-      )
+      .set({ ...logged, status: 'failed', next_attempt_at: null })
       .where('id', '=', delivery.id)
       .execute();
-    await trx
-      .updateTable('integrations')
-      .set({ failing_since: failingSince })
-      .where('id', '=', delivery.integration_id)
-      .where('failing_since', 'is', null)
-      .execute();
-  });
+    await disableIntegration(trx, delivery, gone ? 'gone' : 'failing', now);
+    return;
+  }
+  const delay = retryDelayMs(delivery.attempts + 1, answer.retryAfter, now, at.random);
+  await trx
+    .updateTable('deliveries')
+    .set(
+      delay === undefined
+        ? { ...logged, status: 'failed', next_attempt_at: null }
+        : { ...logged, next_attempt_at: new Date(now.getTime() + delay) },
+    )
+    .where('id', '=', delivery.id)
+    .execute();
+  await trx
+    .updateTable('integrations')
+    .set({ failing_since: failingSince })
+    .where('id', '=', delivery.integration_id)
+    .where('failing_since', 'is', null)
+    .execute();
 }
 
 /**

@@ -172,6 +172,7 @@ export class Dispatcher {
         .set({ next_attempt_at: this.ctx.clock.now() })
         .where('id', '=', delivery.id)
         .where('status', '=', 'pending')
+        .where('next_attempt_at', '=', delivery.leased_until)
         .execute();
       return;
     }
@@ -239,13 +240,8 @@ export class Dispatcher {
         const attempts = this.unrecorded;
         this.unrecorded = [];
         try {
+          // Never throws: what cannot be written is left to its lease, and logged.
           await recordAttempts(this.ctx, attempts, this.random);
-        } catch (error) {
-          // Their leases run out and they are sent again.
-          this.ctx.log.warn(
-            { err: error, deliveries: attempts.map((attempt) => attempt.delivery.id) },
-            'recording deliveries failed',
-          );
         } finally {
           for (const attempt of attempts) attempt.recorded();
         }

@@ -101,7 +101,7 @@ export interface OutboundRequest {
 export interface OutboundAnswer {
   /** null when no answer came (error says why). */
   statusCode: number | null;
-  /** The first DELIVERY_RESPONSE_MAX_BYTES of the answer, as text. */
+  /** The first DELIVERY_RESPONSE_MAX_BYTES of the answer, as text (answerText). */
   body: string | null;
   durationMs: number;
   error: DeliveryError | null;
@@ -187,6 +187,12 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
   });
 }
 
+/**
+ * An answer's bytes as text that can be stored and shown whatever they were: UTF-8, an invalid
+ * sequence (or one cut at the limit) and NUL (which PostgreSQL's text refuses) as U+FFFD.
+ */
+export const answerText = (bytes: Buffer) => bytes.toString('utf8').replaceAll('\u0000', '\ufffd');
+
 /** Keeps the first DELIVERY_RESPONSE_MAX_BYTES of an answer and finishes with it at its end. */
 function readAnswer(
   response: http.IncomingMessage,
@@ -203,7 +209,7 @@ function readAnswer(
   const done = () =>
     finish({
       statusCode: response.statusCode ?? null,
-      body: Buffer.concat(chunks).toString('utf8'),
+      body: answerText(Buffer.concat(chunks)),
       error: null,
       retryAfter: headerText(response.headers['retry-after']),
       aborted: false,
