@@ -32,6 +32,22 @@ export const leaseUntil = (
   config: Pick<ServiceContext['config'], 'deliveryTimeoutMs'>,
 ) => new Date(now.getTime() + LEASE_TIMEOUTS * config.deliveryTimeoutMs);
 
+/**
+ * The circuit breaker (per integration): from this many attempts in a row ended by the timeout,
+ * its receiver is slowed down, for itself alone: nothing of it is claimed for SLOW_BASE_MS
+ * (doubling with each further timeout, at most SLOW_MAX_MS), then one delivery at a time.
+ */
+export const SLOW_AFTER_TIMEOUTS = 3;
+const SLOW_BASE_MS = 60_000;
+const SLOW_MAX_MS = 3600_000;
+
+/** Until when a receiver whose attempts timed out `timeouts` times in a row is slowed down. */
+export function slowedUntil(timeouts: number, now: Date): Date | null {
+  if (timeouts < SLOW_AFTER_TIMEOUTS) return null;
+  const ms = Math.min(SLOW_BASE_MS * 2 ** (timeouts - SLOW_AFTER_TIMEOUTS), SLOW_MAX_MS);
+  return new Date(now.getTime() + ms);
+}
+
 /** A Retry-After further than this is taken as this. */
 const RETRY_AFTER_MAX_MS = DAY_MS;
 
@@ -46,6 +62,8 @@ export interface ClaimedDelivery extends Receiver {
   failing_since: Date | null;
   /** The lease this claim took: the delivery's next_attempt_at while the claim holds. */
   leased_until: Date;
+  /** Its integration's attempts ended by the timeout in a row (the circuit breaker's count). */
+  consecutive_timeouts: number;
 }
 
 /** A sent delivery and what its receiver answered. */
@@ -76,38 +94,76 @@ export function retryAfterMs(value: string | null, now: Date): number | undefine
   return Math.min(ms, RETRY_AFTER_MAX_MS);
 }
 
+/** What a process already holds, so a claim leaves the rest for others (dispatcher.ts). */
+export interface ClaimFairness {
+  /** Organisations holding all the claims they may: none of theirs is claimed. */
+  fullOrganizations: readonly string[];
+  /** Integrations not to claim now (their host is full, or a slowed one has a send out). */
+  fullIntegrations: readonly string[];
+  /** At most this many of one organisation's deliveries in one claim. */
+  perOrganization: number;
+}
+
+const NO_FAIRNESS: ClaimFairness = {
+  fullOrganizations: [],
+  fullIntegrations: [],
+  perOrganization: 1_000_000,
+};
+
 /**
  * Leases up to `limit` due deliveries of enabled integrations, one process each: one statement
- * (its own transaction), so on PGlite's one connection a claim takes one turn, not three.
+ * (its own transaction), so on PGlite's one connection a claim takes one turn, not three. Fair
+ * between organisations: at most `perOrganization` of one organisation's, none of those already
+ * full; a slowed receiver's (circuit open) none before its slowed_until, then one at a time. The
+ * rows looked at but not taken are unlocked when the statement ends. Deliveries due at the same
+ * moment go in the order they were written (ctid), as the events of one change were.
  */
 export async function claimDue(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'config'>,
   limit: number,
+  fairness: ClaimFairness = NO_FAIRNESS,
 ): Promise<ClaimedDelivery[]> {
   const now = ctx.clock.now();
   const until = leaseUntil(now, ctx.config);
   const { rows } = await sql<ClaimedDelivery>`
-    WITH due AS (
-      SELECT d.id, d.next_attempt_at FROM deliveries d
+    WITH candidates AS (
+      SELECT d.id, d.next_attempt_at, i.organization_id, d.integration_id, i.consecutive_timeouts,
+        d.ctid AS place
+      FROM deliveries d
       JOIN integrations i ON i.id = d.integration_id
       WHERE d.status = 'pending' AND d.next_attempt_at <= ${now} AND i.enabled
-      ORDER BY d.next_attempt_at
-      LIMIT ${limit}
+        AND (i.slowed_until IS NULL OR i.slowed_until <= ${now})
+        AND NOT (i.organization_id = ANY (${[...fairness.fullOrganizations]}::uuid[]))
+        AND NOT (i.id = ANY (${[...fairness.fullIntegrations]}::uuid[]))
+      ORDER BY d.next_attempt_at, d.ctid
+      LIMIT ${limit * 4}
       FOR UPDATE OF d SKIP LOCKED
+    ), ranked AS (
+      SELECT c.*,
+        row_number() OVER (PARTITION BY organization_id ORDER BY next_attempt_at, place) AS in_org,
+        row_number() OVER (PARTITION BY integration_id ORDER BY next_attempt_at, place) AS in_one
+      FROM candidates c
+    ), due AS (
+      SELECT id, next_attempt_at, place FROM ranked
+      WHERE in_org <= ${fairness.perOrganization}
+        AND (consecutive_timeouts < ${SLOW_AFTER_TIMEOUTS} OR in_one = 1)
+      ORDER BY next_attempt_at, place
+      LIMIT ${limit}
     ), leased AS (
       UPDATE deliveries SET next_attempt_at = ${until}
       FROM due WHERE deliveries.id = due.id
-      RETURNING deliveries.*, due.next_attempt_at AS due_at
+      RETURNING deliveries.*, due.next_attempt_at AS due_at, due.place
     )
     SELECT leased.id, leased.event_id, leased.event_type, leased.attempts,
       leased.next_attempt_at AS leased_until,
       e.payload, e.created_at AS event_created_at,
       i.id AS integration_id, i.organization_id, i.kind, i.url, i.secret, i.previous_secret,
-      i.previous_secret_expires_at, i.xapi_key, i.xapi_secret, i.include_names, i.failing_since
+      i.previous_secret_expires_at, i.xapi_key, i.xapi_secret, i.include_names, i.failing_since,
+      i.consecutive_timeouts
     FROM leased
     JOIN outbox_events e ON e.id = leased.event_id
     JOIN integrations i ON i.id = leased.integration_id
-    ORDER BY leased.due_at`.execute(ctx.db);
+    ORDER BY leased.due_at, leased.place`.execute(ctx.db);
   return rows.map((row) => ({
     ...row,
     payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
@@ -194,10 +250,9 @@ export async function recordDelivered(
         FROM answered a WHERE d.id = a.id AND d.status = 'pending'
         RETURNING d.integration_id
       )
-      UPDATE integrations SET failing_since = NULL
-      WHERE id IN (SELECT integration_id FROM delivered) AND failing_since IS NOT NULL`.execute(
-      trx,
-    );
+      UPDATE integrations SET failing_since = NULL, consecutive_timeouts = 0, slowed_until = NULL
+      WHERE id IN (SELECT integration_id FROM delivered)
+        AND (failing_since IS NOT NULL OR consecutive_timeouts > 0)`.execute(trx);
   });
 }
 
@@ -242,7 +297,7 @@ export async function recordAttempt(
     // SHARE on the integration) neither waits for this nor makes it wait.
     const integration = await trx
       .selectFrom('integrations')
-      .select(['failing_since', 'enabled'])
+      .select(['failing_since', 'enabled', 'consecutive_timeouts'])
       .where('id', '=', delivery.integration_id)
       .forNoKeyUpdate()
       .executeTakeFirst();
@@ -262,13 +317,22 @@ export async function recordAttempt(
         .execute();
       await trx
         .updateTable('integrations')
-        .set({ failing_since: null })
+        .set({ failing_since: null, consecutive_timeouts: 0, slowed_until: null })
         .where('id', '=', delivery.integration_id)
-        .where('failing_since', 'is not', null)
         .execute();
       return;
     }
     const failingSince = integration.failing_since ?? now;
+    const timeouts = answer.error === 'timeout' ? integration.consecutive_timeouts + 1 : 0;
+    await trx
+      .updateTable('integrations')
+      .set({
+        failing_since: failingSince,
+        consecutive_timeouts: timeouts,
+        slowed_until: slowedUntil(timeouts, now),
+      })
+      .where('id', '=', delivery.integration_id)
+      .execute();
     await recordFailure(trx, delivery, answer, { logged, failingSince, now, random });
   });
 }
@@ -302,12 +366,6 @@ async function recordFailure(
         : { ...logged, next_attempt_at: new Date(now.getTime() + delay) },
     )
     .where('id', '=', delivery.id)
-    .execute();
-  await trx
-    .updateTable('integrations')
-    .set({ failing_since: failingSince })
-    .where('id', '=', delivery.integration_id)
-    .where('failing_since', 'is', null)
     .execute();
 }
 

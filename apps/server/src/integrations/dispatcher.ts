@@ -3,8 +3,15 @@ import type { NotificationListener } from '../platform/database/pg-listener.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { OUTBOX_CHANNEL } from '../outbox/outbox.ts';
 import { requestFor } from './delivery-request.ts';
-import { claimDue, recordAttempts, type ClaimedDelivery } from './delivery-store.ts';
+import {
+  claimDue,
+  recordAttempts,
+  type ClaimFairness,
+  type ClaimedDelivery,
+} from './delivery-store.ts';
+import { HeldClaims, hostKey, organizationKey } from './held-claims.ts';
 import { OutboundPolicy, send, type OutboundAnswer } from './outbound.ts';
+import { SendSlots } from './send-slots.ts';
 
 /**
  * The dispatcher (decision 026): runs in every server process and delivers what the outbox holds.
@@ -21,8 +28,13 @@ import { OutboundPolicy, send, type OutboundAnswer } from './outbound.ts';
 
 /** Deliveries one process holds at once: claimed, and not yet recorded or released. */
 const CLAIM_BATCH = 50;
-/** Sends in flight at once per process. */
+/** Sends in flight at once per process (of one organisation, of one host: config). */
 const CONCURRENCY = 16;
+/**
+ * A claimed delivery waits at most this many send timeouts for its slots, then is released (due
+ * again, not an attempt): whatever it waits behind, its lease is never outlived.
+ */
+const SLOT_WAIT_TIMEOUTS = 2;
 /**
  * Running (start()), how long answers gather before they are written (unless a batch's worth is
  * in): a write per answer would cost PGlite's one connection four turns per delivery.
@@ -41,15 +53,14 @@ export class Dispatcher {
   private running: Promise<void> | undefined;
   private wakeSleeper: (() => void) | undefined;
   private woken = false;
-  /** Claimed by this process and not yet recorded (or released). */
-  private held = 0;
+  /** Claimed by this process and not yet recorded (or released), by organisation and host. */
+  private readonly held: HeldClaims;
   /** The loop stopped claiming because CLAIM_BATCH were held: wake it when a wave's room is free. */
   private full = false;
   private readonly handling = new Set<Promise<void>>();
   private readonly inFlight = new Set<AbortController>();
-  /** Sends waiting for one of the CONCURRENCY slots, oldest claim first. */
-  private readonly waitingForSlot: Array<(slot: boolean) => void> = [];
-  private sending = 0;
+  /** Send slots: CONCURRENCY in all, and per organisation and per host (config). */
+  private readonly slots: SendSlots;
   /** Answers waiting to be written, and the write under way (one at a time, each takes them all). */
   private unrecorded: Answered[] = [];
   private recording: Promise<void> | undefined;
@@ -69,6 +80,12 @@ export class Dispatcher {
     private readonly claimDb: Db = ctx.db,
   ) {
     this.policy = new OutboundPolicy(ctx.config.outboundAllowPrivate);
+    const perOrganization = ctx.config.deliveryConcurrencyPerOrganization;
+    const perHost = ctx.config.deliveryConcurrencyPerHost;
+    this.held = new HeldClaims({ organization: 2 * perOrganization, host: 2 * perHost });
+    this.slots = new SendSlots((key) =>
+      key.startsWith('org:') ? perOrganization : key.startsWith('host:') ? perHost : CONCURRENCY,
+    );
     notifications?.on(OUTBOX_CHANNEL, () => this.wake());
   }
 
@@ -92,7 +109,7 @@ export class Dispatcher {
     this.stopped = true;
     this.wakeSleeper?.();
     for (const controller of this.inFlight) controller.abort();
-    for (const next of this.waitingForSlot.splice(0)) next(false);
+    this.slots.close();
     this.writeNow?.();
     await this.running;
     await Promise.all(this.handling);
@@ -102,20 +119,23 @@ export class Dispatcher {
    * The loop is a pipeline: a claim does not wait for the sends of the one before. Every commit
    * to the outbox wakes it (wakes during a claim are taken by the next claim, so a burst costs few
    * claims), and the claim takes at most what brings the deliveries this process holds to
-   * CLAIM_BATCH. That bound keeps every lease safe: at most CLAIM_BATCH / CONCURRENCY waves of
-   * sends, each ending by the timeout, stand between a claim and its record.
+   * CLAIM_BATCH, and of one organisation or host at most twice its slots (HeldClaims): so the
+   * deliveries of one organisation's slow receivers never fill what the process holds. A claim
+   * that left some out is followed by another at once. Every lease stays safe: a delivery waits
+   * at most SLOT_WAIT_TIMEOUTS for its slots, then ends by the timeout, then is recorded.
    */
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.woken = false;
       try {
-        while (!this.stopped && this.held < CLAIM_BATCH) {
-          const room = CLAIM_BATCH - this.held;
-          const claimed = await claimDue({ ...this.ctx, db: this.claimDb }, room);
+        while (!this.stopped && this.held.total < CLAIM_BATCH) {
+          const room = CLAIM_BATCH - this.held.total;
+          const fairness = this.held.fairness();
+          const claimed = await claimDue({ ...this.ctx, db: this.claimDb }, room, fairness);
           void this.handle(claimed);
-          if (claimed.length < room) break;
+          if (claimed.length < room && !leavesOutMore(fairness, this.held.fairness())) break;
         }
-        this.full = this.held >= CLAIM_BATCH;
+        this.full = this.held.total >= CLAIM_BATCH;
       } catch (error) {
         this.ctx.log.warn({ err: error }, 'claiming integration deliveries failed; retrying');
       }
@@ -134,7 +154,11 @@ export class Dispatcher {
 
   /** Claims what is due now and delivers it; answers how many it claimed once all are recorded. */
   async runOnce(): Promise<number> {
-    const claimed = await claimDue({ ...this.ctx, db: this.claimDb }, CLAIM_BATCH);
+    const claimed = await claimDue(
+      { ...this.ctx, db: this.claimDb },
+      CLAIM_BATCH - this.held.total,
+      this.held.fairness(),
+    );
     await this.handle(claimed);
     return claimed.length;
   }
@@ -142,7 +166,7 @@ export class Dispatcher {
   /** Sends and records each of `claimed`; resolves when every one is recorded or released. */
   private handle(claimed: ClaimedDelivery[]): Promise<void> {
     if (claimed.length === 0) return Promise.resolve();
-    this.held += claimed.length;
+    for (const delivery of claimed) this.held.add(delivery);
     const all = Promise.all(
       claimed.map(async (delivery) => {
         try {
@@ -151,11 +175,11 @@ export class Dispatcher {
           // Its lease runs out and it is sent again; the others go on.
           this.ctx.log.warn({ err: error, delivery: delivery.id }, 'recording a delivery failed');
         } finally {
-          this.held -= 1;
-          if (this.full && this.held <= CLAIM_BATCH - CONCURRENCY) {
+          const freed = this.held.remove(delivery);
+          if (this.full && this.held.total <= CLAIM_BATCH - CONCURRENCY) {
             this.full = false;
             this.wake();
-          }
+          } else if (freed) this.wake();
         }
       }),
     ).then(() => undefined);
@@ -197,14 +221,15 @@ export class Dispatcher {
     );
   }
 
-  /** Sends in one of the CONCURRENCY slots; undefined when stopped before its turn came. */
+  /**
+   * Sends once a slot of the process, of its organisation and of its host is free; undefined when
+   * stopped before its turn came, or when none came within SLOT_WAIT_TIMEOUTS (released).
+   */
   private async send(delivery: ClaimedDelivery): Promise<OutboundAnswer | undefined> {
     if (this.stopped) return undefined;
-    if (this.sending < CONCURRENCY) this.sending += 1;
-    // A send that ends hands its slot over; stop() lets the waiting go without one.
-    else if (!(await new Promise<boolean>((resolve) => this.waitingForSlot.push(resolve)))) {
-      return undefined;
-    }
+    const keys = ['all', organizationKey(delivery), hostKey(delivery)];
+    const waitMs = SLOT_WAIT_TIMEOUTS * this.ctx.config.deliveryTimeoutMs;
+    if (!(await this.slots.take(keys, waitMs))) return undefined;
     const controller = new AbortController();
     this.inFlight.add(controller);
     try {
@@ -213,9 +238,7 @@ export class Dispatcher {
         : await send(this.policy, requestFor(delivery, delivery, this.ctx, controller.signal));
     } finally {
       this.inFlight.delete(controller);
-      const next = this.waitingForSlot.shift();
-      if (next) next(true);
-      else this.sending -= 1;
+      this.slots.give(keys);
     }
   }
 
@@ -251,3 +274,8 @@ export class Dispatcher {
     });
   }
 }
+
+/** Did a claim make more organisations or integrations full, so that it may have left some out? */
+const leavesOutMore = (before: ClaimFairness, after: ClaimFairness) =>
+  after.fullOrganizations.length > before.fullOrganizations.length ||
+  after.fullIntegrations.length > before.fullIntegrations.length;

@@ -21,6 +21,7 @@ import type { DeliveriesTable, IntegrationsTable } from '../platform/database/sc
 import { isForeignKeyViolation } from '../platform/database/pg-errors.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
+import { checkQuota } from '../platform/service/quota.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
 import { disableIntegration } from './delivery-store.ts';
 import { OutboundPolicy, isRefusedUrl } from './outbound.ts';
@@ -176,6 +177,7 @@ export async function createIntegration(
   const secret = webhook ? newSigningSecret() : null;
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
+      await checkQuota(trx, organizationId, 'integrations', ctx.config.quotas.integrations);
       const created = await trx
         .insertInto('integrations')
         .values({

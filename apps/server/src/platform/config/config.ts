@@ -184,6 +184,20 @@ export const CONFIG_SETTINGS = {
     meaning:
       'a receiver that has not answered a delivery within this is retried later; a process that stops mid-send leaves the delivery to the others after 5 times this',
   }),
+  /** Read by integrations/dispatcher.ts: one organisation's or one host's slow receivers wait among themselves. */
+  deliveryConcurrencyPerOrganization: integer({
+    name: 'DELIVERY_CONCURRENCY_PER_ORGANIZATION',
+    default: 4,
+    min: 1,
+    meaning:
+      "webhook and xAPI sends one process makes at once for one organisation (of 16 in all), so one organisation's slow receivers never hold another's deliveries",
+  }),
+  deliveryConcurrencyPerHost: integer({
+    name: 'DELIVERY_CONCURRENCY_PER_HOST',
+    default: 4,
+    min: 1,
+    meaning: 'webhook and xAPI sends one process makes at once to one receiving host',
+  }),
   lastSeenFlushMs: integer({
     name: 'LAST_SEEN_FLUSH_MS',
     default: 1000,
@@ -262,6 +276,11 @@ export const CONFIG_SETTINGS = {
       name: 'QUOTA_DEVICES',
       default: 10_000,
       meaning: 'headsets one organisation may enrol',
+    }),
+    integrations: integer({
+      name: 'QUOTA_INTEGRATIONS',
+      default: 20,
+      meaning: 'webhooks and learning record stores one organisation may hold',
     }),
     enrollmentCodesPerDay: integer({
       name: 'QUOTA_ENROLLMENT_CODES_PER_DAY',
