@@ -1006,7 +1006,7 @@ export const routes = {
       'statements. Admins may give organization_id.',
     body: IntegrationCreateBody,
     success: { status: 201, body: IntegrationWithSecret },
-    errors: ['not_found', 'outbound_address_refused'],
+    errors: ['not_found', 'outbound_address_refused', 'quota_exceeded'],
   }),
   getIntegration: defineRoute({
     ...routeTable.getIntegration,
@@ -1054,10 +1054,12 @@ export const routes = {
     tags: ['integrations'],
     description:
       'Sends a signed integration.test event now (xapi: reads <url>/statements?limit=1 with ' +
-      'its credentials) and answers what the receiver said. Not logged as a delivery.',
+      'its credentials) and answers what the receiver said (its status and headers; the first ' +
+      '1 KB of its body unless it is at a private address). Not logged as a delivery. At most ' +
+      '5 a minute per integration.',
     params: IdParams,
     success: { status: 200, body: IntegrationTestResult },
-    errors: ['not_found'],
+    errors: ['not_found', 'rate_limited'],
   }),
   listDeliveries: defineRoute({
     ...routeTable.listDeliveries,

@@ -808,10 +808,10 @@ describe('the delivery log and the test send', () => {
     expect(disabled.json().error).toBe('integration_disabled');
   });
 
-  it("answers a test send with the receiver's status and body", async () => {
+  it("answers a test send with the receiver's status and headers, no body from a private address", async () => {
     const tenant = await makeTenant(t);
     const { integration, secret } = await createWebhook(tenant);
-    receiver.answer({ status: 202, body: 'thanks' });
+    receiver.answer({ status: 202, body: 'thanks', headers: { 'x-receiver': 'checked' } });
     const response = await t.app.inject({
       method: 'POST',
       url: `/v1/integrations/${integration.id}/test`,
@@ -821,7 +821,9 @@ describe('the delivery log and the test send', () => {
     expect(response.json<IntegrationTestResult>()).toMatchObject({
       ok: true,
       status_code: 202,
-      response_body: 'thanks',
+      response_headers: { 'x-receiver': 'checked' },
+      // 127.0.0.1, reached because OUTBOUND_ALLOW_PRIVATE lists it: an internal page is not shown.
+      response_body: null,
       error: null,
     });
     const sent = receiver.received[0]!;

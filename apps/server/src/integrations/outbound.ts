@@ -41,6 +41,14 @@ for (const [network, prefix] of [
   REFUSED.addSubnet(network, prefix, 'ipv6');
 }
 
+/** Is `address` one no delivery goes to unless allowed (an IPv4-mapped one by its IPv4 part)? */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isPrivateAddress(mapped);
+  const family = net.isIP(address);
+  return family !== 0 && REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /** What OUTBOUND_ALLOW_PRIVATE lets through: host names as given, addresses and ranges. */
 export class OutboundPolicy {
   private readonly hosts = new Set<string>();
@@ -105,6 +113,13 @@ export interface OutboundAnswer {
   body: string | null;
   durationMs: number;
   error: DeliveryError | null;
+  /** The answer's headers (HEADERS_KEPT of them, values cut at HEADER_VALUE_MAX); {} without one. */
+  headers: Record<string, string>;
+  /**
+   * The answer came from a loopback, private, link-local or metadata address (let through by
+   * OUTBOUND_ALLOW_PRIVATE): what it says is not shown to the organisation (test send).
+   */
+  privateAddress: boolean;
   /** The Retry-After header, as sent. */
   retryAfter: string | null;
   /** The request was aborted by the caller (the server closing): not an attempt. */
@@ -142,7 +157,15 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
       resolve({ ...answer, durationMs: elapsed() });
     };
     const failed = (error: DeliveryError, aborted = false) =>
-      finish({ statusCode: null, body: null, error, retryAfter: null, aborted });
+      finish({
+        statusCode: null,
+        body: null,
+        headers: {},
+        privateAddress: false,
+        error,
+        retryAfter: null,
+        aborted,
+      });
     let url: URL;
     try {
       url = new URL(request.url);
@@ -200,22 +223,42 @@ function readAnswer(
 ): void {
   const chunks: Buffer[] = [];
   let kept = 0;
-  response.on('data', (chunk: Buffer) => {
-    if (kept < DELIVERY_RESPONSE_MAX_BYTES) {
-      chunks.push(chunk.subarray(0, DELIVERY_RESPONSE_MAX_BYTES - kept));
-      kept += Math.min(chunk.length, DELIVERY_RESPONSE_MAX_BYTES - kept);
-    }
-  });
+  const remote = response.socket?.remoteAddress ?? '';
   const done = () =>
     finish({
       statusCode: response.statusCode ?? null,
       body: answerText(Buffer.concat(chunks)),
+      headers: keptHeaders(response.headers),
+      privateAddress: net.isIP(remote) !== 0 && isPrivateAddress(remote),
       error: null,
       retryAfter: headerText(response.headers['retry-after']),
       aborted: false,
     });
+  response.on('data', (chunk: Buffer) => {
+    chunks.push(chunk.subarray(0, DELIVERY_RESPONSE_MAX_BYTES - kept));
+    kept += Math.min(chunk.length, DELIVERY_RESPONSE_MAX_BYTES - kept);
+    // What is kept is in: the rest is never read (an answer of gigabytes costs nothing).
+    if (kept >= DELIVERY_RESPONSE_MAX_BYTES) {
+      done();
+      response.destroy();
+    }
+  });
   response.on('end', done);
   response.on('error', done);
+}
+
+/** Headers shown of an answer: at most this many, each value at most this long. */
+const HEADERS_KEPT = 30;
+const HEADER_VALUE_MAX = 256;
+
+function keptHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers).slice(0, HEADERS_KEPT)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    kept[name] = answerText(Buffer.from(text.slice(0, HEADER_VALUE_MAX)));
+  }
+  return kept;
 }
 
 const headerText = (value: string | string[] | undefined) =>

@@ -1,14 +1,20 @@
-import type { IntegrationTestResult } from '@vrtc/contract';
+import {
+  INTEGRATION_TEST_MAX,
+  INTEGRATION_TEST_WINDOW_SECONDS,
+  type IntegrationTestResult,
+} from '@vrtc/contract';
 import type { Caller } from '../auth/caller.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
+import { takeAttempt } from '../platform/service/rate-limit.ts';
 import { testRequestFor } from './delivery-request.ts';
 import { owned } from './integrations.service.ts';
 import { OutboundPolicy, send } from './outbound.ts';
 
 /**
  * Sends a test now and answers what came back: a signed integration.test event to a webhook, a
- * read of one statement from an LRS (which checks the credentials and writes nothing).
+ * read of one statement from an LRS (which checks the credentials and writes nothing). Its status
+ * and headers always; its body only from a public address. Rate limited per integration.
  */
 export async function testIntegration(
   ctx: ServiceContext,
@@ -17,6 +23,14 @@ export async function testIntegration(
 ): Promise<IntegrationTestResult> {
   const integration = await ctx.db.transaction().execute((trx) => owned(trx, caller, id));
   const now = ctx.clock.now();
+  // Each test makes the server call out at once: a handful a minute is plenty to check a receiver.
+  await takeAttempt(ctx.db, now, [
+    {
+      key: `integration_test:${id}`,
+      max: INTEGRATION_TEST_MAX,
+      windowMs: INTEGRATION_TEST_WINDOW_SECONDS * 1000,
+    },
+  ]);
   const policy = new OutboundPolicy(ctx.config.outboundAllowPrivate);
   const answer = await send(policy, testRequestFor(integration, ctx));
   const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
@@ -37,7 +51,9 @@ export async function testIntegration(
   return {
     ok,
     status_code: answer.statusCode,
-    response_body: answer.body,
+    response_headers: answer.headers,
+    // An internal page reached through OUTBOUND_ALLOW_PRIVATE is not the organisation's to read.
+    response_body: answer.privateAddress ? null : answer.body,
     duration_ms: answer.durationMs,
     error: answer.error,
   };
