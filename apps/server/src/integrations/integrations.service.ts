@@ -112,6 +112,16 @@ async function checkUrl(ctx: ServiceContext, url: string): Promise<void> {
   }
 }
 
+/**
+ * An LRS's URL is a base its resources are built on (<url>/statements): a query or a fragment in
+ * it would end up in front of, or swallow, what is appended, so neither is taken.
+ */
+function checkLrsBase(url: string): void {
+  if (/[?#]/.test(url)) {
+    throw invalid('body.url', 'an xapi url is a base URL: no query (?) or fragment (#)');
+  }
+}
+
 /** What the audit log records of an integration (secrets are redacted by the log itself). */
 const audited = (row: IntegrationRow) => ({
   kind: row.kind,
@@ -172,6 +182,7 @@ export async function createIntegration(
       throw invalid('body.events', 'an xapi integration receives session.finished only');
     }
   }
+  if (!webhook) checkLrsBase(body.url);
   await checkUrl(ctx, body.url);
   const now = ctx.clock.now();
   const secret = webhook ? newSigningSecret() : null;
@@ -234,6 +245,7 @@ export async function updateIntegration(
     if (!webhook && body.events?.some((event) => event !== 'session.finished')) {
       throw invalid('body.events', 'an xapi integration receives session.finished only');
     }
+    if (!webhook && body.url !== undefined) checkLrsBase(body.url);
     const enabling = body.enabled === true && !before.enabled;
     const after = await trx
       .updateTable('integrations')

@@ -9,8 +9,8 @@ import { DELIVERY_RESPONSE_MAX_BYTES, type DeliveryError } from '@vrtc/contract'
  * staff, so the server must not be made to reach what only it can reach: loopback, private and
  * link-local networks, cloud metadata. The address is checked where the connection is made (the
  * socket's DNS lookup), so a name that resolves to a public address when saved and a private one
- * later (DNS rebinding) is still refused. OUTBOUND_ALLOW_PRIVATE lists hosts and ranges that may be
- * reached anyway (tests, a receiver on the same network).
+ * later (DNS rebinding) is still refused. OUTBOUND_ALLOW_PRIVATE lists hosts, addresses and narrow
+ * ranges that may be reached anyway (tests, a receiver on the same network).
  */
 
 /** Addresses no delivery goes to unless allowed. */
@@ -49,31 +49,45 @@ export function isPrivateAddress(address: string): boolean {
   return family !== 0 && REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** What OUTBOUND_ALLOW_PRIVATE lets through: host names as given, addresses and ranges. */
+/**
+ * Cloud metadata addresses: let through only when OUTBOUND_ALLOW_PRIVATE names the address itself,
+ * never by a range or a host name that comes to resolve to one.
+ */
+const METADATA = new net.BlockList();
+METADATA.addAddress('169.254.169.254', 'ipv4');
+METADATA.addAddress('fd00:ec2::254', 'ipv6');
+
+/**
+ * What OUTBOUND_ALLOW_PRIVATE lets through, scoped: host names as given (at any address but a
+ * metadata one), addresses, and ranges (config.ts refuses one wider than a site's network: /16
+ * for IPv4, /48 for IPv6).
+ */
 export class OutboundPolicy {
   private readonly hosts = new Set<string>();
-  private readonly allowed = new net.BlockList();
+  private readonly addresses = new net.BlockList();
+  private readonly ranges = new net.BlockList();
 
   constructor(entries: readonly string[]) {
     for (const entry of entries) {
       const [address = '', prefix] = entry.split('/');
       const family = net.isIP(address);
+      const type = family === 4 ? 'ipv4' : 'ipv6';
       if (family === 0) this.hosts.add(entry.toLowerCase());
-      else if (prefix === undefined)
-        this.allowed.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
-      else this.allowed.addSubnet(address, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
+      else if (prefix === undefined) this.addresses.addAddress(address, type);
+      else this.ranges.addSubnet(address, Number(prefix), type);
     }
   }
 
   /** May a connection to `address` (resolved from `host`) be made? */
   permits(host: string, address: string): boolean {
-    if (this.hosts.has(host.toLowerCase())) return true;
     const family = net.isIP(address);
     if (family === 0) return false;
     const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (this.allowed.check(address, type)) return true;
+    if (this.addresses.check(address, type)) return true;
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
     if (mapped) return this.permits(host, mapped);
+    if (METADATA.check(address, type)) return false;
+    if (this.hosts.has(host.toLowerCase()) || this.ranges.check(address, type)) return true;
     return !REFUSED.check(address, type);
   }
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { makeTenant } from '../../test/factories.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../test/receivers.ts';
-import { isPrivateAddress } from './outbound.ts';
+import { OutboundPolicy, isPrivateAddress } from './outbound.ts';
 
 /**
  * The test send (issue 40): it reads no more of an answer than it keeps, is limited per
@@ -125,5 +125,49 @@ describe('the test send', () => {
     for (const address of ['93.184.216.34', '2606:2800:220:1::1', '::ffff:93.184.216.34']) {
       expect(isPrivateAddress(address), address).toBe(false);
     }
+  });
+
+  it('keeps OUTBOUND_ALLOW_PRIVATE to what it names: a metadata address only by itself', () => {
+    const broad = new OutboundPolicy(['169.254.0.0/16', 'hooks.internal']);
+    expect(broad.permits('x', '169.254.10.1')).toBe(true);
+    expect(broad.permits('x', '169.254.169.254')).toBe(false);
+    expect(broad.permits('hooks.internal', '169.254.169.254')).toBe(false);
+    expect(broad.permits('hooks.internal', '10.1.2.3')).toBe(true);
+    expect(new OutboundPolicy(['169.254.169.254']).permits('x', '169.254.169.254')).toBe(true);
+  });
+});
+
+describe('learning record store URLs', () => {
+  it('refuses a query or a fragment in an LRS base URL, and builds its URLs on the path', async () => {
+    const tenant = await makeTenant(t);
+    const create = (url: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/integrations',
+        headers: tenant.headers,
+        payload: { kind: 'xapi', url, key: 'k', secret: 's' },
+      });
+    for (const url of [`${receiver.url}/xapi?`, `${receiver.url}/xapi#`, `${receiver.url}/x?a=1`]) {
+      const refused = await create(url);
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json()).toMatchObject({
+        error: 'validation_error',
+        details: { field: 'body.url' },
+      });
+    }
+    const created = await create(`${receiver.url}/xapi/`);
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json<IntegrationWithSecret>().integration.id;
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/v1/integrations/${id}`,
+      headers: tenant.headers,
+      payload: { url: `${receiver.url}/other#x` },
+    });
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().details).toEqual({ field: 'body.url' });
+    receiver.reset();
+    expect((await testSend(tenant, id)).statusCode).toBe(200);
+    expect(receiver.received.map((request) => request.url)).toEqual(['/xapi/statements?limit=1']);
   });
 });

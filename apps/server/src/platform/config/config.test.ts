@@ -38,9 +38,10 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   ANALYTICS_MAX_AGE_MS: { set: '60000', holds: 60_000, bad: '1e400' },
   AUDIT_RETENTION_DAYS: { set: '365', holds: 365, bad: '0' },
   OUTBOUND_ALLOW_PRIVATE: {
-    set: '127.0.0.1, 10.0.0.0/8, Hooks.Internal',
-    holds: ['127.0.0.1', '10.0.0.0/8', 'hooks.internal'],
-    bad: 'http://hooks.internal',
+    set: '127.0.0.1, 10.20.0.0/16, fd00:1:2::/48, Hooks.Internal',
+    holds: ['127.0.0.1', '10.20.0.0/16', 'fd00:1:2::/48', 'hooks.internal'],
+    // All private space is not a scope: a range wider than /16 (IPv4) or /48 (IPv6) is refused.
+    bad: '10.0.0.0/8',
   },
   DELIVERY_POLL_MS: { set: '500', holds: 500, bad: '0' },
   DELIVERY_TIMEOUT_MS: { set: '2000', holds: 2000, bad: '15 s' },
@@ -143,6 +144,14 @@ describe('configuration', () => {
       liveMaxStreams: 2000,
       webDistDir: path.resolve(import.meta.dirname, '../../../../web/dist'),
     });
+  });
+
+  it('keeps OUTBOUND_ALLOW_PRIVATE to a scope: never a URL, nor all private space', () => {
+    for (const bad of ['http://hooks.internal', '0.0.0.0/0', '172.16.0.0/12', 'fc00::/7']) {
+      expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: bad }), bad).toThrow(
+        /OUTBOUND_ALLOW_PRIVATE/,
+      );
+    }
   });
 
   it('keeps the standard password hash cost unless the test suites ask (NODE_ENV=test)', () => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { Email, Password } from '@vrtc/contract';
 import { Ajv } from 'ajv';
@@ -157,7 +158,7 @@ export const CONFIG_SETTINGS = {
     default: '',
     shownDefault: 'unset (none)',
     meaning:
-      'host names, addresses or CIDR ranges (comma-separated) that webhooks and learning record stores may be delivered to although they are loopback, private, link-local or metadata addresses',
+      'host names, addresses or CIDR ranges (comma-separated; a range at most /16 for IPv4, /48 for IPv6) that webhooks and learning record stores may be delivered to although they are loopback, private or link-local addresses; a metadata address (169.254.169.254) only when listed itself',
     parse: (value) => {
       const entries = commaList(value);
       const wrong = entries.find(
@@ -165,6 +166,17 @@ export const CONFIG_SETTINGS = {
       );
       if (wrong !== undefined) {
         throw new SettingProblem('must be comma-separated host names, addresses or CIDR ranges');
+      }
+      // Scoped: a receiver's network, never all private space (10.0.0.0/8, 0.0.0.0/0).
+      const wide = entries.find((entry) => {
+        const [address = '', prefix] = entry.split('/');
+        const family = net.isIP(address);
+        return prefix !== undefined && Number(prefix) < (family === 4 ? 16 : 48);
+      });
+      if (wide !== undefined) {
+        throw new SettingProblem(
+          `must name a network no wider than /16 (IPv4) or /48 (IPv6), not ${wide}`,
+        );
       }
       return entries.map((entry) => entry.toLowerCase());
     },
