@@ -1048,6 +1048,17 @@ export const routes = {
     success: { status: 200, body: IntegrationWithSecret },
     errors: ['not_found'],
   }),
+  revokePreviousIntegrationSecret: defineRoute({
+    ...routeTable.revokePreviousIntegrationSecret,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'Ends the previous signing secret’s 24 hours now (it leaked, say): from the next send on, ' +
+      'only the current secret signs. xapi: 404.',
+    params: IdParams,
+    success: { status: 200, body: Integration },
+    errors: ['not_found'],
+  }),
   testIntegration: defineRoute({
     ...routeTable.testIntegration,
     access: 'user',

@@ -9,6 +9,7 @@ import type { Db, Tx } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { accepted, type Receiver } from './delivery-request.ts';
 import type { OutboundAnswer } from './outbound.ts';
+import { openSecrets } from './secret-box.ts';
 
 /**
  * The deliveries' store (decision 026): what the dispatcher claims, and how an attempt is
@@ -164,10 +165,12 @@ export async function claimDue(
     JOIN outbox_events e ON e.id = leased.event_id
     JOIN integrations i ON i.id = leased.integration_id
     ORDER BY leased.due_at, leased.place`.execute(ctx.db);
-  return rows.map((row) => ({
-    ...row,
-    payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
-  }));
+  return rows.map((row) =>
+    openSecrets(ctx.config, {
+      ...row,
+      payload: typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload,
+    }),
+  );
 }
 
 type StoreContext = Pick<ServiceContext, 'db' | 'clock' | 'log'>;

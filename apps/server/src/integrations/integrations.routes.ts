@@ -4,6 +4,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import * as integrations from './integrations.service.ts';
+import { revokePreviousSecret, rotateSecret } from './secret-rotation.ts';
 import { testIntegration } from './test-send.ts';
 
 export function integrationsRoutes(app: AppInstance, ctx: ServiceContext) {
@@ -23,7 +24,10 @@ export function integrationsRoutes(app: AppInstance, ctx: ServiceContext) {
     integrations.deleteIntegration(ctx, callerOf(request), request.params.id),
   );
   registerRoute(app, routes.rotateIntegrationSecret, (request) =>
-    integrations.rotateSecret(ctx, callerOf(request), request.params.id),
+    rotateSecret(ctx, callerOf(request), request.params.id),
+  );
+  registerRoute(app, routes.revokePreviousIntegrationSecret, (request) =>
+    revokePreviousSecret(ctx, callerOf(request), request.params.id),
   );
   registerRoute(app, routes.testIntegration, (request) =>
     testIntegration(ctx, callerOf(request), request.params.id),

@@ -1,6 +1,5 @@
 import {
   DELIVERY_LIST_DEFAULT_LIMIT,
-  SECRET_ROTATION_OVERLAP_HOURS,
   type Delivery,
   type DeliveryListQuery,
   type DeliveryPage,
@@ -25,6 +24,7 @@ import { checkQuota } from '../platform/service/quota.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
 import { disableIntegration } from './delivery-store.ts';
 import { OutboundPolicy, isRefusedUrl } from './outbound.ts';
+import { sealSecret } from './secret-box.ts';
 import { newSigningSecret } from './signing.ts';
 
 /**
@@ -35,8 +35,6 @@ import { newSigningSecret } from './signing.ts';
 
 type IntegrationRow = Selectable<IntegrationsTable>;
 type DeliveryRow = Selectable<DeliveriesTable>;
-
-const HOUR_MS = 3600 * 1000;
 
 export function toIntegration(row: IntegrationRow): Integration {
   return {
@@ -196,9 +194,9 @@ export async function createIntegration(
           kind: body.kind,
           url: body.url,
           events: webhook ? [...new Set(body.events)] : ['session.finished'],
-          secret,
+          secret: sealSecret(ctx.config, secret),
           xapi_key: webhook ? null : (body.key ?? null),
-          xapi_secret: webhook ? null : (body.secret ?? null),
+          xapi_secret: webhook ? null : sealSecret(ctx.config, body.secret ?? null),
           include_names: body.include_names ?? false,
           enabled: body.enabled ?? true,
           disabled_reason: body.enabled === false ? 'by_user' : null,
@@ -254,7 +252,7 @@ export async function updateIntegration(
         ...(body.events !== undefined && webhook ? { events: [...new Set(body.events)] } : {}),
         ...(body.include_names !== undefined ? { include_names: body.include_names } : {}),
         ...(body.key !== undefined ? { xapi_key: body.key } : {}),
-        ...(body.secret !== undefined ? { xapi_secret: body.secret } : {}),
+        ...(body.secret !== undefined ? { xapi_secret: sealSecret(ctx.config, body.secret) } : {}),
         ...(enabling
           ? { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null }
           : {}),
@@ -311,43 +309,6 @@ export async function deleteIntegration(
     });
   });
   return { ok: true };
-}
-
-/** A new webhook secret; the one it replaces still signs for 24 hours. */
-export async function rotateSecret(
-  ctx: ServiceContext,
-  caller: Caller,
-  id: string,
-): Promise<IntegrationWithSecret> {
-  const now = ctx.clock.now();
-  const secret = newSigningSecret();
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    const before = await owned(trx, caller, id);
-    if (before.kind !== 'webhook') throw notFound('Webhook');
-    const after = await trx
-      .updateTable('integrations')
-      .set({
-        secret,
-        previous_secret: before.secret,
-        previous_secret_expires_at: new Date(
-          now.getTime() + SECRET_ROTATION_OVERLAP_HOURS * HOUR_MS,
-        ),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      by: caller,
-      at: now,
-      action: 'integration.secret_rotated',
-      organizationId: before.organization_id,
-      target: { type: 'integration', id, label: before.url },
-      changes: { secret: [before.secret, secret] },
-    });
-    return after;
-  });
-  return { integration: toIntegration(row), secret };
 }
 
 const encodeCursor = (row: { created_at: Date; id: string }) =>

@@ -10,6 +10,7 @@ import { takeAttempt } from '../platform/service/rate-limit.ts';
 import { testRequestFor } from './delivery-request.ts';
 import { owned } from './integrations.service.ts';
 import { OutboundPolicy, send } from './outbound.ts';
+import { openSecrets } from './secret-box.ts';
 
 /**
  * Sends a test now and answers what came back: a signed integration.test event to a webhook, a
@@ -32,7 +33,7 @@ export async function testIntegration(
     },
   ]);
   const policy = new OutboundPolicy(ctx.config.outboundAllowPrivate);
-  const answer = await send(policy, testRequestFor(integration, ctx));
+  const answer = await send(policy, testRequestFor(openSecrets(ctx.config, integration), ctx));
   const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
   await ctx.db.transaction().execute((trx) =>
     recordAudit(trx, {

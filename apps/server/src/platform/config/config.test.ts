@@ -22,6 +22,7 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   // `test` is refused outside the test suites (below: only beside NODE_ENV=test).
   PASSWORD_HASH_COST: { set: 'standard', holds: 'standard', bad: 'test' },
   SIGNING_SECRET: { set: 'a'.repeat(64), holds: 'a'.repeat(64), bad: 'copied\r' },
+  INTEGRATION_SECRETS_KEY: { set: 'b'.repeat(64), holds: 'b'.repeat(64), bad: 'copied\r' },
   PUBLIC_URL: {
     set: 'https://vrtc.example.org',
     holds: 'https://vrtc.example.org',
@@ -120,6 +121,7 @@ describe('configuration', () => {
       adminPassword: undefined,
       passwordHashCost: 'standard',
       signingSecret: undefined,
+      integrationSecretsKey: undefined,
       publicUrl: undefined,
       tokenTtlMs: 7 * 24 * 3600 * 1000,
       heartbeatIntervalMs: 5000,

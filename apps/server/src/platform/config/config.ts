@@ -102,6 +102,14 @@ export const CONFIG_SETTINGS = {
     meaning: 'HMAC key of download URLs; set the same value on every process',
     secret: true,
   }),
+  /** Read by integrations/secret-box.ts through signing-secret.ts. */
+  integrationSecretsKey: text({
+    name: 'INTEGRATION_SECRETS_KEY',
+    shownDefault: 'generated in `DATA_DIR`',
+    meaning:
+      'key that encrypts webhook and LRS secrets in the database; set the same value on every process, keep it with the backups (the secrets cannot be read without it)',
+    secret: true,
+  }),
   publicUrl: url({
     name: 'PUBLIC_URL',
     schemes: ['http', 'https'],
