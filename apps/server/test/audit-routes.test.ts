@@ -459,6 +459,20 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     call: async () => ({ as: staff, params: { id: await makeIntegration() } }),
     changes: { secret: [AUDIT_REDACTED, AUDIT_REDACTED] },
   },
+  revokePreviousIntegrationSecret: {
+    action: 'integration.updated',
+    call: async () => {
+      const id = await makeIntegration();
+      const rotated = await t.app.inject({
+        method: 'POST',
+        url: `/v1/integrations/${id}/rotate-secret`,
+        headers: staff.headers,
+      });
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      return { as: staff, params: { id } };
+    },
+    changes: { previous_secret: [AUDIT_REDACTED, null] },
+  },
   testIntegration: {
     action: 'integration.tested',
     // Nothing listens on the discard port: the answer says so, the test send is still recorded.

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from './harness.ts';
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    config: { quotas: { vrUsers: 3, devices: 2, enrollmentCodesPerDay: 3 } },
+    config: { quotas: { vrUsers: 3, devices: 2, integrations: 2, enrollmentCodesPerDay: 3 } },
   });
 });
 afterAll(() => t.close());
@@ -93,5 +93,33 @@ describe('quotas', () => {
     });
     t.clock.advance(24 * 3600 * 1000 + 1);
     expect((await post('/v1/devices/enrollment-code/renew', tenant.headers)).statusCode).toBe(200);
+  });
+
+  it('refuses an integration past the limit, whatever the burst', async () => {
+    const tenant = await makeTenant(t);
+    const webhook = (i: number) =>
+      post('/v1/integrations', tenant.headers, {
+        kind: 'webhook',
+        // A public address, written as one: nothing is resolved or sent.
+        url: `https://93.184.216.34/hook/${i}`,
+        events: ['device.enrolled'],
+      });
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => webhook(i)));
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(2);
+    const refused = answers.filter((answer) => answer.statusCode === 409);
+    expect(refused).toHaveLength(3);
+    expect(refused[0]!.json()).toEqual({
+      error: 'quota_exceeded',
+      message: 'This organization has reached its limit of 2 integrations.',
+      details: { resource: 'integrations', limit: 2 },
+    });
+    const other = await makeTenant(t);
+    const lrs = await post('/v1/integrations', other.headers, {
+      kind: 'xapi',
+      url: 'https://93.184.216.34/xapi',
+      key: 'k',
+      secret: 's',
+    });
+    expect(lrs.statusCode, lrs.body).toBe(201);
   });
 });

@@ -29,6 +29,7 @@ interface Listening {
 
 async function listen(
   handle: (request: Received, response: http.ServerResponse) => void,
+  host = '127.0.0.1',
 ): Promise<Listening> {
   const received: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
@@ -50,10 +51,10 @@ async function listen(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     port,
     received,
     close: () =>
@@ -90,14 +91,15 @@ export interface WebhookReceiver extends Listening {
   reset(): void;
 }
 
-export async function webhookReceiver(): Promise<WebhookReceiver> {
+/** `host`: another loopback address (127.0.0.2) is another receiving host to the dispatcher. */
+export async function webhookReceiver(host?: string): Promise<WebhookReceiver> {
   const queue: Answer[] = [];
   const listening = await listen((_request, response) => {
     const next = queue.shift() ?? { status: 200, body: 'ok' };
     if (next === 'hang') return;
     response.writeHead(next.status, next.headers ?? {});
     response.end(next.body ?? '');
-  });
+  }, host);
   return {
     ...listening,
     answer: (...answers) => queue.push(...answers),

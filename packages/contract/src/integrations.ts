@@ -75,6 +75,9 @@ export const FAILING_DISABLE_AFTER_DAYS = 3;
 export const DELIVERY_RETENTION_DAYS = 30;
 /** How much of a receiver's answer is kept. */
 export const DELIVERY_RESPONSE_MAX_BYTES = 1024;
+/** Test sends of one integration per INTEGRATION_TEST_WINDOW_SECONDS; past them 429 rate_limited. */
+export const INTEGRATION_TEST_MAX = 5;
+export const INTEGRATION_TEST_WINDOW_SECONDS = 60;
 /** A receiver must answer within this. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
@@ -299,6 +302,13 @@ export type IntegrationUpdateBody = Static<typeof IntegrationUpdateBody>;
 export const IntegrationTestResult = Type.Object({
   ok: Type.Boolean(),
   status_code: Nullable(Type.Integer()),
+  /** The answer's headers (30 at most, values cut at 256 characters); {} when none came. */
+  response_headers: Type.Record(Type.String(), Type.String()),
+  /**
+   * The first 1 KB of the answer; null when none came, and when the receiver is at a loopback,
+   * private or link-local address (allowed by OUTBOUND_ALLOW_PRIVATE): an internal page is not
+   * shown to the organisation.
+   */
   response_body: Nullable(Type.String()),
   duration_ms: Type.Integer(),
   error: Nullable(DeliveryError),

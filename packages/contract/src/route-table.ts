@@ -87,6 +87,10 @@ export const routeTable = {
   updateIntegration: { method: 'PATCH', path: '/v1/integrations/:id' },
   deleteIntegration: { method: 'DELETE', path: '/v1/integrations/:id' },
   rotateIntegrationSecret: { method: 'POST', path: '/v1/integrations/:id/rotate-secret' },
+  revokePreviousIntegrationSecret: {
+    method: 'POST',
+    path: '/v1/integrations/:id/revoke-previous-secret',
+  },
   testIntegration: { method: 'POST', path: '/v1/integrations/:id/test' },
   listDeliveries: { method: 'GET', path: '/v1/integrations/:id/deliveries' },
   redeliver: {

@@ -1006,7 +1006,7 @@ export const routes = {
       'statements. Admins may give organization_id.',
     body: IntegrationCreateBody,
     success: { status: 201, body: IntegrationWithSecret },
-    errors: ['not_found', 'outbound_address_refused'],
+    errors: ['not_found', 'outbound_address_refused', 'quota_exceeded'],
   }),
   getIntegration: defineRoute({
     ...routeTable.getIntegration,
@@ -1048,16 +1048,29 @@ export const routes = {
     success: { status: 200, body: IntegrationWithSecret },
     errors: ['not_found'],
   }),
+  revokePreviousIntegrationSecret: defineRoute({
+    ...routeTable.revokePreviousIntegrationSecret,
+    access: 'user',
+    tags: ['integrations'],
+    description:
+      'Ends the previous signing secret’s 24 hours now (it leaked, say): from the next send on, ' +
+      'only the current secret signs. xapi: 404.',
+    params: IdParams,
+    success: { status: 200, body: Integration },
+    errors: ['not_found'],
+  }),
   testIntegration: defineRoute({
     ...routeTable.testIntegration,
     access: 'user',
     tags: ['integrations'],
     description:
       'Sends a signed integration.test event now (xapi: reads <url>/statements?limit=1 with ' +
-      'its credentials) and answers what the receiver said. Not logged as a delivery.',
+      'its credentials) and answers what the receiver said (its status and headers; the first ' +
+      '1 KB of its body unless it is at a private address). Not logged as a delivery. At most ' +
+      '5 a minute per integration.',
     params: IdParams,
     success: { status: 200, body: IntegrationTestResult },
-    errors: ['not_found'],
+    errors: ['not_found', 'rate_limited'],
   }),
   listDeliveries: defineRoute({
     ...routeTable.listDeliveries,

@@ -4,6 +4,8 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import * as integrations from './integrations.service.ts';
+import { revokePreviousSecret, rotateSecret } from './secret-rotation.ts';
+import { testIntegration } from './test-send.ts';
 
 export function integrationsRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.listIntegrations, (request) =>
@@ -22,10 +24,13 @@ export function integrationsRoutes(app: AppInstance, ctx: ServiceContext) {
     integrations.deleteIntegration(ctx, callerOf(request), request.params.id),
   );
   registerRoute(app, routes.rotateIntegrationSecret, (request) =>
-    integrations.rotateSecret(ctx, callerOf(request), request.params.id),
+    rotateSecret(ctx, callerOf(request), request.params.id),
+  );
+  registerRoute(app, routes.revokePreviousIntegrationSecret, (request) =>
+    revokePreviousSecret(ctx, callerOf(request), request.params.id),
   );
   registerRoute(app, routes.testIntegration, (request) =>
-    integrations.testIntegration(ctx, callerOf(request), request.params.id),
+    testIntegration(ctx, callerOf(request), request.params.id),
   );
   registerRoute(app, routes.listDeliveries, (request) =>
     integrations.listDeliveries(ctx, callerOf(request), request.params.id, request.query),

@@ -1,8 +1,5 @@
-import crypto from 'node:crypto';
 import {
   DELIVERY_LIST_DEFAULT_LIMIT,
-  INTEGRATION_TEST_EVENT,
-  SECRET_ROTATION_OVERLAP_HOURS,
   type Delivery,
   type DeliveryListQuery,
   type DeliveryPage,
@@ -11,7 +8,6 @@ import {
   type IntegrationEvent,
   type IntegrationList,
   type IntegrationListQuery,
-  type IntegrationTestResult,
   type IntegrationUpdateBody,
   type IntegrationWithSecret,
 } from '@vrtc/contract';
@@ -25,11 +21,12 @@ import { isForeignKeyViolation } from '../platform/database/pg-errors.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, invalidCursor, notFound } from '../platform/service/errors.ts';
 import { readKeysetPage } from '../platform/database/paging.ts';
+import { checkQuota } from '../platform/service/quota.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
-import { basicAuth, disableIntegration } from './dispatcher.ts';
-import { OutboundPolicy, isRefusedUrl, send } from './outbound.ts';
-import { newSigningSecret, signatureHeader } from './signing.ts';
-import { XAPI_VERSION } from './xapi.ts';
+import { disableIntegration } from './delivery-store.ts';
+import { OutboundPolicy, isRefusedUrl } from './outbound.ts';
+import { sealSecret } from './secret-box.ts';
+import { newSigningSecret } from './signing.ts';
 
 /**
  * An organisation's integrations (docs/integrations.md): staff manage their own organisation's,
@@ -39,8 +36,6 @@ import { XAPI_VERSION } from './xapi.ts';
 
 type IntegrationRow = Selectable<IntegrationsTable>;
 type DeliveryRow = Selectable<DeliveriesTable>;
-
-const HOUR_MS = 3600 * 1000;
 
 export function toIntegration(row: IntegrationRow): Integration {
   return {
@@ -89,7 +84,7 @@ function organizationOf(caller: Caller, organizationId: string | undefined): str
 }
 
 /** An integration the caller may manage, locked for the transaction's change; else 404. */
-async function owned(trx: Tx, caller: Caller, id: string): Promise<IntegrationRow> {
+export async function owned(trx: Tx, caller: Caller, id: string): Promise<IntegrationRow> {
   let query = trx.selectFrom('integrations').selectAll().where('id', '=', id);
   if (caller.role !== 'admin') query = query.where('organization_id', '=', caller.organizationId);
   // NO KEY UPDATE, as the dispatcher: changes committing events for it go on meanwhile.
@@ -113,6 +108,16 @@ async function checkUrl(ctx: ServiceContext, url: string): Promise<void> {
       'The URL points to a loopback, private, link-local or metadata address',
       { details: { field: 'body.url' } },
     );
+  }
+}
+
+/**
+ * An LRS's URL is a base its resources are built on (<url>/statements): a query or a fragment in
+ * it would end up in front of, or swallow, what is appended, so neither is taken.
+ */
+function checkLrsBase(url: string): void {
+  if (/[?#]/.test(url)) {
+    throw invalid('body.url', 'an xapi url is a base URL: no query (?) or fragment (#)');
   }
 }
 
@@ -176,11 +181,13 @@ export async function createIntegration(
       throw invalid('body.events', 'an xapi integration receives session.finished only');
     }
   }
+  if (!webhook) checkLrsBase(body.url);
   await checkUrl(ctx, body.url);
   const now = ctx.clock.now();
   const secret = webhook ? newSigningSecret() : null;
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
+      await checkQuota(trx, organizationId, 'integrations', ctx.config.quotas.integrations);
       const created = await trx
         .insertInto('integrations')
         .values({
@@ -188,9 +195,9 @@ export async function createIntegration(
           kind: body.kind,
           url: body.url,
           events: webhook ? [...new Set(body.events)] : ['session.finished'],
-          secret,
+          secret: sealSecret(ctx.config, secret),
           xapi_key: webhook ? null : (body.key ?? null),
-          xapi_secret: webhook ? null : (body.secret ?? null),
+          xapi_secret: webhook ? null : sealSecret(ctx.config, body.secret ?? null),
           include_names: body.include_names ?? false,
           enabled: body.enabled ?? true,
           disabled_reason: body.enabled === false ? 'by_user' : null,
@@ -237,6 +244,7 @@ export async function updateIntegration(
     if (!webhook && body.events?.some((event) => event !== 'session.finished')) {
       throw invalid('body.events', 'an xapi integration receives session.finished only');
     }
+    if (!webhook && body.url !== undefined) checkLrsBase(body.url);
     const enabling = body.enabled === true && !before.enabled;
     const after = await trx
       .updateTable('integrations')
@@ -245,7 +253,7 @@ export async function updateIntegration(
         ...(body.events !== undefined && webhook ? { events: [...new Set(body.events)] } : {}),
         ...(body.include_names !== undefined ? { include_names: body.include_names } : {}),
         ...(body.key !== undefined ? { xapi_key: body.key } : {}),
-        ...(body.secret !== undefined ? { xapi_secret: body.secret } : {}),
+        ...(body.secret !== undefined ? { xapi_secret: sealSecret(ctx.config, body.secret) } : {}),
         ...(enabling
           ? { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null }
           : {}),
@@ -302,120 +310,6 @@ export async function deleteIntegration(
     });
   });
   return { ok: true };
-}
-
-/** A new webhook secret; the one it replaces still signs for 24 hours. */
-export async function rotateSecret(
-  ctx: ServiceContext,
-  caller: Caller,
-  id: string,
-): Promise<IntegrationWithSecret> {
-  const now = ctx.clock.now();
-  const secret = newSigningSecret();
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    const before = await owned(trx, caller, id);
-    if (before.kind !== 'webhook') throw notFound('Webhook');
-    const after = await trx
-      .updateTable('integrations')
-      .set({
-        secret,
-        previous_secret: before.secret,
-        previous_secret_expires_at: new Date(
-          now.getTime() + SECRET_ROTATION_OVERLAP_HOURS * HOUR_MS,
-        ),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      by: caller,
-      at: now,
-      action: 'integration.secret_rotated',
-      organizationId: before.organization_id,
-      target: { type: 'integration', id, label: before.url },
-      changes: { secret: [before.secret, secret] },
-    });
-    return after;
-  });
-  return { integration: toIntegration(row), secret };
-}
-
-/**
- * Sends a test now and answers what came back: a signed integration.test event to a webhook, a
- * read of one statement from an LRS (which checks the credentials and writes nothing).
- */
-export async function testIntegration(
-  ctx: ServiceContext,
-  caller: Caller,
-  id: string,
-): Promise<IntegrationTestResult> {
-  const integration = await ctx.db.transaction().execute((trx) => owned(trx, caller, id));
-  const now = ctx.clock.now();
-  const policy = new OutboundPolicy(ctx.config.outboundAllowPrivate);
-  let answer;
-  if (integration.kind === 'webhook') {
-    const eventId = crypto.randomUUID();
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const body = JSON.stringify({
-      type: INTEGRATION_TEST_EVENT,
-      timestamp: now.toISOString(),
-      data: { integration_id: integration.id, organization_id: integration.organization_id },
-    });
-    const secrets = [integration.secret ?? ''];
-    if (
-      integration.previous_secret &&
-      integration.previous_secret_expires_at &&
-      integration.previous_secret_expires_at > now
-    ) {
-      secrets.push(integration.previous_secret);
-    }
-    answer = await send(policy, {
-      method: 'POST',
-      url: integration.url,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'vrtc-webhooks/1',
-        'webhook-id': eventId,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signatureHeader(secrets, eventId, timestamp, body),
-      },
-      body,
-      timeoutMs: ctx.config.deliveryTimeoutMs,
-    });
-  } else {
-    answer = await send(policy, {
-      method: 'GET',
-      url: `${integration.url.replace(/\/+$/, '')}/statements?limit=1`,
-      headers: {
-        'x-experience-api-version': XAPI_VERSION,
-        authorization: basicAuth(integration.xapi_key ?? '', integration.xapi_secret ?? ''),
-      },
-      timeoutMs: ctx.config.deliveryTimeoutMs,
-    });
-  }
-  const ok = answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300;
-  await ctx.db.transaction().execute((trx) =>
-    recordAudit(trx, {
-      by: caller,
-      at: now,
-      // The test send happened whatever the receiver said: its answer is in the changes.
-      action: 'integration.tested',
-      organizationId: integration.organization_id,
-      target: { type: 'integration', id, label: integration.url },
-      changes: {
-        status_code: [null, answer.statusCode],
-        ...(answer.error ? { error: [null, answer.error] } : {}),
-      },
-    }),
-  );
-  return {
-    ok,
-    status_code: answer.statusCode,
-    response_body: answer.body,
-    duration_ms: answer.durationMs,
-    error: answer.error,
-  };
 }
 
 /** The delivery log, newest first, by cursor. */

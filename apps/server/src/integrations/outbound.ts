@@ -9,8 +9,8 @@ import { DELIVERY_RESPONSE_MAX_BYTES, type DeliveryError } from '@vrtc/contract'
  * staff, so the server must not be made to reach what only it can reach: loopback, private and
  * link-local networks, cloud metadata. The address is checked where the connection is made (the
  * socket's DNS lookup), so a name that resolves to a public address when saved and a private one
- * later (DNS rebinding) is still refused. OUTBOUND_ALLOW_PRIVATE lists hosts and ranges that may be
- * reached anyway (tests, a receiver on the same network).
+ * later (DNS rebinding) is still refused. OUTBOUND_ALLOW_PRIVATE lists hosts, addresses and narrow
+ * ranges that may be reached anyway (tests, a receiver on the same network).
  */
 
 /** Addresses no delivery goes to unless allowed. */
@@ -41,31 +41,53 @@ for (const [network, prefix] of [
   REFUSED.addSubnet(network, prefix, 'ipv6');
 }
 
-/** What OUTBOUND_ALLOW_PRIVATE lets through: host names as given, addresses and ranges. */
+/** Is `address` one no delivery goes to unless allowed (an IPv4-mapped one by its IPv4 part)? */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return isPrivateAddress(mapped);
+  const family = net.isIP(address);
+  return family !== 0 && REFUSED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * Cloud metadata addresses: let through only when OUTBOUND_ALLOW_PRIVATE names the address itself,
+ * never by a range or a host name that comes to resolve to one.
+ */
+const METADATA = new net.BlockList();
+METADATA.addAddress('169.254.169.254', 'ipv4');
+METADATA.addAddress('fd00:ec2::254', 'ipv6');
+
+/**
+ * What OUTBOUND_ALLOW_PRIVATE lets through, scoped: host names as given (at any address but a
+ * metadata one), addresses, and ranges (config.ts refuses one wider than a site's network: /16
+ * for IPv4, /48 for IPv6).
+ */
 export class OutboundPolicy {
   private readonly hosts = new Set<string>();
-  private readonly allowed = new net.BlockList();
+  private readonly addresses = new net.BlockList();
+  private readonly ranges = new net.BlockList();
 
   constructor(entries: readonly string[]) {
     for (const entry of entries) {
       const [address = '', prefix] = entry.split('/');
       const family = net.isIP(address);
+      const type = family === 4 ? 'ipv4' : 'ipv6';
       if (family === 0) this.hosts.add(entry.toLowerCase());
-      else if (prefix === undefined)
-        this.allowed.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
-      else this.allowed.addSubnet(address, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
+      else if (prefix === undefined) this.addresses.addAddress(address, type);
+      else this.ranges.addSubnet(address, Number(prefix), type);
     }
   }
 
   /** May a connection to `address` (resolved from `host`) be made? */
   permits(host: string, address: string): boolean {
-    if (this.hosts.has(host.toLowerCase())) return true;
     const family = net.isIP(address);
     if (family === 0) return false;
     const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (this.allowed.check(address, type)) return true;
+    if (this.addresses.check(address, type)) return true;
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
     if (mapped) return this.permits(host, mapped);
+    if (METADATA.check(address, type)) return false;
+    if (this.hosts.has(host.toLowerCase()) || this.ranges.check(address, type)) return true;
     return !REFUSED.check(address, type);
   }
 }
@@ -101,14 +123,38 @@ export interface OutboundRequest {
 export interface OutboundAnswer {
   /** null when no answer came (error says why). */
   statusCode: number | null;
-  /** The first DELIVERY_RESPONSE_MAX_BYTES of the answer, as text. */
+  /** The first DELIVERY_RESPONSE_MAX_BYTES of the answer, as text (answerText). */
   body: string | null;
   durationMs: number;
   error: DeliveryError | null;
+  /** The answer's headers (HEADERS_KEPT of them, values cut at HEADER_VALUE_MAX); {} without one. */
+  headers: Record<string, string>;
+  /**
+   * The answer came from a loopback, private, link-local or metadata address (let through by
+   * OUTBOUND_ALLOW_PRIVATE): what it says is not shown to the organisation (test send).
+   */
+  privateAddress: boolean;
   /** The Retry-After header, as sent. */
   retryAfter: string | null;
   /** The request was aborted by the caller (the server closing): not an attempt. */
   aborted: boolean;
+}
+
+/** The socket's DNS lookup, keeping only the addresses the policy permits. */
+function checkedLookup(policy: OutboundPolicy): net.LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 4);
+      const list = addresses as dns.LookupAddress[];
+      const usable = list.filter(({ address }) => policy.permits(hostname, address));
+      if (usable.length === 0) {
+        return callback(new AddressRefused(`${hostname}: refused address`), '', 4);
+      }
+      if (options.all) return callback(null, usable as unknown as string, 4);
+      const first = usable[0]!;
+      callback(null, first.address, first.family);
+    });
+  };
 }
 
 /** Sends one request through the policy; never throws. */
@@ -125,7 +171,15 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
       resolve({ ...answer, durationMs: elapsed() });
     };
     const failed = (error: DeliveryError, aborted = false) =>
-      finish({ statusCode: null, body: null, error, retryAfter: null, aborted });
+      finish({
+        statusCode: null,
+        body: null,
+        headers: {},
+        privateAddress: false,
+        error,
+        retryAfter: null,
+        aborted,
+      });
     let url: URL;
     try {
       url = new URL(request.url);
@@ -139,19 +193,6 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
       failed('address_refused');
       return;
     }
-    const lookup: net.LookupFunction = (hostname, options, callback) => {
-      dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-        if (error) return callback(error, '', 4);
-        const list = addresses as dns.LookupAddress[];
-        const usable = list.filter(({ address }) => policy.permits(hostname, address));
-        if (usable.length === 0) {
-          return callback(new AddressRefused(`${hostname}: refused address`), '', 4);
-        }
-        if (options.all) return callback(null, usable as unknown as string, 4);
-        const first = usable[0]!;
-        callback(null, first.address, first.family);
-      });
-    };
     const transport = url.protocol === 'https:' ? https : http;
     const outgoing = transport.request(url, {
       method: request.method,
@@ -161,7 +202,7 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
           ? { 'content-length': String(Buffer.byteLength(request.body)) }
           : {}),
       },
-      lookup,
+      lookup: checkedLookup(policy),
       agent: false,
     });
     timer = setTimeout(() => {
@@ -178,28 +219,60 @@ export function send(policy: OutboundPolicy, request: OutboundRequest): Promise<
       } else if (error.code === 'ECONNREFUSED') failed('connection_refused');
       else failed('network_error');
     });
-    outgoing.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (kept < DELIVERY_RESPONSE_MAX_BYTES) {
-          chunks.push(chunk.subarray(0, DELIVERY_RESPONSE_MAX_BYTES - kept));
-          kept += Math.min(chunk.length, DELIVERY_RESPONSE_MAX_BYTES - kept);
-        }
-      });
-      const done = () =>
-        finish({
-          statusCode: response.statusCode ?? null,
-          body: Buffer.concat(chunks).toString('utf8'),
-          error: null,
-          retryAfter: headerText(response.headers['retry-after']),
-          aborted: false,
-        });
-      response.on('end', done);
-      response.on('error', done);
-    });
+    outgoing.on('response', (response) => readAnswer(response, finish));
     outgoing.end(request.body);
   });
+}
+
+/**
+ * An answer's bytes as text that can be stored and shown whatever they were: UTF-8, an invalid
+ * sequence (or one cut at the limit) and NUL (which PostgreSQL's text refuses) as U+FFFD.
+ */
+export const answerText = (bytes: Buffer) => bytes.toString('utf8').replaceAll('\u0000', '\ufffd');
+
+/** Keeps the first DELIVERY_RESPONSE_MAX_BYTES of an answer and finishes with it at its end. */
+function readAnswer(
+  response: http.IncomingMessage,
+  finish: (answer: Omit<OutboundAnswer, 'durationMs'>) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  const remote = response.socket?.remoteAddress ?? '';
+  const done = () =>
+    finish({
+      statusCode: response.statusCode ?? null,
+      body: answerText(Buffer.concat(chunks)),
+      headers: keptHeaders(response.headers),
+      privateAddress: net.isIP(remote) !== 0 && isPrivateAddress(remote),
+      error: null,
+      retryAfter: headerText(response.headers['retry-after']),
+      aborted: false,
+    });
+  response.on('data', (chunk: Buffer) => {
+    chunks.push(chunk.subarray(0, DELIVERY_RESPONSE_MAX_BYTES - kept));
+    kept += Math.min(chunk.length, DELIVERY_RESPONSE_MAX_BYTES - kept);
+    // What is kept is in: the rest is never read (an answer of gigabytes costs nothing).
+    if (kept >= DELIVERY_RESPONSE_MAX_BYTES) {
+      done();
+      response.destroy();
+    }
+  });
+  response.on('end', done);
+  response.on('error', done);
+}
+
+/** Headers shown of an answer: at most this many, each value at most this long. */
+const HEADERS_KEPT = 30;
+const HEADER_VALUE_MAX = 256;
+
+function keptHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers).slice(0, HEADERS_KEPT)) {
+    if (value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    kept[name] = answerText(Buffer.from(text.slice(0, HEADER_VALUE_MAX)));
+  }
+  return kept;
 }
 
 const headerText = (value: string | string[] | undefined) =>

@@ -1,9 +1,11 @@
 import { DELIVERY_RETENTION_DAYS } from '@vrtc/contract';
 import { sql } from 'kysely';
 import { recordOutbox } from '../outbox/outbox.ts';
+import { DatabaseLostError } from '../platform/database/db.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
+import { isSealed, sealSecret } from './secret-box.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** license.expiring goes this long before a scenario licence ends. */
@@ -81,6 +83,40 @@ export async function purgeDeliveries(ctx: ServiceContext): Promise<number> {
   return Number(deleted.numDeletedRows);
 }
 
+/**
+ * Encrypts the secrets written before they were encrypted at rest (secret-box.ts), once, at start.
+ * Each value is replaced only while it is still the one read, so a rotation meanwhile wins.
+ */
+export async function encryptStoredSecrets(ctx: ServiceContext): Promise<number> {
+  const columns = ['secret', 'previous_secret', 'xapi_secret'] as const;
+  const rows = await ctx.db
+    .selectFrom('integrations')
+    .select(['id', ...columns])
+    .where((eb) =>
+      eb.or(
+        columns.map((column) =>
+          eb.and([eb(column, 'is not', null), eb(column, 'not like', 'enc:v1:%')]),
+        ),
+      ),
+    )
+    .execute();
+  let sealed = 0;
+  for (const row of rows) {
+    for (const column of columns) {
+      const value = row[column];
+      if (value === null || isSealed(value)) continue;
+      const result = await ctx.db
+        .updateTable('integrations')
+        .set({ [column]: sealSecret(ctx.config, value) })
+        .where('id', '=', row.id)
+        .where(column, '=', value)
+        .executeTakeFirst();
+      sealed += Number(result.numUpdatedRows);
+    }
+  }
+  return sealed;
+}
+
 /** Every hour in every process: the licence check and the retention purge. */
 export function startIntegrationsUpkeep(
   app: AppInstance,
@@ -96,5 +132,9 @@ export function startIntegrationsUpkeep(
       await purgeDeliveries(ctx);
     },
     failureMessage: 'integrations upkeep failed; retrying within the hour',
+  });
+  encryptStoredSecrets(ctx).catch((error: unknown) => {
+    if (error instanceof DatabaseLostError) return;
+    ctx.log.error({ err: error }, 'encrypting stored integration secrets failed; next start');
   });
 }

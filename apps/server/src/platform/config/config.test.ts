@@ -22,6 +22,7 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   // `test` is refused outside the test suites (below: only beside NODE_ENV=test).
   PASSWORD_HASH_COST: { set: 'standard', holds: 'standard', bad: 'test' },
   SIGNING_SECRET: { set: 'a'.repeat(64), holds: 'a'.repeat(64), bad: 'copied\r' },
+  INTEGRATION_SECRETS_KEY: { set: 'b'.repeat(64), holds: 'b'.repeat(64), bad: 'copied\r' },
   PUBLIC_URL: {
     set: 'https://vrtc.example.org',
     holds: 'https://vrtc.example.org',
@@ -38,12 +39,15 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   ANALYTICS_MAX_AGE_MS: { set: '60000', holds: 60_000, bad: '1e400' },
   AUDIT_RETENTION_DAYS: { set: '365', holds: 365, bad: '0' },
   OUTBOUND_ALLOW_PRIVATE: {
-    set: '127.0.0.1, 10.0.0.0/8, Hooks.Internal',
-    holds: ['127.0.0.1', '10.0.0.0/8', 'hooks.internal'],
-    bad: 'http://hooks.internal',
+    set: '127.0.0.1, 10.20.0.0/16, fd00:1:2::/48, Hooks.Internal',
+    holds: ['127.0.0.1', '10.20.0.0/16', 'fd00:1:2::/48', 'hooks.internal'],
+    // All private space is not a scope: a range wider than /16 (IPv4) or /48 (IPv6) is refused.
+    bad: '10.0.0.0/8',
   },
   DELIVERY_POLL_MS: { set: '500', holds: 500, bad: '0' },
   DELIVERY_TIMEOUT_MS: { set: '2000', holds: 2000, bad: '15 s' },
+  DELIVERY_CONCURRENCY_PER_ORGANIZATION: { set: '2', holds: 2, bad: '0' },
+  DELIVERY_CONCURRENCY_PER_HOST: { set: '8', holds: 8, bad: 'many' },
   LOG_LEVEL: { set: 'debug', holds: 'debug', bad: 'loud' },
   TRUST_PROXY: {
     set: '127.0.0.1, 10.0.0.0/8, loopback',
@@ -54,6 +58,7 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   DRAIN_DELAY_MS: { set: '5000', holds: 5000, bad: '5s' },
   QUOTA_VR_USERS: { set: '50', holds: 50, bad: 'lots' },
   QUOTA_DEVICES: { set: '20', holds: 20, bad: '-20' },
+  QUOTA_INTEGRATIONS: { set: '3', holds: 3, bad: 'few' },
   QUOTA_ENROLLMENT_CODES_PER_DAY: { set: '5', holds: 5, bad: 'ten' },
   LIVE_MAX_STREAMS: { set: '10', holds: 10, bad: '10.5' },
   WEB_DIST_DIR: { set: 'console/dist', holds: path.resolve('console/dist'), bad: '\t' },
@@ -116,6 +121,7 @@ describe('configuration', () => {
       adminPassword: undefined,
       passwordHashCost: 'standard',
       signingSecret: undefined,
+      integrationSecretsKey: undefined,
       publicUrl: undefined,
       tokenTtlMs: 7 * 24 * 3600 * 1000,
       heartbeatIntervalMs: 5000,
@@ -127,6 +133,8 @@ describe('configuration', () => {
       outboundAllowPrivate: [],
       deliveryPollMs: 1000,
       deliveryTimeoutMs: 15_000,
+      deliveryConcurrencyPerOrganization: 4,
+      deliveryConcurrencyPerHost: 4,
       lastSeenFlushMs: 1000,
       deviceFiguresMaxAgeMs: 1000,
       analyticsMaxAgeMs: 10_000,
@@ -134,10 +142,18 @@ describe('configuration', () => {
       trustProxy: false,
       metricsPort: undefined,
       drainDelayMs: 0,
-      quotas: { vrUsers: 100_000, devices: 10_000, enrollmentCodesPerDay: 100 },
+      quotas: { vrUsers: 100_000, devices: 10_000, integrations: 20, enrollmentCodesPerDay: 100 },
       liveMaxStreams: 2000,
       webDistDir: path.resolve(import.meta.dirname, '../../../../web/dist'),
     });
+  });
+
+  it('keeps OUTBOUND_ALLOW_PRIVATE to a scope: never a URL, nor all private space', () => {
+    for (const bad of ['http://hooks.internal', '0.0.0.0/0', '172.16.0.0/12', 'fc00::/7']) {
+      expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: bad }), bad).toThrow(
+        /OUTBOUND_ALLOW_PRIVATE/,
+      );
+    }
   });
 
   it('keeps the standard password hash cost unless the test suites ask (NODE_ENV=test)', () => {

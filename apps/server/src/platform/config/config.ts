@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { Email, Password } from '@vrtc/contract';
 import { Ajv } from 'ajv';
@@ -101,6 +102,14 @@ export const CONFIG_SETTINGS = {
     meaning: 'HMAC key of download URLs; set the same value on every process',
     secret: true,
   }),
+  /** Read by integrations/secret-box.ts through signing-secret.ts. */
+  integrationSecretsKey: text({
+    name: 'INTEGRATION_SECRETS_KEY',
+    shownDefault: 'generated in `DATA_DIR`',
+    meaning:
+      'key that encrypts webhook and LRS secrets in the database; set the same value on every process, keep it with the backups (the secrets cannot be read without it)',
+    secret: true,
+  }),
   publicUrl: url({
     name: 'PUBLIC_URL',
     schemes: ['http', 'https'],
@@ -157,7 +166,7 @@ export const CONFIG_SETTINGS = {
     default: '',
     shownDefault: 'unset (none)',
     meaning:
-      'host names, addresses or CIDR ranges (comma-separated) that webhooks and learning record stores may be delivered to although they are loopback, private, link-local or metadata addresses',
+      'host names, addresses or CIDR ranges (comma-separated; a range at most /16 for IPv4, /48 for IPv6) that webhooks and learning record stores may be delivered to although they are loopback, private or link-local addresses; a metadata address (169.254.169.254) only when listed itself',
     parse: (value) => {
       const entries = commaList(value);
       const wrong = entries.find(
@@ -165,6 +174,17 @@ export const CONFIG_SETTINGS = {
       );
       if (wrong !== undefined) {
         throw new SettingProblem('must be comma-separated host names, addresses or CIDR ranges');
+      }
+      // Scoped: a receiver's network, never all private space (10.0.0.0/8, 0.0.0.0/0).
+      const wide = entries.find((entry) => {
+        const [address = '', prefix] = entry.split('/');
+        const family = net.isIP(address);
+        return prefix !== undefined && Number(prefix) < (family === 4 ? 16 : 48);
+      });
+      if (wide !== undefined) {
+        throw new SettingProblem(
+          `must name a network no wider than /16 (IPv4) or /48 (IPv6), not ${wide}`,
+        );
       }
       return entries.map((entry) => entry.toLowerCase());
     },
@@ -183,6 +203,20 @@ export const CONFIG_SETTINGS = {
     min: 1,
     meaning:
       'a receiver that has not answered a delivery within this is retried later; a process that stops mid-send leaves the delivery to the others after 5 times this',
+  }),
+  /** Read by integrations/dispatcher.ts: one organisation's or one host's slow receivers wait among themselves. */
+  deliveryConcurrencyPerOrganization: integer({
+    name: 'DELIVERY_CONCURRENCY_PER_ORGANIZATION',
+    default: 4,
+    min: 1,
+    meaning:
+      "webhook and xAPI sends one process makes at once for one organisation (of 16 in all), so one organisation's slow receivers never hold another's deliveries",
+  }),
+  deliveryConcurrencyPerHost: integer({
+    name: 'DELIVERY_CONCURRENCY_PER_HOST',
+    default: 4,
+    min: 1,
+    meaning: 'webhook and xAPI sends one process makes at once to one receiving host',
   }),
   lastSeenFlushMs: integer({
     name: 'LAST_SEEN_FLUSH_MS',
@@ -262,6 +296,11 @@ export const CONFIG_SETTINGS = {
       name: 'QUOTA_DEVICES',
       default: 10_000,
       meaning: 'headsets one organisation may enrol',
+    }),
+    integrations: integer({
+      name: 'QUOTA_INTEGRATIONS',
+      default: 20,
+      meaning: 'webhooks and learning record stores one organisation may hold',
     }),
     enrollmentCodesPerDay: integer({
       name: 'QUOTA_ENROLLMENT_CODES_PER_DAY',

@@ -12,8 +12,24 @@ import type { Config } from './config.ts';
  * half-written); processes with separate data directories need SIGNING_SECRET to agree.
  */
 export function signingSecret(config: Pick<Config, 'signingSecret' | 'dataDir'>): string {
-  if (config.signingSecret) return config.signingSecret;
-  const file = path.join(config.dataDir, 'signing-secret');
+  return keptSecret(config.dataDir, 'signing-secret', config.signingSecret);
+}
+
+/**
+ * The key that encrypts webhook and LRS secrets in the database (integrations/secret-box.ts):
+ * INTEGRATION_SECRETS_KEY, else `${DATA_DIR}/integration-secrets-key`, made as the signing secret
+ * is. It lives outside the database, so a copy of the database alone holds no usable secret.
+ */
+export function integrationSecretsKey(
+  config: Pick<Config, 'integrationSecretsKey' | 'dataDir'>,
+): string {
+  return keptSecret(config.dataDir, 'integration-secrets-key', config.integrationSecretsKey);
+}
+
+/** `given` when set; else the file `name` in `dataDir`, created the first time. */
+function keptSecret(dataDir: string, name: string, given: string | undefined): string {
+  if (given) return given;
+  const file = path.join(dataDir, name);
   const cached = cache.get(file);
   if (cached) return cached;
   const secret = readSecret(file) ?? createSecret(file);
@@ -31,8 +47,7 @@ function readSecret(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if (!text)
-    throw new Error(`The signing secret file ${file} is empty; delete it to have a new one made`);
+  if (!text) throw new Error(`The secret file ${file} is empty; delete it to have a new one made`);
   return text;
 }
 
@@ -49,6 +64,6 @@ function createSecret(file: string): string {
     fs.rmSync(temp, { force: true });
   }
   const secret = readSecret(file);
-  if (!secret) throw new Error(`Could not create the signing secret file ${file}`);
+  if (!secret) throw new Error(`Could not create the secret file ${file}`);
   return secret;
 }

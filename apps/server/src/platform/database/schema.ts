@@ -314,6 +314,8 @@ export interface IntegrationsTable {
   disabled_reason: 'by_user' | 'gone' | 'failing' | null;
   disabled_at: Date | null;
   failing_since: Date | null;
+  consecutive_timeouts: Generated<number>;
+  slowed_until: Date | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

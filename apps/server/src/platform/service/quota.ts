@@ -3,13 +3,22 @@ import type { Tx } from '../database/db.ts';
 import { AppError } from './errors.ts';
 
 /** What an organisation may hold at most (QUOTA_* settings; docs in the README). */
-export type QuotaResource = 'vr_users' | 'devices';
+export type QuotaResource = 'vr_users' | 'devices' | 'integrations';
 
 const QUOTA_LOCK_SPACE = 7_310_003;
 
-const TABLE_OF = { vr_users: 'vr_users', devices: 'devices' } as const;
+const TABLE_OF = {
+  vr_users: 'vr_users',
+  devices: 'devices',
+  integrations: 'integrations',
+} as const;
 
-const WHAT = { vr_users: 'VR users', devices: 'headsets', enrollment_codes: 'enrollment codes' };
+const WHAT = {
+  vr_users: 'VR users',
+  devices: 'headsets',
+  integrations: 'integrations',
+  enrollment_codes: 'enrollment codes',
+};
 
 export function quotaExceeded(resource: QuotaResource | 'enrollment_codes', limit: number) {
   const per = resource === 'enrollment_codes' ? ' issued in 24 hours' : '';

@@ -128,6 +128,7 @@ function fakeServer(
     testResult = {
       ok: true,
       status_code: 204,
+      response_headers: { 'content-type': 'text/plain' },
       response_body: 'thanks, signature checked',
       duration_ms: 31,
       error: null,
@@ -457,6 +458,7 @@ describe('the integrations screen', () => {
         testResult: {
           ok: false,
           status_code: null,
+          response_headers: {},
           response_body: null,
           duration_ms: 2,
           error: 'address_refused',

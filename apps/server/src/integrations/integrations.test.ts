@@ -10,20 +10,26 @@ import {
   type WebhookPayload,
 } from '@vrtc/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Dispatcher, claimDue, leaseUntil } from '../src/integrations/dispatcher.ts';
-import { OutboundPolicy, isRefusedUrl, send } from '../src/integrations/outbound.ts';
-import { checkExpiringLicenses, purgeDeliveries } from '../src/integrations/upkeep.ts';
-import { recordOutbox } from '../src/outbox/outbox.ts';
-import { runSweep } from '../src/headset/sweeper.ts';
-import { BACKGROUND, contextOf, createTestApp, type TestApp } from './harness.ts';
-import { grantAccess, makeScenarioTree, makeStartableSetup, makeTenant } from './factories.ts';
+import { claimDue, leaseUntil } from './delivery-store.ts';
+import { Dispatcher } from './dispatcher.ts';
+import { OutboundPolicy, isRefusedUrl, send } from './outbound.ts';
+import { checkExpiringLicenses, purgeDeliveries } from './upkeep.ts';
+import { recordOutbox } from '../outbox/outbox.ts';
+import { sweepNow } from '../../test/sweep.ts';
+import { BACKGROUND, contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
+import {
+  grantAccess,
+  makeScenarioTree,
+  makeStartableSetup,
+  makeTenant,
+} from '../../test/factories.ts';
 import {
   lrs,
   verifySignature,
   webhookReceiver,
   type Lrs,
   type WebhookReceiver,
-} from './receivers.ts';
+} from '../../test/receivers.ts';
 
 /**
  * Results out (issue 26, docs/integrations.md): integrations managed over the API, events written
@@ -389,7 +395,7 @@ describe('the outbox', () => {
     });
     const sessionId = started.json<{ id: string }>().id;
     t.clock.advance(t.config.disconnectAfterMs + SECOND);
-    await runSweep(contextOf(t));
+    await sweepNow(t);
     const late = await t.app.inject({
       method: 'POST',
       url: `/v1/headset/sessions/${sessionId}/finish`,
@@ -802,10 +808,10 @@ describe('the delivery log and the test send', () => {
     expect(disabled.json().error).toBe('integration_disabled');
   });
 
-  it("answers a test send with the receiver's status and body", async () => {
+  it("answers a test send with the receiver's status and headers, no body from a private address", async () => {
     const tenant = await makeTenant(t);
     const { integration, secret } = await createWebhook(tenant);
-    receiver.answer({ status: 202, body: 'thanks' });
+    receiver.answer({ status: 202, body: 'thanks', headers: { 'x-receiver': 'checked' } });
     const response = await t.app.inject({
       method: 'POST',
       url: `/v1/integrations/${integration.id}/test`,
@@ -815,7 +821,9 @@ describe('the delivery log and the test send', () => {
     expect(response.json<IntegrationTestResult>()).toMatchObject({
       ok: true,
       status_code: 202,
-      response_body: 'thanks',
+      response_headers: { 'x-receiver': 'checked' },
+      // 127.0.0.1, reached because OUTBOUND_ALLOW_PRIVATE lists it: an internal page is not shown.
+      response_body: null,
       error: null,
     });
     const sent = receiver.received[0]!;
