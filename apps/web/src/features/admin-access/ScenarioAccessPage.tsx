@@ -1,17 +1,7 @@
 import { actionsColumn } from '../../components/RowActions';
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
-import {
-  Accordion,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Progress,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Accordion, Badge, Button, Card, Group, Progress, Text, TextInput } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { IconKey, IconKeyOff, IconPlus, IconSearch } from '@tabler/icons-react';
 import type { ColumnDef } from '../../components/table-model';
@@ -25,15 +15,12 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
-import {
-  ACCESS_EXPIRY_COLORS,
-  accessExpiryState,
-  daysUntil,
-  formatExpiryDay,
-} from '../../lib/expiry';
+import { ExpiryBadge } from '../../components/ExpiryBadge';
+import { formatExpiryDay } from '../../lib/expiry';
 import { formatDateTime } from '../../lib/format';
 import { useKeepPageInRange, useListState, useLocalListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
@@ -49,20 +36,6 @@ const GRANT_SORT_FIELDS = [
   'granted_at',
   'expires_at',
 ] as const satisfies readonly NonNullable<ScenarioGrantsQuery['sort']>[];
-
-function ExpiryBadge({ expiresAt }: { expiresAt: string | null }) {
-  const { t } = useTranslation('adminAccess');
-  const state = accessExpiryState(expiresAt);
-  const label =
-    state === 'expiring' && expiresAt
-      ? t('state.expiringIn', { count: daysUntil(expiresAt) })
-      : t(`state.${state}`);
-  return (
-    <Badge color={ACCESS_EXPIRY_COLORS[state]} variant="light" data-state={state}>
-      {label}
-    </Badge>
-  );
-}
 
 export function ScenarioAccessPage() {
   const { t, i18n } = useTranslation('adminAccess');
@@ -147,7 +120,7 @@ export function ScenarioAccessPage() {
             <Text size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="access-expiry">
               {o.expires_at ? formatExpiryDay(o.expires_at, i18n.language) : t('common:none')}
             </Text>
-            <ExpiryBadge expiresAt={o.expires_at} />
+            <ExpiryBadge expiresAt={o.expires_at} namespace="adminAccess" />
           </Group>
         ),
       },
@@ -182,15 +155,11 @@ export function ScenarioAccessPage() {
             mb="md"
           />
           {entries.length === 0 ? (
-            <Stack align="center" py="xl" gap="xs">
-              <IconKey size={40} opacity={0.4} />
-              <Text fw={500}>{list.filtered ? t('noMatches') : t('emptyTitle')}</Text>
-              {list.filtered ? null : (
-                <Text size="sm" c="dimmed">
-                  {t('emptyText')}
-                </Text>
-              )}
-            </Stack>
+            <Empty
+              icon={<IconKey size={28} />}
+              title={list.filtered ? t('noMatches') : t('emptyTitle')}
+              description={list.filtered ? undefined : t('emptyText')}
+            />
           ) : (
             <Accordion
               multiple
@@ -323,11 +292,7 @@ function GrantsTable({
         loading={!list.atStart && grants.isPlaceholderData}
         columns={columns}
         getRowId={(o) => o.organization_id}
-        empty={
-          <Text size="sm" c="dimmed" ta="center" py="md">
-            {list.q ? t('noOrganizationMatches') : t('noAccess')}
-          </Text>
-        }
+        empty={<Empty title={list.q ? t('noOrganizationMatches') : t('noAccess')} />}
       />
     </QueryState>
   );

@@ -1,5 +1,5 @@
 import { actionsColumn } from '../../components/RowActions';
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Text, TextInput } from '@mantine/core';
 import {
   IconActivity,
   IconBuilding,
@@ -9,13 +9,14 @@ import {
   IconPlus,
   IconSearch,
 } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
+import { useColumns } from '../../components/use-columns';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { holdingsText } from '../../lib/error-text';
 import { useOrganizationList } from '../../api/organizations';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
@@ -106,112 +107,108 @@ export function OrganizationsPage() {
     });
   }
 
-  const columns = useMemo<ColumnDef<Organization, unknown>[]>(
-    () => [
-      {
-        accessorKey: 'name',
-        header: t('col.name'),
-        cell: (c) => <Text fw={500}>{c.row.original.name}</Text>,
-      },
-      {
-        accessorKey: 'active',
-        header: t('col.status'),
-        cell: (c) =>
-          c.row.original.active ? (
-            <Badge color="green" variant="light" styles={FULL_LABEL}>
-              {t('active')}
-            </Badge>
-          ) : (
-            <Badge color="gray" variant="light" styles={FULL_LABEL}>
-              {t('inactive')}
-            </Badge>
-          ),
-      },
-      {
-        id: 'total_users',
-        accessorFn: (o) => o.stats?.total_users ?? 0,
-        header: () => <span title={t('col.peopleHint')}>{t('col.people')}</span>,
-        cell: ({ row: { original: o } }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.peopleHint')}>
-            {o.stats?.total_users ?? 0} / {o.stats?.total_vr_users ?? 0}
-          </Text>
+  const columns = useColumns<Organization>(t, () => [
+    {
+      accessorKey: 'name',
+      header: t('col.name'),
+      cell: (c) => <Text fw={500}>{c.row.original.name}</Text>,
+    },
+    {
+      accessorKey: 'active',
+      header: t('col.status'),
+      cell: (c) =>
+        c.row.original.active ? (
+          <Badge color="green" variant="light" styles={FULL_LABEL}>
+            {t('active')}
+          </Badge>
+        ) : (
+          <Badge color="gray" variant="light" styles={FULL_LABEL}>
+            {t('inactive')}
+          </Badge>
         ),
+    },
+    {
+      id: 'total_users',
+      accessorFn: (o) => o.stats?.total_users ?? 0,
+      header: () => <span title={t('col.peopleHint')}>{t('col.people')}</span>,
+      cell: ({ row: { original: o } }) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.peopleHint')}>
+          {o.stats?.total_users ?? 0} / {o.stats?.total_vr_users ?? 0}
+        </Text>
+      ),
+    },
+    {
+      id: 'total_sessions',
+      accessorFn: (o) => o.stats?.total_sessions ?? 0,
+      header: () => <span title={t('col.sessionsHint')}>{t('col.sessions')}</span>,
+      cell: ({ row: { original: o } }) => {
+        const active = o.stats?.active_sessions ?? 0;
+        return (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm">{o.stats?.total_sessions ?? 0}</Text>
+            {active > 0 ? (
+              <Tooltip label={t('col.activeSessions')}>
+                <Badge
+                  color="blue"
+                  variant="light"
+                  styles={FULL_LABEL}
+                  aria-label={`${t('col.activeSessions')}: ${active}`}
+                >
+                  {active}
+                </Badge>
+              </Tooltip>
+            ) : null}
+          </Group>
+        );
       },
+    },
+    {
+      id: 'success_rate',
+      accessorFn: (o) => o.stats?.success_rate ?? 0,
+      header: t('col.successRate'),
+      cell: (c) => formatPercent(c.getValue() as number, i18n.language),
+    },
+    {
+      id: 'total_devices',
+      accessorFn: (o) => o.stats?.total_devices ?? 0,
+      header: () => <span title={t('col.devicesHint')}>{t('col.devices')}</span>,
+      cell: ({ row: { original: o } }) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.devicesHint')}>
+          <Text
+            span
+            c={
+              (o.stats?.online_devices ?? 0) > 0
+                ? 'var(--mantine-color-green-light-color)'
+                : 'dimmed'
+            }
+            fw={600}
+          >
+            {o.stats?.online_devices ?? 0}
+          </Text>{' '}
+          / {o.stats?.total_devices ?? 0}
+        </Text>
+      ),
+    },
+    {
+      accessorKey: 'created_at',
+      header: t('col.created'),
+      cell: (c) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(c.row.original.created_at, i18n.language)}
+        </Text>
+      ),
+    },
+    actionsColumn<Organization>(t, (organization) => [
       {
-        id: 'total_sessions',
-        accessorFn: (o) => o.stats?.total_sessions ?? 0,
-        header: () => <span title={t('col.sessionsHint')}>{t('col.sessions')}</span>,
-        cell: ({ row: { original: o } }) => {
-          const active = o.stats?.active_sessions ?? 0;
-          return (
-            <Group gap={6} wrap="nowrap">
-              <Text size="sm">{o.stats?.total_sessions ?? 0}</Text>
-              {active > 0 ? (
-                <Tooltip label={t('col.activeSessions')}>
-                  <Badge
-                    color="blue"
-                    variant="light"
-                    styles={FULL_LABEL}
-                    aria-label={`${t('col.activeSessions')}: ${active}`}
-                  >
-                    {active}
-                  </Badge>
-                </Tooltip>
-              ) : null}
-            </Group>
-          );
-        },
+        label: t('analytics.open'),
+        icon: IconChartBar,
+        color: 'grape',
+        onClick: () => setAnalyticsFor(organization),
       },
-      {
-        id: 'success_rate',
-        accessorFn: (o) => o.stats?.success_rate ?? 0,
-        header: t('col.successRate'),
-        cell: (c) => formatPercent(c.getValue() as number, i18n.language),
-      },
-      {
-        id: 'total_devices',
-        accessorFn: (o) => o.stats?.total_devices ?? 0,
-        header: () => <span title={t('col.devicesHint')}>{t('col.devices')}</span>,
-        cell: ({ row: { original: o } }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.devicesHint')}>
-            <Text
-              span
-              c={
-                (o.stats?.online_devices ?? 0) > 0
-                  ? 'var(--mantine-color-green-light-color)'
-                  : 'dimmed'
-              }
-              fw={600}
-            >
-              {o.stats?.online_devices ?? 0}
-            </Text>{' '}
-            / {o.stats?.total_devices ?? 0}
-          </Text>
-        ),
-      },
-      {
-        accessorKey: 'created_at',
-        header: t('col.created'),
-        cell: (c) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(c.row.original.created_at, i18n.language)}
-          </Text>
-        ),
-      },
-      actionsColumn<Organization>(t, (organization) => [
-        {
-          label: t('analytics.open'),
-          icon: IconChartBar,
-          color: 'grape',
-          onClick: () => setAnalyticsFor(organization),
-        },
-        { kind: 'edit', onClick: () => setEditing({ organization }) },
-        { kind: 'delete', onClick: () => remove(organization) },
-      ]),
-    ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, i18n.language],
-  );
+      { kind: 'edit', onClick: () => setEditing({ organization }) },
+      { kind: 'delete', onClick: () => remove(organization) },
+    ]),
+  ]);
 
   const hasData = Boolean(organizations.data);
 
@@ -282,21 +279,19 @@ export function OrganizationsPage() {
             getRowId={(organization) => organization.id}
             onRowClick={setAnalyticsFor}
             empty={
-              !list.filtered ? (
-                <Stack align="center" py="xl" gap="sm">
-                  <IconBuilding size={40} opacity={0.4} />
-                  <Text fw={500}>{t('emptyTitle')}</Text>
-                  <Text c="dimmed" size="sm">
-                    {t('emptyText')}
-                  </Text>
-                  <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                    {t('add')}
-                  </Button>
-                </Stack>
+              list.filtered ? (
+                <Empty title={t('noMatches')} />
               ) : (
-                <Text c="dimmed" ta="center" py="xl">
-                  {t('noMatches')}
-                </Text>
+                <Empty
+                  icon={<IconBuilding size={28} />}
+                  title={t('emptyTitle')}
+                  description={t('emptyText')}
+                  action={
+                    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+                      {t('add')}
+                    </Button>
+                  }
+                />
               )
             }
           />

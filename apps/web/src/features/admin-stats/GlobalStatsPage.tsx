@@ -26,16 +26,14 @@ import {
   IconTarget,
 } from '@tabler/icons-react';
 import type { EndedSessionStatus, GlobalStats, StatsRange } from '@vrtc/contract';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../lib/error-text';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { StatCard } from '../../components/StatCard';
 import { statusColor } from '../../components/StatusBadge';
 import { formatDateRange, formatDuration, formatPercent } from '../../lib/format';
-import { saveFile } from '../../lib/download';
-import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
+import { useFileExport } from '../../lib/use-file-export';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
@@ -65,7 +63,6 @@ export function GlobalStatsPage() {
     `${DEFAULT_STATS_PERIOD}`,
   );
   const period = Number(periodParam) as StatsPeriod;
-  const [exporting, setExporting] = useState(false);
   // The period ends today (UTC); recomputed when the period changes.
   const range = useMemo(() => periodRange(period), [period]);
   const stats = useStatsRange(range);
@@ -76,22 +73,12 @@ export function GlobalStatsPage() {
     timeZone: 'UTC',
   });
 
-  async function exportCsv() {
-    if (data && data.total_sessions === 0) {
-      notifyWarning(t('common:noDataToExport'));
-      return;
-    }
-    setExporting(true);
-    try {
-      const file = await exportStatsCsv(range);
-      saveFile(file.blob, file.filename);
-      notifySuccess(t('exported'));
-    } catch (error) {
-      notifyError(errorText(error, t('exportFailed')));
-    } finally {
-      setExporting(false);
-    }
-  }
+  const csv = useFileExport({
+    isEmpty: () => data?.total_sessions === 0,
+    download: () => exportStatsCsv(range),
+    doneText: () => t('exported'),
+    failedText: () => t('exportFailed'),
+  });
 
   function refresh() {
     void stats.refetch();
@@ -130,8 +117,8 @@ export function GlobalStatsPage() {
             </Button>
             <Button
               leftSection={<IconDownload size={16} />}
-              loading={exporting}
-              onClick={exportCsv}
+              loading={csv.exporting}
+              onClick={csv.start}
             >
               {t('export')}
             </Button>

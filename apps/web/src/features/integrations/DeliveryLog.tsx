@@ -4,7 +4,6 @@ import {
   Button,
   Card,
   Code,
-  EmptyState,
   Flex,
   Group,
   Select,
@@ -29,6 +28,8 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDeliveries, useRedeliver } from '../../api/integrations';
 import { QueryState } from '../../components/QueryState';
+import { CursorPager } from '../../components/CursorPager';
+import { Empty } from '../../components/Empty';
 import { FULL_LABEL_BADGE } from '../../components/StatusBadge';
 import { errorText } from '../../lib/error-text';
 import { formatDateTime } from '../../lib/format';
@@ -44,35 +45,6 @@ import { Tooltip } from '../../components/Tooltip';
 
 /** Below this width the deliveries are cards: seven columns do not fit. */
 const CARDS_BELOW = '(max-width: 61.99em)';
-
-/** Newest / Newer / Older under the deliveries: the log is paged by cursor, without a count. */
-function CursorPager({
-  state,
-  nextCursor,
-}: {
-  state: IntegrationsState;
-  nextCursor: string | null | undefined;
-}) {
-  const { t } = useTranslation('integrations');
-  return (
-    <Group justify="flex-end" gap="xs" mt="md" component="nav" aria-label={t('log.pager.label')}>
-      <Button variant="default" size="xs" onClick={state.showNewest} disabled={state.atNewest}>
-        {t('log.pager.newest')}
-      </Button>
-      <Button variant="default" size="xs" onClick={state.showNewer} disabled={!state.hasNewer}>
-        {t('log.pager.newer')}
-      </Button>
-      <Button
-        variant="default"
-        size="xs"
-        onClick={() => nextCursor && state.showOlder(nextCursor)}
-        disabled={!nextCursor}
-      >
-        {t('log.pager.older')}
-      </Button>
-    </Group>
-  );
-}
 
 /** The last answer's first bytes, or why there was none. */
 function Answer({ delivery }: { delivery: Delivery }) {
@@ -198,15 +170,12 @@ export function DeliveryLog({
     formatDateTime(delivery.last_attempt_at ?? delivery.created_at, i18n.language);
 
   const empty = (
-    <EmptyState
-      py="xl"
+    <Empty
       icon={<IconTimeline size={28} />}
-      withIndicatorBackground
       title={t('log.emptyTitle')}
       description={filtered ? t('log.emptyFilteredText') : t('log.emptyText')}
-    >
-      {filtered || !state.atNewest ? (
-        <EmptyState.Actions>
+      action={
+        filtered || !state.atNewest ? (
           <Button
             variant="light"
             leftSection={<IconFilterOff size={16} />}
@@ -214,9 +183,9 @@ export function DeliveryLog({
           >
             {t('log.showAll')}
           </Button>
-        </EmptyState.Actions>
-      ) : null}
-    </EmptyState>
+        ) : undefined
+      }
+    />
   );
 
   const table = (
@@ -377,7 +346,11 @@ export function DeliveryLog({
       >
         {rows.length === 0 ? empty : cards ? cardList : table}
         {rows.length > 0 || !state.atNewest ? (
-          <CursorPager state={state} nextCursor={deliveries.data?.next_cursor} />
+          <CursorPager
+            pages={state}
+            nextCursor={deliveries.data?.next_cursor}
+            label={t('log.pager.label')}
+          />
         ) : null}
       </QueryState>
     </Card>

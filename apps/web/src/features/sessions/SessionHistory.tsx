@@ -6,7 +6,6 @@ import {
   Box,
   Button,
   Card,
-  EmptyState,
   Flex,
   Group,
   Progress,
@@ -14,9 +13,8 @@ import {
   Stack,
   Text,
 } from '@mantine/core';
-import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
+import { DatesProvider } from '@mantine/dates';
 import {
-  IconCalendar,
   IconFileSpreadsheet,
   IconFilterOff,
   IconHistory,
@@ -28,20 +26,19 @@ import type { HistorySession, SessionExportQuery, SessionListQuery } from '@vrtc
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useContentText } from '../../lib/content-text';
-import { errorText } from '../../lib/error-text';
 import { deviceOptions } from '../../api/devices';
 import { useScenarioTree } from '../../api/scenarios';
 import { vrUserOptions } from '../../api/vr-users';
 import { ACTIONS_COLUMN_ID, DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { DayRangeFilter } from '../../components/DayRangeFilter';
+import { Empty } from '../../components/Empty';
 import { ListFilters } from '../../components/ListFilters';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { ServerSelect } from '../../components/ServerSelect';
 import { LateResultMark } from '../../components/LateResultMark';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
-import { saveFile } from '../../lib/download';
 import {
-  dateInputFormat,
   formatDateTime,
   formatDateTimeShort,
   formatDuration,
@@ -49,7 +46,7 @@ import {
 } from '../../lib/format';
 import { isIsoDay, isUuid, oneOf, useListState } from '../../lib/list-state';
 import { HISTORY_PRESETS, presetMatches, presetRange } from './history-presets';
-import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
+import { useFileExport } from '../../lib/use-file-export';
 import {
   exportSessionHistory,
   HISTORY_STATUS_FILTERS,
@@ -110,7 +107,6 @@ export function SessionHistory() {
   };
   const history = useSessionHistory({ ...exportFilters, ...list.query });
   const scenarios = useScenarioTree();
-  const [exporting, setExporting] = useState(false);
   // The session whose detail (task timeline) is open.
   const [detailId, setDetailId] = useState<string>();
   const rows = history.data?.sessions ?? [];
@@ -154,26 +150,14 @@ export function SessionHistory() {
       scenario_id: null,
     });
 
-  async function exportCsv() {
-    if (total === 0) {
-      notifyWarning(t('common:noDataToExport'));
-      return;
-    }
-    setExporting(true);
-    try {
-      // Content names in the file as the console shows them.
-      const file = await exportSessionHistory({
-        ...exportFilters,
-        lang: i18n.language === 'en' ? 'en' : 'ru',
-      });
-      saveFile(file.blob, file.filename);
-      notifySuccess(t('sessions:history.exported', { count: total }));
-    } catch (error) {
-      notifyError(errorText(error, t('sessions:history.exportFailed')));
-    } finally {
-      setExporting(false);
-    }
-  }
+  const csv = useFileExport({
+    isEmpty: () => total === 0,
+    // Content names in the file as the console shows them.
+    download: () =>
+      exportSessionHistory({ ...exportFilters, lang: i18n.language === 'en' ? 'en' : 'ru' }),
+    doneText: () => t('sessions:history.exported', { count: total }),
+    failedText: () => t('sessions:history.exportFailed'),
+  });
 
   const columns = useMemo<ColumnDef<HistorySession, unknown>[]>(
     () => [
@@ -318,8 +302,6 @@ export function SessionHistory() {
     [t, i18n.language, content],
   );
 
-  const range: DatesRangeValue<string> = [filters.from ?? null, filters.to ?? null];
-
   return (
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
       <Card withBorder radius="lg" p="md">
@@ -348,19 +330,13 @@ export function SessionHistory() {
               />
             </Box>
             <Box style={{ flex: '1 1 255px' }}>
-              <DatePickerInput
-                type="range"
-                allowSingleDateInRange
+              <DayRangeFilter
                 label={t('sessions:history.filter.days')}
                 placeholder={t('sessions:history.filter.anyDay')}
-                title={t('sessions:history.filter.daysHint')}
-                value={range}
-                onChange={([from, to]) => list.setFilters({ from, to })}
-                clearable
-                clearButtonProps={{ 'aria-label': t('common:clear') }}
-                valueFormat={dateInputFormat(i18n.language)}
-                leftSection={<IconCalendar size={16} />}
-                popoverProps={{ withinPortal: true }}
+                hint={t('sessions:history.filter.daysHint')}
+                from={filters.from}
+                to={filters.to}
+                onChange={list.setFilters}
               />
             </Box>
             <Box style={{ flex: '1 1 215px' }}>
@@ -447,8 +423,8 @@ export function SessionHistory() {
           <Button
             leftSection={<IconFileSpreadsheet size={16} />}
             variant="light"
-            onClick={exportCsv}
-            loading={exporting}
+            onClick={csv.start}
+            loading={csv.exporting}
             disabled={history.isPending}
           >
             {t('sessions:history.export')}
@@ -468,19 +444,16 @@ export function SessionHistory() {
             getRowId={(row) => row.id}
             onRowClick={(row) => setDetailId(row.id)}
             empty={
-              <EmptyState
-                py="xl"
+              <Empty
                 icon={<IconHistory size={28} />}
-                withIndicatorBackground
                 title={t('sessions:history.emptyTitle')}
                 description={
                   filtered
                     ? t('sessions:history.emptyFilteredText')
                     : t('sessions:history.emptyText')
                 }
-              >
-                {filtered ? (
-                  <EmptyState.Actions>
+                action={
+                  filtered ? (
                     <Button
                       variant="light"
                       leftSection={<IconFilterOff size={16} />}
@@ -488,9 +461,9 @@ export function SessionHistory() {
                     >
                       {t('sessions:history.showAll')}
                     </Button>
-                  </EmptyState.Actions>
-                ) : null}
-              </EmptyState>
+                  ) : undefined
+                }
+              />
             }
           />
         </QueryState>

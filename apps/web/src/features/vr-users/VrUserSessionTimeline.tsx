@@ -5,6 +5,7 @@ import type { VrUserSession } from '@vrtc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { LateResultMark } from '../../components/LateResultMark';
@@ -161,11 +162,7 @@ export function VrUserSessionTimeline({
           getRowId={(session) => session.id}
           minWidth={miw}
           label={t('vrUsers:record.sessions')}
-          empty={
-            <Text c="dimmed" ta="center" py="xl">
-              {t('vrUsers:noSessions')}
-            </Text>
-          }
+          empty={<Empty title={t('vrUsers:noSessions')} />}
         />
       </QueryState>
       <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
