@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../api/client';
+import { ApiError } from './api-error';
 import { useFileExport } from './use-file-export';
 import { renderWithProviders } from '../test/render';
 
