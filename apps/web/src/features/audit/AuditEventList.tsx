@@ -1,9 +1,9 @@
 import { ActionIcon, Code, Stack, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
 import type { AuditEvent } from '@vrtc/contract';
-import { useMemo, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../lib/format';
 import type { TableState } from '../../lib/list-state';
@@ -117,7 +117,8 @@ export function AuditEventList({
   empty: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
-  const columns = useMemo<ColumnDef<AuditEvent, unknown>[]>(
+  const columns = useColumns<AuditEvent>(
+    t,
     () => [
       {
         accessorKey: 'at',
@@ -160,7 +161,7 @@ export function AuditEventList({
         cell: ({ row: { original: e } }) => <DetailButton onOpen={() => onOpen(e)} />,
       },
     ],
-    [t, i18n.language, onOpen],
+    [onOpen],
   );
 
   return (

@@ -1,9 +1,9 @@
 import { ActionIcon, Progress, Text, VisuallyHidden } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
 import type { VrUserSession } from '@vrtc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
@@ -53,7 +53,8 @@ export function VrUserSessionTimeline({
     [offset],
   );
 
-  const columns = useMemo<ColumnDef<VrUserSession, unknown>[]>(
+  const columns = useColumns<VrUserSession>(
+    t,
     () => [
       {
         id: 'no',
@@ -143,7 +144,7 @@ export function VrUserSessionTimeline({
         ),
       },
     ],
-    [t, i18n.language, content, offset],
+    [content, offset],
   );
 
   return (
