@@ -245,8 +245,7 @@ export function LiveEventsProvider({
       stop();
       updater.stop();
     };
-    // The options are fixed for a provider's life.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the options are fixed for a provider's life: a new stream only for another client or organisation
   }, [queryClient, organizationId]);
   return <LiveModeContext.Provider value={mode}>{children}</LiveModeContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './client';
+import { ApiError } from '../lib/api-error';
 
 export function createQueryClient() {
   return new QueryClient({

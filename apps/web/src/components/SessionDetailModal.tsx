@@ -1,11 +1,11 @@
 import { Badge, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconCheck, IconMinus, IconX } from '@tabler/icons-react';
 import type { SessionDetail, SessionTask } from '@vrtc/contract';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSessionDetail } from '../api/sessions';
 import { useContentText } from '../lib/content-text';
 import { formatDateTime, formatDuration, progressPercent } from '../lib/format';
+import { Fact } from './Fact';
 import { QueryState } from './QueryState';
 import { LateResultMark } from './LateResultMark';
 import { StatusBadge } from './StatusBadge';
@@ -30,19 +30,6 @@ function ResultBadge({ result }: { result: SessionTask['result'] }) {
     >
       {t(`common:tasks.state.${result}`)}
     </Badge>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text size="sm" fw={500} component="dd" m={0} style={{ overflowWrap: 'break-word' }}>
-        {children}
-      </Text>
-    </Stack>
   );
 }
 

@@ -1,8 +1,8 @@
 import { ERROR_CODES } from '@vrtc/contract';
 import i18n from 'i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../api/client';
-import { KNOWN_ERROR_CODES } from '../api/error-codes';
+import { ApiError } from './api-error';
+import { KNOWN_ERROR_CODES } from './error-codes';
 import { allDictionaries } from '../i18n';
 import { errorText } from './error-text';
 

@@ -1,5 +1,5 @@
 import type { ErrorCode, ErrorDetails } from '@vrtc/contract';
-import { ApiError } from '../api/client';
+import { ApiError } from './api-error';
 import i18n from '../i18n';
 import { formatBytes } from './bytes';
 

@@ -248,8 +248,7 @@ export function useListState<Sort extends string, F extends FilterSpec = Record<
     }
     // Each value passed its filter's check: it has the type FilterValues gives it.
     return result as FilterValues<F>;
-    // The filters change when their parameters do (filterKey), not with every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the filters change when their parameters do (filterKey), not with every render's new search params
   }, [filterKey]);
 
   // The search box types ahead of the URL; the URL follows 300 ms after the last keystroke.

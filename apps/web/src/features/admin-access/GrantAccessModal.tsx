@@ -1,12 +1,14 @@
-import { Badge, Group, Button, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Group, Modal, Stack, Text } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useForm } from '@mantine/form';
 import { IconCalendar } from '@tabler/icons-react';
 import type { ScenarioAccessEntry } from '@vrtc/contract';
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import { ServerMultiSelect } from '../../components/ServerMultiSelect';
 import { accessExpiryState } from '../../lib/expiry';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { grantOptions, useGrantAccess, type GrantOption } from '../../api/access';
@@ -32,13 +34,10 @@ export function GrantAccessModal({
     },
   });
 
-  useEffect(() => {
-    if (!entry) return;
+  useResetOnOpen(Boolean(entry), entry?.scenario_id, () => {
     form.setValues({ organization_ids: [], expires_on: defaultExpiryDay() });
     form.clearErrors();
-    // Reset only when the dialog opens for another scenario.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [entry?.scenario_id]);
+  });
 
   // The organisations are found on the server as the admin types, each with its grant of the
   // scenario: a choice says whether it has access already (granting again replaces its expiry).
@@ -134,14 +133,7 @@ export function GrantAccessModal({
               {t('renewNote')}
             </Text>
           ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={grant.isPending}>
-              {t('grant')}
-            </Button>
-          </Group>
+          <FormFooter submitLabel={t('grant')} pending={grant.isPending} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>

@@ -1,68 +1,29 @@
-import { actionsColumn } from '../../components/RowActions';
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
-import {
-  Accordion,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Progress,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Accordion, Card, TextInput } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { IconKey, IconKeyOff, IconPlus, IconSearch } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
-import {
-  ACCESS_ENTRY_ORGANIZATIONS,
-  type ScenarioAccessEntry,
-  type ScenarioAccessOrganization,
-  type ScenarioAccessQuery,
-  type ScenarioGrantsQuery,
+import { IconKey, IconSearch } from '@tabler/icons-react';
+import type {
+  ScenarioAccessEntry,
+  ScenarioAccessOrganization,
+  ScenarioAccessQuery,
 } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
-import {
-  ACCESS_EXPIRY_COLORS,
-  accessExpiryState,
-  daysUntil,
-  formatExpiryDay,
-} from '../../lib/expiry';
-import { formatDateTime } from '../../lib/format';
-import { useKeepPageInRange, useListState, useLocalListState } from '../../lib/list-state';
+import { useKeepPageInRange, useListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { useRevokeAccess, useScenarioAccess, useScenarioGrants } from '../../api/access';
+import { useRevokeAccess, useScenarioAccess } from '../../api/access';
 import { GrantAccessModal } from './GrantAccessModal';
+import { ScenarioAccessItem } from './ScenarioAccessItem';
 
 const ACCESS_SORT_FIELDS = ['scenario_name'] as const satisfies readonly NonNullable<
   ScenarioAccessQuery['sort']
 >[];
-
-const GRANT_SORT_FIELDS = [
-  'organization_name',
-  'granted_at',
-  'expires_at',
-] as const satisfies readonly NonNullable<ScenarioGrantsQuery['sort']>[];
-
-function ExpiryBadge({ expiresAt }: { expiresAt: string | null }) {
-  const { t } = useTranslation('adminAccess');
-  const state = accessExpiryState(expiresAt);
-  const label =
-    state === 'expiring' && expiresAt
-      ? t('state.expiringIn', { count: daysUntil(expiresAt) })
-      : t(`state.${state}`);
-  return (
-    <Badge color={ACCESS_EXPIRY_COLORS[state]} variant="light" data-state={state}>
-      {label}
-    </Badge>
-  );
-}
 
 export function ScenarioAccessPage() {
   const { t, i18n } = useTranslation('adminAccess');
@@ -116,52 +77,6 @@ export function ScenarioAccessPage() {
     );
   }
 
-  function columns(entry: ScenarioAccessEntry): ColumnDef<ScenarioAccessOrganization, unknown>[] {
-    return [
-      {
-        accessorKey: 'organization_name',
-        header: t('col.organization'),
-        cell: (c) => (
-          <Text fw={500} size="sm">
-            {c.row.original.organization_name}
-          </Text>
-        ),
-      },
-      {
-        accessorKey: 'granted_at',
-        header: t('col.grantedAt'),
-        cell: (c) => formatDateTime(c.row.original.granted_at, i18n.language),
-      },
-      {
-        accessorKey: 'granted_by',
-        header: t('col.grantedBy'),
-        cell: (c) => c.row.original.granted_by ?? t('common:none'),
-      },
-      {
-        id: 'expires_at',
-        meta: { card: 'status' },
-        accessorFn: (o) => (o.expires_at ? Date.parse(o.expires_at) : Number.POSITIVE_INFINITY),
-        header: t('col.expiresAt'),
-        cell: ({ row: { original: o } }) => (
-          <Group gap="xs" wrap="nowrap">
-            <Text size="sm" style={{ whiteSpace: 'nowrap' }} data-testid="access-expiry">
-              {o.expires_at ? formatExpiryDay(o.expires_at, i18n.language) : t('common:none')}
-            </Text>
-            <ExpiryBadge expiresAt={o.expires_at} />
-          </Group>
-        ),
-      },
-      actionsColumn<ScenarioAccessOrganization>(t, (o) => [
-        {
-          kind: 'delete',
-          label: t('revoke'),
-          ariaLabel: `${t('revoke')}: ${o.organization_name}`,
-          onClick: () => revokeFrom(entry, o),
-        },
-      ]),
-    ];
-  }
-
   return (
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
@@ -182,15 +97,11 @@ export function ScenarioAccessPage() {
             mb="md"
           />
           {entries.length === 0 ? (
-            <Stack align="center" py="xl" gap="xs">
-              <IconKey size={40} opacity={0.4} />
-              <Text fw={500}>{list.filtered ? t('noMatches') : t('emptyTitle')}</Text>
-              {list.filtered ? null : (
-                <Text size="sm" c="dimmed">
-                  {t('emptyText')}
-                </Text>
-              )}
-            </Stack>
+            <Empty
+              icon={<IconKey size={28} />}
+              title={list.filtered ? t('noMatches') : t('emptyTitle')}
+              description={list.filtered ? undefined : t('emptyText')}
+            />
           ) : (
             <Accordion
               multiple
@@ -200,64 +111,15 @@ export function ScenarioAccessPage() {
               radius="md"
               style={access.isPlaceholderData ? { opacity: 0.6 } : undefined}
             >
-              {entries.map((entry) => {
-                const share = entry.total_organizations
-                  ? (entry.organizations_with_access / entry.total_organizations) * 100
-                  : 0;
-                return (
-                  <Accordion.Item key={entry.scenario_id} value={entry.scenario_id}>
-                    <Accordion.Control>
-                      <Group justify="space-between" wrap="wrap" gap="xs" pr="sm">
-                        <Text fw={600}>{entry.scenario_name}</Text>
-                        <Group gap="sm" wrap="nowrap">
-                          <Progress
-                            value={share}
-                            w={90}
-                            size="sm"
-                            radius="xl"
-                            aria-hidden
-                            visibleFrom="xs"
-                          />
-                          <Badge
-                            variant="light"
-                            size="lg"
-                            tt="none"
-                            color={entry.organizations_with_access > 0 ? 'blue' : 'gray'}
-                            data-testid="access-count"
-                          >
-                            {t('withAccessCount', {
-                              with: entry.organizations_with_access,
-                              total: entry.total_organizations,
-                            })}
-                          </Badge>
-                        </Group>
-                      </Group>
-                    </Accordion.Control>
-                    <Accordion.Panel>
-                      <Group justify="flex-end" gap="xs" mb="sm">
-                        <Button
-                          size="xs"
-                          leftSection={<IconPlus size={14} />}
-                          onClick={() => setGrantFor(entry.scenario_id)}
-                        >
-                          {t('grantAccess')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          leftSection={<IconKeyOff size={14} />}
-                          disabled={entry.organizations_with_access === 0}
-                          onClick={() => revokeAll(entry)}
-                        >
-                          {t('revokeAll')}
-                        </Button>
-                      </Group>
-                      <GrantsTable entry={entry} columns={columns(entry)} />
-                    </Accordion.Panel>
-                  </Accordion.Item>
-                );
-              })}
+              {entries.map((entry) => (
+                <ScenarioAccessItem
+                  key={entry.scenario_id}
+                  entry={entry}
+                  onGrant={() => setGrantFor(entry.scenario_id)}
+                  onRevoke={(organization) => revokeFrom(entry, organization)}
+                  onRevokeAll={() => revokeAll(entry)}
+                />
+              ))}
             </Accordion>
           )}
           {total > list.pageSize ? (
@@ -272,63 +134,5 @@ export function ScenarioAccessPage() {
       </Card>
       <GrantAccessModal entry={grantEntry} onClose={() => setGrantFor(undefined)} />
     </DatesProvider>
-  );
-}
-
-/**
- * The organisations holding a grant of one scenario, live or expired, 10 a page, sorted and
- * searched by the server. The first page by name comes with the scenario's entry.
- */
-function GrantsTable({
-  entry,
-  columns,
-}: {
-  entry: ScenarioAccessEntry;
-  columns: ColumnDef<ScenarioAccessOrganization, unknown>[];
-}) {
-  const { t } = useTranslation('adminAccess');
-  const list = useLocalListState({
-    pageSize: ACCESS_ENTRY_ORGANIZATIONS,
-    sortFields: GRANT_SORT_FIELDS,
-    defaultSort: { sort: 'organization_name', order: 'asc' },
-  });
-  const grants = useScenarioGrants(entry, list.query, !list.atStart);
-  const page = list.atStart
-    ? { organizations: entry.organizations, total: entry.organizations_with_grant }
-    : grants.data;
-  const rows = page?.organizations ?? [];
-  useKeepPageInRange(list, rows.length, grants.isPlaceholderData ? undefined : page?.total);
-  return (
-    <QueryState
-      isPending={false}
-      error={list.atStart ? null : grants.error}
-      errorText={t('loadFailed')}
-      onRetry={() => grants.refetch()}
-    >
-      {entry.organizations_with_grant > ACCESS_ENTRY_ORGANIZATIONS || list.q ? (
-        <TextInput
-          aria-label={t('searchOrganizations', { scenario: entry.scenario_name })}
-          placeholder={t('searchOrganizationsPlaceholder')}
-          leftSection={<IconSearch size={16} />}
-          value={list.search}
-          onChange={(event) => list.setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 320 }}
-          mb="sm"
-        />
-      ) : null}
-      <DataTable
-        rows={rows}
-        total={page?.total ?? 0}
-        state={list}
-        loading={!list.atStart && grants.isPlaceholderData}
-        columns={columns}
-        getRowId={(o) => o.organization_id}
-        empty={
-          <Text size="sm" c="dimmed" ta="center" py="md">
-            {list.q ? t('noOrganizationMatches') : t('noAccess')}
-          </Text>
-        }
-      />
-    </QueryState>
   );
 }

@@ -1,14 +1,4 @@
-import {
-  Button,
-  Group,
-  Modal,
-  NumberInput,
-  SimpleGrid,
-  Stack,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Modal, NumberInput, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import {
   LEVEL_NUMBER_MAX,
@@ -21,8 +11,9 @@ import {
 
 /** The contract's Description schema allows 5000 characters. */
 const DESCRIPTION_MAX_LENGTH = 5000;
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import {
@@ -115,7 +106,7 @@ export function ContentFormModal({
     },
   });
 
-  useEffect(() => {
+  useResetOnOpen(Boolean(target), target, () => {
     if (!target) return;
     const source = target.item as Partial<Record<keyof Values, unknown>> | undefined;
     form.setValues({
@@ -129,9 +120,7 @@ export function ContentFormModal({
       max_tasks: (source?.max_tasks as number) ?? MAX_TASKS_DEFAULT,
     });
     form.clearErrors();
-    // Reset only when the dialog opens for another item.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [target]);
+  });
 
   const submit = form.onSubmit(async (values) => {
     if (!target) return;
@@ -258,14 +247,11 @@ export function ContentFormModal({
               {...form.getInputProps('active', { type: 'checkbox' })}
             />
           ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {item ? t('common:save') : t('common:create')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={item ? t('common:save') : t('common:create')}
+            pending={save.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

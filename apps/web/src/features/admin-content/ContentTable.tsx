@@ -1,9 +1,10 @@
-import { Button, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import type { ColumnDef } from '../../components/table-model';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import type { ListState, TableState } from '../../lib/list-state';
 import type { ContentItem, ContentKind } from '../../api/content';
@@ -77,18 +78,20 @@ export function ContentTable<T extends ContentItem>(props: ContentTableProps<T>)
             getRowId={(item) => item.id}
             onRowClick={props.open}
             empty={
-              <Stack align="center" py="xl" gap="sm">
-                <Text fw={500}>{list.q ? t('noMatches') : t(`empty.${kind}`)}</Text>
-                {list.q ? null : (
-                  <Button
-                    variant="light"
-                    leftSection={<IconPlus size={16} />}
-                    onClick={props.onCreate}
-                  >
-                    {t(`add.${kind}`)}
-                  </Button>
-                )}
-              </Stack>
+              <Empty
+                title={list.q ? t('noMatches') : t(`empty.${kind}`)}
+                action={
+                  list.q ? undefined : (
+                    <Button
+                      variant="light"
+                      leftSection={<IconPlus size={16} />}
+                      onClick={props.onCreate}
+                    >
+                      {t(`add.${kind}`)}
+                    </Button>
+                  )
+                }
+              />
             }
           />
         </QueryState>

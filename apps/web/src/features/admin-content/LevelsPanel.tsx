@@ -1,7 +1,6 @@
-import type { ColumnDef } from '../../components/table-model';
 import type { ContentLevel } from '@vrtc/contract';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
 import { LEVEL_SORT_FIELDS, useLevels } from '../../api/content';
@@ -20,14 +19,15 @@ export function LevelsPanel({ selection, tree, choose, actions, onCreate }: Pane
     defaultSort: { sort: 'level_number', order: 'asc' },
   });
   const levels = useLevels(selection.moduleId, list.query);
-  const columns = useMemo<ColumnDef<ContentLevel, unknown>[]>(
+  const columns = useColumns<ContentLevel>(
+    t,
     () => [
       { accessorKey: 'level_number', header: t('levelNumber') },
       ...textColumns<ContentLevel>(t),
       { accessorKey: 'max_tasks', header: t('maxTasks') },
       contentActionsColumn<ContentLevel>('level', actions, t),
     ],
-    [t, actions],
+    [actions],
   );
   return (
     <ContentTable

@@ -1,7 +1,6 @@
-import type { ColumnDef } from '../../components/table-model';
 import type { ContentModule } from '@vrtc/contract';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
 import { MODULE_SORT_FIELDS, useModules } from '../../api/content';
@@ -20,13 +19,14 @@ export function ModulesPanel({ selection, tree, choose, actions, onCreate }: Pan
     defaultSort: { sort: 'order_index', order: 'asc' },
   });
   const modules = useModules(selection.scenarioId, list.query);
-  const columns = useMemo<ColumnDef<ContentModule, unknown>[]>(
+  const columns = useColumns<ContentModule>(
+    t,
     () => [
       { accessorKey: 'order_index', header: t('orderIndex') },
       ...textColumns<ContentModule>(t),
       contentActionsColumn<ContentModule>('module', actions, t),
     ],
-    [t, actions],
+    [actions],
   );
   return (
     <ContentTable

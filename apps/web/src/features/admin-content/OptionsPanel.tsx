@@ -1,7 +1,6 @@
-import type { ColumnDef } from '../../components/table-model';
 import type { LevelOption } from '@vrtc/contract';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { useListState } from '../../lib/list-state';
 import { OPTION_SORT_FIELDS, useLevelOptions } from '../../api/content';
@@ -19,13 +18,14 @@ export function OptionsPanel({ selection, tree, choose, actions, onCreate }: Pan
     defaultSort: { sort: 'order_index', order: 'asc' },
   });
   const options = useLevelOptions(selection.levelId, list.query);
-  const columns = useMemo<ColumnDef<LevelOption, unknown>[]>(
+  const columns = useColumns<LevelOption>(
+    t,
     () => [
       { accessorKey: 'order_index', header: t('orderIndex') },
       ...textColumns<LevelOption>(t),
       contentActionsColumn<LevelOption>('option', actions, t),
     ],
-    [t, actions],
+    [actions],
   );
   return (
     <ContentTable

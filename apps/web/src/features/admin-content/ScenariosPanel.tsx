@@ -1,8 +1,7 @@
 import { Badge, Text } from '@mantine/core';
-import type { ColumnDef } from '../../components/table-model';
 import type { ScenarioSummary } from '@vrtc/contract';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { formatDate } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
@@ -24,7 +23,8 @@ export function ScenariosPanel({ selection, choose, actions, onCreate }: PanelPr
     defaultSort: { sort: 'name', order: 'asc' },
   });
   const scenarios = useScenarios(list.query);
-  const columns = useMemo<ColumnDef<ScenarioSummary, unknown>[]>(
+  const columns = useColumns<ScenarioSummary>(
+    t,
     () => [
       ...textColumns<ScenarioSummary>(t),
       { accessorKey: 'module_count', header: t('moduleCount') },
@@ -52,7 +52,7 @@ export function ScenariosPanel({ selection, choose, actions, onCreate }: PanelPr
       },
       contentActionsColumn<ScenarioSummary>('scenario', actions, t),
     ],
-    [t, i18n.language, actions],
+    [actions],
   );
   return (
     <ContentTable

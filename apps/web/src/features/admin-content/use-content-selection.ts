@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/api-error';
 import { isUuid, useListState } from '../../lib/list-state';
 import { useDeleteContent, useScenarioDetail } from '../../api/content';
 import { parseTab, type Tab } from './content-tabs';

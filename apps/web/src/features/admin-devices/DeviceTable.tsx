@@ -1,9 +1,9 @@
-import { Stack, Text } from '@mantine/core';
 import { IconDeviceVisionPro } from '@tabler/icons-react';
 import type { RowSelectionState } from '../../components/table-model';
 import type { Device } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { useSelectColumn } from '../../components/select-column';
 import type { useAdminDevices } from '../../api/devices';
@@ -44,15 +44,11 @@ export function DeviceTable({
         getRowId={(device) => device.id}
         selection={{ selected, onChange: onSelect, canSelect: canDelete, column: selectColumn }}
         empty={
-          <Stack align="center" py="xl" gap="sm">
-            <IconDeviceVisionPro size={40} opacity={0.4} />
-            <Text fw={500}>{filtered ? t('noMatches') : t('emptyTitle')}</Text>
-            {filtered ? null : (
-              <Text c="dimmed" size="sm">
-                {t('emptyText')}
-              </Text>
-            )}
-          </Stack>
+          <Empty
+            icon={<IconDeviceVisionPro size={28} />}
+            title={filtered ? t('noMatches') : t('emptyTitle')}
+            description={filtered ? undefined : t('emptyText')}
+          />
         }
       />
     </QueryState>

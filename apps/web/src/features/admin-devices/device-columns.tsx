@@ -1,8 +1,7 @@
 import { actionsColumn } from '../../components/RowActions';
 import { Badge, Code, Text } from '@mantine/core';
-import type { ColumnDef } from '../../components/table-model';
+import { useColumns } from '../../components/use-columns';
 import type { Device } from '@vrtc/contract';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FULL_LABEL_BADGE, StatusBadge } from '../../components/StatusBadge';
 import { formatDate, formatRelativeTime } from '../../lib/format';
@@ -12,7 +11,8 @@ import { Tooltip } from '../../components/Tooltip';
 /** The All devices table's columns; the last one deletes a device (not one in a session). */
 export function useDeviceColumns(onDelete: (device: Device) => void) {
   const { t, i18n } = useTranslation('adminDevices');
-  return useMemo<ColumnDef<Device, unknown>[]>(
+  return useColumns<Device>(
+    t,
     () => [
       {
         accessorKey: 'name',
@@ -93,7 +93,5 @@ export function useDeviceColumns(onDelete: (device: Device) => void) {
       ]),
     ],
     // The columns change with the language; `onDelete` reads the page's state when called.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, i18n.language],
   );
 }

@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Modal, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Organization } from '@vrtc/contract';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveOrganization } from '../../api/organizations';
@@ -24,13 +25,10 @@ export function OrganizationFormModal({
     validate: { name: (value) => (value.trim() ? null : t('nameRequired')) },
   });
 
-  useEffect(() => {
-    if (opened)
-      form.setValues({ name: organization?.name ?? '', active: organization?.active ?? true });
+  useResetOnOpen(opened, organization?.id, () => {
+    form.setValues({ name: organization?.name ?? '', active: organization?.active ?? true });
     form.clearErrors();
-    // Reset only when the dialog opens, or opens for another organisation.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, organization?.id]);
+  });
 
   const submit = form.onSubmit(async (values) => {
     try {
@@ -64,14 +62,11 @@ export function OrganizationFormModal({
               {...form.getInputProps('active', { type: 'checkbox' })}
             />
           ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {organization ? t('common:save') : t('common:create')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={organization ? t('common:save') : t('common:create')}
+            pending={save.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

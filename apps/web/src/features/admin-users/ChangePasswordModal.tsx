@@ -1,8 +1,9 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Account } from '@vrtc/contract';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useChangePassword } from '../../api/accounts';
@@ -26,10 +27,9 @@ export function ChangePasswordModal({
     },
   });
 
-  useEffect(() => {
-    if (account) form.reset();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [account?.id]);
+  useResetOnOpen(Boolean(account), account?.id, () => {
+    form.reset();
+  });
 
   const submit = form.onSubmit(async (values) => {
     if (!account) return;
@@ -65,14 +65,11 @@ export function ChangePasswordModal({
             maxLength={200}
             {...form.getInputProps('confirm')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={change.isPending}>
-              {t('changePassword')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={t('changePassword')}
+            pending={change.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,19 +1,11 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Select,
-  Stack,
-  Switch,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import type { Account, Role } from '@vrtc/contract';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import type { PickerOption } from '../../api/lists';
 import { organizationOptions } from '../../api/organizations';
@@ -70,8 +62,7 @@ export function UserFormModal({
     },
   });
 
-  useEffect(() => {
-    if (!opened) return;
+  useResetOnOpen(opened, account?.id, () => {
     setMissingFields(false);
     form.setValues({
       email: account?.email ?? '',
@@ -81,9 +72,7 @@ export function UserFormModal({
       active: account?.active ?? true,
     });
     form.clearErrors();
-    // Reset only when the dialog opens, or opens for another account.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, account?.id]);
+  });
 
   // The summary goes away once every required field is filled.
   const showMissing = missingFields && Object.values(form.errors).some((error) => error === true);
@@ -188,14 +177,11 @@ export function UserFormModal({
               {...form.getInputProps('active', { type: 'checkbox' })}
             />
           ) : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {account ? t('common:save') : t('common:create')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={account ? t('common:save') : t('common:create')}
+            pending={create.isPending || update.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,23 +1,14 @@
 import { actionsColumn } from '../../components/RowActions';
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Badge, Button, Card, Group, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { IconKey, IconPlus, IconSearch, IconUserCog } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
+import { useColumns } from '../../components/use-columns';
 import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { organizationOptions, useOrganization } from '../../api/organizations';
 import { useCurrentUser } from '../../auth/AuthProvider';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { ListFilters } from '../../components/ListFilters';
@@ -64,7 +55,8 @@ export function UsersPage() {
     });
   }
 
-  const columns = useMemo<ColumnDef<Account, unknown>[]>(
+  const columns = useColumns<Account>(
+    t,
     () => [
       {
         accessorKey: 'email',
@@ -135,8 +127,7 @@ export function UsersPage() {
         },
       ]),
     ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, i18n.language, me.id],
+    [me.id],
   );
 
   const hasData = Boolean(accounts.data);
@@ -200,17 +191,17 @@ export function UsersPage() {
             getRowId={(account) => account.id}
             empty={
               list.filtered ? (
-                <Text c="dimmed" ta="center" py="xl">
-                  {t('noMatches')}
-                </Text>
+                <Empty title={t('noMatches')} />
               ) : (
-                <Stack align="center" py="xl" gap="sm">
-                  <IconUserCog size={40} opacity={0.4} />
-                  <Text fw={500}>{t('emptyTitle')}</Text>
-                  <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                    {t('add')}
-                  </Button>
-                </Stack>
+                <Empty
+                  icon={<IconUserCog size={28} />}
+                  title={t('emptyTitle')}
+                  action={
+                    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+                      {t('add')}
+                    </Button>
+                  }
+                />
               )
             }
           />

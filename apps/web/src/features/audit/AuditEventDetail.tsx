@@ -2,26 +2,13 @@ import { Button, Code, Group, Modal, Paper, SimpleGrid, Stack, Table, Text } fro
 import { useMediaQuery } from '@mantine/hooks';
 import { IconFilter } from '@tabler/icons-react';
 import { AUDIT_REDACTED, type AuditEvent } from '@vrtc/contract';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganization } from '../../api/organizations';
+import { Fact } from '../../components/Fact';
 import { formatDateTime } from '../../lib/format';
 import { actionLabel, actorText, changeValueText, targetText } from './audit-labels';
 import { OutcomeBadge } from './OutcomeBadge';
 import type { AuditFilterChanges } from './audit-list-state';
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={0}>
-      <Text size="xs" c="dimmed" component="dt">
-        {label}
-      </Text>
-      <Text size="sm" fw={500} component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 /** A value before or after: a secret in words, not as the marker the server stores. */
 function ChangeValue({ value }: { value: unknown }) {

@@ -1,14 +1,14 @@
-import { ActionIcon, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { ActionIcon, Code, Stack, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
 import type { AuditEvent } from '@vrtc/contract';
-import { useMemo, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../lib/format';
 import type { TableState } from '../../lib/list-state';
 import { actionLabel, actorParts, targetText } from './audit-labels';
-import { AUDIT_PAGE_SIZE, type AuditListState } from './audit-list-state';
+import { AUDIT_PAGE_SIZE } from './audit-list-state';
 import { OutcomeBadge } from './OutcomeBadge';
 import { Tooltip } from '../../components/Tooltip';
 
@@ -22,35 +22,6 @@ const NO_TABLE_PAGING: TableState = {
   order: 'desc',
   setSort: () => {},
 };
-
-/** Newest / Newer / Older under the events: the log is paged by cursor, without a page count. */
-export function CursorPager({
-  list,
-  nextCursor,
-}: {
-  list: AuditListState;
-  nextCursor: string | null | undefined;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Group justify="flex-end" gap="xs" mt="md" component="nav" aria-label={t('audit:pager.label')}>
-      <Button variant="default" size="xs" onClick={list.showNewest} disabled={list.atNewest}>
-        {t('audit:pager.newest')}
-      </Button>
-      <Button variant="default" size="xs" onClick={list.showNewer} disabled={!list.hasNewer}>
-        {t('audit:pager.newer')}
-      </Button>
-      <Button
-        variant="default"
-        size="xs"
-        onClick={() => nextCursor && list.showOlder(nextCursor)}
-        disabled={!nextCursor}
-      >
-        {t('audit:pager.older')}
-      </Button>
-    </Group>
-  );
-}
 
 /** The email on its own line, breaking after its "@" if it must; the role under it. */
 function ActorCell({ event }: { event: AuditEvent }) {
@@ -146,7 +117,8 @@ export function AuditEventList({
   empty: ReactNode;
 }) {
   const { t, i18n } = useTranslation();
-  const columns = useMemo<ColumnDef<AuditEvent, unknown>[]>(
+  const columns = useColumns<AuditEvent>(
+    t,
     () => [
       {
         accessorKey: 'at',
@@ -189,7 +161,7 @@ export function AuditEventList({
         cell: ({ row: { original: e } }) => <DetailButton onOpen={() => onOpen(e)} />,
       },
     ],
-    [t, i18n.language, onOpen],
+    [onOpen],
   );
 
   return (

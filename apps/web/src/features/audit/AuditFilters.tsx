@@ -1,8 +1,7 @@
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/ru';
 import { Box, Flex, Select, TextInput } from '@mantine/core';
-import { DatePickerInput, DatesProvider, type DatesRangeValue } from '@mantine/dates';
-import { IconCalendar } from '@tabler/icons-react';
+import { DatesProvider } from '@mantine/dates';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { organizationOptions, useOrganization } from '../../api/organizations';
@@ -10,7 +9,7 @@ import { ServerSelect } from '../../components/ServerSelect';
 import { isUuid, SEARCH_DEBOUNCE_MS } from '../../lib/list-state';
 import { actionFilterData } from './audit-labels';
 import type { AuditListState } from './audit-list-state';
-import { dateInputFormat } from '../../lib/format';
+import { DayRangeFilter } from '../../components/DayRangeFilter';
 import { ListFilters } from '../../components/ListFilters';
 
 /**
@@ -81,7 +80,6 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
   const { filters, setFilters } = list;
   const filterOrganization = useOrganization(admin ? filters.organization_id : undefined);
   const actions = useMemo(() => actionFilterData(t), [t]);
-  const range: DatesRangeValue<string> = [filters.from ?? null, filters.to ?? null];
   return (
     <DatesProvider settings={{ locale: i18n.language === 'en' ? 'en' : 'ru', firstDayOfWeek: 1 }}>
       <ListFilters active={Object.keys(filters).length}>
@@ -137,19 +135,13 @@ export function AuditFilters({ list, admin }: { list: AuditListState; admin: boo
             />
           </Box>
           <Box style={{ flex: '1 1 200px' }}>
-            <DatePickerInput
-              type="range"
-              allowSingleDateInRange
+            <DayRangeFilter
               label={t('audit:filter.days')}
               placeholder={t('audit:filter.anyDay')}
-              title={t('audit:filter.daysHint')}
-              value={range}
-              onChange={([from, to]) => setFilters({ from, to })}
-              clearable
-              clearButtonProps={{ 'aria-label': t('common:clear') }}
-              valueFormat={dateInputFormat(i18n.language)}
-              leftSection={<IconCalendar size={16} />}
-              popoverProps={{ withinPortal: true }}
+              hint={t('audit:filter.daysHint')}
+              from={filters.from}
+              to={filters.to}
+              onChange={setFilters}
             />
           </Box>
         </Flex>

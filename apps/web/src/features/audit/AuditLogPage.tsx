@@ -1,4 +1,4 @@
-import { Alert, Button, Card, EmptyState, Group, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, Text } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconFileSpreadsheet,
@@ -17,13 +17,14 @@ import {
   useVerifyAudit,
 } from '../../api/audit';
 import { useAuth } from '../../auth/AuthProvider';
+import { CursorPager } from '../../components/CursorPager';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { saveFile } from '../../lib/download';
 import { errorText } from '../../lib/error-text';
-import { notifyError, notifySuccess, notifyWarning } from '../../lib/notify';
+import { useFileExport } from '../../lib/use-file-export';
 import { AuditEventDetail } from './AuditEventDetail';
-import { AuditEventList, CursorPager } from './AuditEventList';
+import { AuditEventList } from './AuditEventList';
 import { AuditFilters } from './AuditFilters';
 import { useAuditListState, type AuditFilterChanges } from './audit-list-state';
 
@@ -80,30 +81,22 @@ export function AuditLogPage() {
   const list = useAuditListState({ admin });
   const events = useAuditEvents(list.query);
   const [open, setOpen] = useState<AuditEvent>();
-  const [exporting, setExporting] = useState(false);
   const rows = events.data?.audit_events ?? [];
   const exportPath = auditExportPath(list.filters);
   const onOpen = useCallback((event: AuditEvent) => setOpen(event), []);
   const verify = useVerifyAudit();
 
-  async function exportCsv(click: MouseEvent) {
+  const csv = useFileExport({
+    isEmpty: () => Boolean(events.data) && rows.length === 0 && list.atNewest,
+    download: () => exportAuditEvents(list.filters),
+    doneText: () => t('common:exported'),
+    failedText: () => t('audit:exportFailed'),
+  });
+  function exportCsv(click: MouseEvent) {
     // The link names the file's address with its filters; the download itself carries the
     // sign-in, which a plain navigation to the address need not.
     click.preventDefault();
-    if (events.data && rows.length === 0 && list.atNewest) {
-      notifyWarning(t('common:noDataToExport'));
-      return;
-    }
-    setExporting(true);
-    try {
-      const file = await exportAuditEvents(list.filters);
-      saveFile(file.blob, file.filename);
-      notifySuccess(t('common:exported'));
-    } catch (error) {
-      notifyError(errorText(error, t('audit:exportFailed')));
-    } finally {
-      setExporting(false);
-    }
+    void csv.start();
   }
 
   const filterFromEvent = (changes: AuditFilterChanges) => {
@@ -158,7 +151,7 @@ export function AuditLogPage() {
             variant="light"
             leftSection={<IconFileSpreadsheet size={16} />}
             onClick={exportCsv}
-            loading={exporting}
+            loading={csv.exporting}
             data-testid="audit-export"
           >
             {t('audit:export')}
@@ -174,17 +167,20 @@ export function AuditLogPage() {
             cardsBelow={CARDS_BELOW}
             loading={events.isPlaceholderData}
             onOpen={onOpen}
-            pager={<CursorPager list={list} nextCursor={events.data?.next_cursor} />}
+            pager={
+              <CursorPager
+                pages={list}
+                nextCursor={events.data?.next_cursor}
+                label={t('audit:pager.label')}
+              />
+            }
             empty={
-              <EmptyState
-                py="xl"
+              <Empty
                 icon={<IconTimeline size={28} />}
-                withIndicatorBackground
                 title={t('audit:emptyTitle')}
                 description={list.filtered ? t('audit:emptyFilteredText') : t('audit:emptyText')}
-              >
-                {list.filtered || !list.atNewest ? (
-                  <EmptyState.Actions>
+                action={
+                  list.filtered || !list.atNewest ? (
                     <Button
                       variant="light"
                       leftSection={<IconFilterOff size={16} />}
@@ -192,9 +188,9 @@ export function AuditLogPage() {
                     >
                       {t('audit:filter.showAll')}
                     </Button>
-                  </EmptyState.Actions>
-                ) : null}
-              </EmptyState>
+                  ) : undefined
+                }
+              />
             }
           />
         </QueryState>

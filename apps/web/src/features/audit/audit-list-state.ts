@@ -69,8 +69,7 @@ export function useAuditListState({ admin }: { admin: boolean }): AuditListState
   const filtersKey = JSON.stringify([shared, admin && organization_id]);
   const filters = useMemo<AuditEventExportQuery>(
     () => ({ ...shared, ...(admin && organization_id ? { organization_id } : {}) }),
-    // The filters change when their values do (filtersKey), not with every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the filters change when their values do (filtersKey), not with every render's new object
     [filtersKey],
   );
 

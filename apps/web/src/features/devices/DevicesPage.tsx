@@ -1,8 +1,9 @@
-import { Badge, Button, Card, EmptyState, Group, Select, SimpleGrid } from '@mantine/core';
+import { Badge, Button, Card, Group, Select, SimpleGrid } from '@mantine/core';
 import { IconDeviceVisionPro, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { DEVICE_SORT_FIELDS } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Empty } from '../../components/Empty';
 import { useDeviceList } from '../../api/devices';
 import { LiveRefreshNote } from '../../components/LiveIndicator';
 import { PageHeader } from '../../components/PageHeader';
@@ -98,14 +99,13 @@ export function DevicesPage() {
       >
         {cards.length === 0 ? (
           <Card withBorder radius="lg" py="xl">
-            <EmptyState
+            <Empty
+              inCard
               icon={<IconDeviceVisionPro size={28} />}
-              withIndicatorBackground
               title={filtered ? t('devices:emptyFilteredTitle') : t('devices:emptyTitle')}
               description={filtered ? t('devices:emptyFilteredText') : t('devices:emptyText')}
-            >
-              <EmptyState.Actions>
-                {filtered ? (
+              action={
+                filtered ? (
                   <Button variant="light" onClick={() => setStatus('all')}>
                     {t('devices:showAll')}
                   </Button>
@@ -113,9 +113,9 @@ export function DevicesPage() {
                   <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
                     {t('devices:add')}
                   </Button>
-                )}
-              </EmptyState.Actions>
-            </EmptyState>
+                )
+              }
+            />
           </Card>
         ) : (
           <>

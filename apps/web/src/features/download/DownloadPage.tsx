@@ -26,7 +26,7 @@ import {
 } from '@tabler/icons-react';
 import type { AppPlatform, DownloadLinks } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../lib/api-error';
 import { errorText } from '../../lib/error-text';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';

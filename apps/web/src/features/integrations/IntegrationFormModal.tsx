@@ -1,7 +1,5 @@
 import {
-  Button,
   Checkbox,
-  Group,
   Modal,
   PasswordInput,
   SegmentedControl,
@@ -19,8 +17,9 @@ import {
   type IntegrationKind,
   type IntegrationUpdateBody,
 } from '@vrtc/contract';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { useCreateIntegration, useUpdateIntegration } from '../../api/integrations';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -94,20 +93,17 @@ export function IntegrationFormModal({
     },
   });
 
-  useEffect(() => {
-    if (opened)
-      form.setValues({
-        kind: integration?.kind ?? 'webhook',
-        url: integration?.url ?? '',
-        events: integration ? [...integration.events] : [...INTEGRATION_EVENTS],
-        key: integration?.xapi_key ?? '',
-        secret: '',
-        include_names: integration?.include_names ?? false,
-      });
+  useResetOnOpen(opened, integration?.id, () => {
+    form.setValues({
+      kind: integration?.kind ?? 'webhook',
+      url: integration?.url ?? '',
+      events: integration ? [...integration.events] : [...INTEGRATION_EVENTS],
+      key: integration?.xapi_key ?? '',
+      secret: '',
+      include_names: integration?.include_names ?? false,
+    });
     form.clearErrors();
-    // Reset only when the dialog opens, or opens for another integration.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, integration?.id]);
+  });
 
   const kind = form.values.kind;
   const pending = create.isPending || update.isPending;
@@ -230,14 +226,11 @@ export function IntegrationFormModal({
             description={t('includeNamesHint')}
             {...form.getInputProps('include_names', { type: 'checkbox' })}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={pending}>
-              {integration ? t('common:save') : t('common:create')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={integration ? t('common:save') : t('common:create')}
+            pending={pending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,4 +1,4 @@
-import { Box, Button, EmptyState, Stack } from '@mantine/core';
+import { Box, Button, Stack } from '@mantine/core';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import type { Integration, IntegrationTestResult } from '@vrtc/contract';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import {
 } from '../../api/integrations';
 import { organizationOptions, useOrganization } from '../../api/organizations';
 import { useAuth } from '../../auth/AuthProvider';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { ServerSelect } from '../../components/ServerSelect';
@@ -143,19 +144,16 @@ export function IntegrationsPage() {
         onRetry={() => integrations.refetch()}
       >
         {list.length === 0 ? (
-          <EmptyState
-            py="xl"
+          <Empty
             icon={<IconPlugConnected size={28} />}
-            withIndicatorBackground
             title={t('emptyTitle')}
             description={t('emptyText')}
-          >
-            <EmptyState.Actions>
+            action={
               <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
                 {t('add')}
               </Button>
-            </EmptyState.Actions>
-          </EmptyState>
+            }
+          />
         ) : (
           <Stack gap="md">
             {list.map((integration) => (

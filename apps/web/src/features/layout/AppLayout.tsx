@@ -18,7 +18,8 @@ import {
   IconLogout,
 } from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { useLanguageMemo } from '../../lib/use-language-memo';
 import { LiveEventsProvider } from '../../api/live-events';
 import { createQueryClient } from '../../api/query-client';
 import { useTranslation } from 'react-i18next';
@@ -84,22 +85,18 @@ function NavGroup({
  * with a dialog's own Close button.
  */
 function useDialogTheme() {
-  const { t, i18n } = useTranslation();
-  return useMemo(
-    () => ({
-      components: {
-        // Plain objects rather than `Modal.extend(…)`: naming the components would load the
-        // dialogs' and toasts' code with every page (issue #27).
-        Modal: { defaultProps: { closeButtonProps: { 'aria-label': t('common:closeDialog') } } },
-        // A toast's × had no name at all (axe: button-name) while the toast was on screen.
-        Notification: {
-          defaultProps: { closeButtonProps: { 'aria-label': t('common:closeNotification') } },
-        },
+  const { t } = useTranslation();
+  return useLanguageMemo(t, () => ({
+    components: {
+      // Plain objects rather than `Modal.extend(…)`: naming the components would load the
+      // dialogs' and toasts' code with every page (issue #27).
+      Modal: { defaultProps: { closeButtonProps: { 'aria-label': t('common:closeDialog') } } },
+      // A toast's × had no name at all (axe: button-name) while the toast was on screen.
+      Notification: {
+        defaultProps: { closeButtonProps: { 'aria-label': t('common:closeNotification') } },
       },
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, i18n.language],
-  );
+    },
+  }));
 }
 
 /** The signed-in app: its own query cache (gone on sign-out), dialogs, toasts and the shell. */

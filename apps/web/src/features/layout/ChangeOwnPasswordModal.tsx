@@ -1,7 +1,8 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
 import { useChangeOwnPassword } from '../../api/auth';
 import { errorCodeOf, errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -80,14 +81,11 @@ export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordMod
             maxLength={PASSWORD_MAX_LENGTH}
             {...form.getInputProps('confirm')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={change.isPending}>
-              {t('password.submit')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={t('password.submit')}
+            pending={change.isPending}
+            onCancel={close}
+          />
         </Stack>
       </form>
     </Modal>

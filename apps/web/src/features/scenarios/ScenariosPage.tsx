@@ -1,24 +1,14 @@
-import {
-  Accordion,
-  Badge,
-  Card,
-  EmptyState,
-  Group,
-  List,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-} from '@mantine/core';
+import { Accordion, Badge, Card, Group, List, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconAdjustments, IconListDetails } from '@tabler/icons-react';
 import type { ScenarioTree, ScenarioTreeLevel, ScenarioTreeModule } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { useContentText } from '../../lib/content-text';
 import { useNow } from '../../lib/useNow';
 import { useScenarioTree } from '../../api/scenarios';
-import { ExpiryBadge } from './ExpiryBadge';
+import { AccessExpiry } from './AccessExpiry';
 
 function LevelCard({ level }: { level: ScenarioTreeLevel }) {
   const { t } = useTranslation();
@@ -143,7 +133,7 @@ function ScenarioItem({ scenario, now }: { scenario: ScenarioTree; now: Date }) 
               {t('scenarios:moduleCount', { count: scenario.modules.length })}
             </Text>
           </Stack>
-          <ExpiryBadge expiresAt={scenario.access_expires_at} now={now} />
+          <AccessExpiry expiresAt={scenario.access_expires_at} now={now} />
         </Group>
       </Accordion.Control>
       <Accordion.Panel>
@@ -183,9 +173,9 @@ export function ScenariosPage() {
       >
         {list.length === 0 ? (
           <Card withBorder radius="lg" py="xl">
-            <EmptyState
+            <Empty
+              inCard
               icon={<IconListDetails size={28} />}
-              withIndicatorBackground
               title={t('scenarios:emptyTitle')}
               description={t('scenarios:emptyText')}
             />

@@ -1,20 +1,10 @@
-import {
-  Box,
-  Button,
-  Card,
-  Code,
-  EmptyState,
-  Group,
-  Progress,
-  SimpleGrid,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { Box, Button, Card, Code, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconClock, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import type { ActiveSession, SessionTask } from '@vrtc/contract';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useContentText } from '../../lib/content-text';
+import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { LiveRefreshNote } from '../../components/LiveIndicator';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
@@ -221,18 +211,17 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
       </Box>
       {list.length === 0 ? (
         <Card withBorder radius="lg" py="xl">
-          <EmptyState
+          <Empty
+            inCard
             icon={<IconPlayerPlay size={28} />}
-            withIndicatorBackground
             title={t('sessions:active.emptyTitle')}
             description={t('sessions:active.emptyText')}
-          >
-            <EmptyState.Actions>
+            action={
               <Button onClick={onStartNew} leftSection={<IconPlayerPlay size={16} />}>
                 {t('sessions:active.startNew')}
               </Button>
-            </EmptyState.Actions>
-          </EmptyState>
+            }
+          />
         </Card>
       ) : (
         <SimpleGrid

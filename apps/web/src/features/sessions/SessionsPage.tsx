@@ -3,8 +3,8 @@ import { IconHistory, IconPlayerPlay, IconActivity } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader';
+import { useUrlParam } from '../../lib/list-state';
 import { ActiveSessions } from './ActiveSessions';
 import { SessionHistory } from './SessionHistory';
 import { StartSessionWizard } from './StartSessionWizard';
@@ -13,36 +13,27 @@ import { initialWizardState, wizardReducer } from './wizard';
 export const SESSION_TABS = ['start', 'active', 'history'] as const;
 export type SessionTab = (typeof SESSION_TABS)[number];
 
-function parseTab(value: string | null): SessionTab {
-  return SESSION_TABS.includes(value as SessionTab) ? (value as SessionTab) : 'start';
-}
+const isSessionTab = (value: string | null): value is SessionTab =>
+  SESSION_TABS.includes(value as SessionTab);
 
-/** Start, Active and History tabs; the chosen tab lives in the URL (?tab=). */
+/**
+ * Start, Active and History tabs; the chosen tab lives in the URL (?tab=, none for Start) as every
+ * screen's settings do: a reload, back and a shared link open the same tab.
+ */
 export function SessionsPage() {
   const { t } = useTranslation();
-  const [searchParams, setSearchParams] = useSearchParams();
-  const tab = parseTab(searchParams.get('tab'));
+  const [tab, openTab] = useUrlParam('tab', isSessionTab, 'start');
   // On a phone the three tabs fit on one line without their icons.
   const narrow = useMediaQuery('(max-width: 36em)') ?? false;
   // Held here so the choices survive a look at another tab.
   const [wizard, dispatch] = useReducer(wizardReducer, initialWizardState);
-
-  const openTab = (next: SessionTab) =>
-    setSearchParams(
-      (current) => {
-        const params = new URLSearchParams(current);
-        params.set('tab', next);
-        return params;
-      },
-      { replace: false },
-    );
 
   return (
     <>
       <PageHeader title={t('sessions:title')} subtitle={t('sessions:subtitle')} />
       <Tabs
         value={tab}
-        onChange={(value) => openTab(parseTab(value))}
+        onChange={(value) => openTab(isSessionTab(value) ? value : 'start')}
         keepMounted={false}
         variant="outline"
         radius="md"

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconDownload, IconPrinter } from '@tabler/icons-react';
 import type { TrainingRecord } from '@vrtc/contract';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import {
@@ -25,10 +25,8 @@ import {
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { usePhoneLayout } from '../../components/phone-layout';
-import { saveFile } from '../../lib/download';
-import { errorText } from '../../lib/error-text';
+import { useFileExport } from '../../lib/use-file-export';
 import { formatDateTime, formatDuration } from '../../lib/format';
-import { notifyError, notifySuccess } from '../../lib/notify';
 import classes from './TraineePage.module.css';
 import { TrainingRecordCards } from './TrainingRecordCards';
 import { TrainingRecordPaper } from './TrainingRecordPaper';
@@ -135,21 +133,13 @@ export function TraineePage() {
   const vrUser = useVrUser(id);
   const record = useVrUserRecord(id);
   const recordSessions = useVrUserRecordSessions(id);
-  const [exporting, setExporting] = useState(false);
   const name = record.data?.vr_user.name ?? vrUser.data?.name ?? '';
 
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      const file = await exportVrUserRecord(id, i18n.language === 'en' ? 'en' : 'ru');
-      saveFile(file.blob, file.filename);
-      notifySuccess(t('vrUsers:record.exported'));
-    } catch (error) {
-      notifyError(errorText(error, t('vrUsers:record.exportFailed')));
-    } finally {
-      setExporting(false);
-    }
-  }
+  const csv = useFileExport({
+    download: () => exportVrUserRecord(id, i18n.language === 'en' ? 'en' : 'ru'),
+    doneText: () => t('vrUsers:record.exported'),
+    failedText: () => t('vrUsers:record.exportFailed'),
+  });
 
   return (
     <Stack gap="lg">
@@ -168,9 +158,9 @@ export function TraineePage() {
               <Button
                 variant="default"
                 leftSection={<IconDownload size={16} />}
-                loading={exporting}
+                loading={csv.exporting}
                 disabled={!record.data}
-                onClick={() => void exportCsv()}
+                onClick={() => void csv.start()}
               >
                 {t('vrUsers:record.export')}
               </Button>

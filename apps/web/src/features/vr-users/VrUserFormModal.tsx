@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { VrUser } from '@vrtc/contract';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormFooter } from '../../components/FormFooter';
+import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveVrUser } from '../../api/vr-users';
@@ -22,11 +23,9 @@ export function VrUserFormModal({ opened, vrUser, onClose }: VrUserFormModalProp
     validate: { name: (value) => (value.trim() ? null : t('vrUsers:nameRequired')) },
   });
 
-  useEffect(() => {
-    if (opened) form.setValues({ name: vrUser?.name ?? '', notes: vrUser?.notes ?? '' });
-    // Reset only when the dialog opens for another user.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [opened, vrUser?.id]);
+  useResetOnOpen(opened, vrUser?.id, () => {
+    form.setValues({ name: vrUser?.name ?? '', notes: vrUser?.notes ?? '' });
+  });
 
   const submit = form.onSubmit(async (values) => {
     try {
@@ -63,14 +62,11 @@ export function VrUserFormModal({ opened, vrUser, onClose }: VrUserFormModalProp
             maxLength={2000}
             {...form.getInputProps('notes')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {vrUser ? t('common:save') : t('common:create')}
-            </Button>
-          </Group>
+          <FormFooter
+            submitLabel={vrUser ? t('common:save') : t('common:create')}
+            pending={save.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -1,10 +1,11 @@
 import { ActionIcon, Progress, Text } from '@mantine/core';
 import { IconListDetails } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
 import type { VrUserSession } from '@vrtc/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useColumns } from '../../components/use-columns';
 import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { LateResultMark } from '../../components/LateResultMark';
@@ -54,7 +55,8 @@ export function VrUserSessionTimeline({
     [offset],
   );
 
-  const columns = useMemo<ColumnDef<VrUserSession, unknown>[]>(
+  const columns = useColumns<VrUserSession>(
+    t,
     () => [
       {
         accessorKey: 'started_at',
@@ -149,7 +151,7 @@ export function VrUserSessionTimeline({
         ),
       },
     ],
-    [t, i18n.language, content],
+    [content],
   );
 
   return (
@@ -168,11 +170,7 @@ export function VrUserSessionTimeline({
           getRowId={(session) => session.id}
           minWidth={miw}
           label={t('vrUsers:record.sessions')}
-          empty={
-            <Text c="dimmed" ta="center" py="xl">
-              {t('vrUsers:noSessions')}
-            </Text>
-          }
+          empty={<Empty title={t('vrUsers:noSessions')} />}
         />
       </QueryState>
       <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />

@@ -1,14 +1,15 @@
 import { actionsColumn } from '../../components/RowActions';
-import { Anchor, Button, Card, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Card, Text, TextInput } from '@mantine/core';
 import { Link } from 'react-router';
 import { IconEye, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
-import type { ColumnDef } from '../../components/table-model';
+import { useColumns } from '../../components/use-columns';
 import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCodeOf } from '../../lib/error-text';
 import { useVrUserList } from '../../api/vr-users';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
+import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
@@ -68,63 +69,58 @@ export function VrUsersPage() {
     });
   }
 
-  const columns = useMemo<ColumnDef<VrUser, unknown>[]>(
-    () => [
+  const columns = useColumns<VrUser>(t, () => [
+    {
+      accessorKey: 'name',
+      header: t('vrUsers:name'),
+      cell: (c) => (
+        <Anchor
+          component={Link}
+          to={`/vr-users/${c.row.original.id}`}
+          fw={500}
+          aria-label={t('vrUsers:record.open', { name: c.row.original.name })}
+        >
+          {c.row.original.name}
+        </Anchor>
+      ),
+    },
+    {
+      accessorKey: 'notes',
+      header: t('vrUsers:notes'),
+      cell: (c) => (
+        <Text size="sm" c={c.row.original.notes ? undefined : 'dimmed'} lineClamp={2} maw={280}>
+          {c.row.original.notes || t('common:none')}
+        </Text>
+      ),
+    },
+    { accessorKey: 'session_count', header: t('vrUsers:sessionCount') },
+    { accessorKey: 'completed_count', header: t('vrUsers:completedCount') },
+    {
+      accessorKey: 'last_session_at',
+      header: t('vrUsers:lastSession'),
+      meta: { card: 'fact' },
+      cell: (c) => formatDateTime(c.row.original.last_session_at, i18n.language),
+    },
+    {
+      accessorKey: 'created_at',
+      header: t('vrUsers:created'),
+      cell: (c) => formatDate(c.row.original.created_at, i18n.language),
+    },
+    actionsColumn<VrUser>(t, (vrUser) => [
       {
-        accessorKey: 'name',
-        header: t('vrUsers:name'),
-        cell: (c) => (
-          <Anchor
-            component={Link}
-            to={`/vr-users/${c.row.original.id}`}
-            fw={500}
-            aria-label={t('vrUsers:record.open', { name: c.row.original.name })}
-          >
-            {c.row.original.name}
-          </Anchor>
-        ),
+        label: t('vrUsers:viewSessions'),
+        icon: IconEye,
+        onClick: () => setViewing(vrUser),
       },
+      { kind: 'edit', onClick: () => setEditing({ vrUser }) },
       {
-        accessorKey: 'notes',
-        header: t('vrUsers:notes'),
-        cell: (c) => (
-          <Text size="sm" c={c.row.original.notes ? undefined : 'dimmed'} lineClamp={2} maw={280}>
-            {c.row.original.notes || t('common:none')}
-          </Text>
-        ),
+        kind: 'delete',
+        disabledReason:
+          vrUser.session_count > 0 && t('vrUsers:deleteDisabled', { count: vrUser.session_count }),
+        onClick: () => remove(vrUser),
       },
-      { accessorKey: 'session_count', header: t('vrUsers:sessionCount') },
-      { accessorKey: 'completed_count', header: t('vrUsers:completedCount') },
-      {
-        accessorKey: 'last_session_at',
-        header: t('vrUsers:lastSession'),
-        meta: { card: 'fact' },
-        cell: (c) => formatDateTime(c.row.original.last_session_at, i18n.language),
-      },
-      {
-        accessorKey: 'created_at',
-        header: t('vrUsers:created'),
-        cell: (c) => formatDate(c.row.original.created_at, i18n.language),
-      },
-      actionsColumn<VrUser>(t, (vrUser) => [
-        {
-          label: t('vrUsers:viewSessions'),
-          icon: IconEye,
-          onClick: () => setViewing(vrUser),
-        },
-        { kind: 'edit', onClick: () => setEditing({ vrUser }) },
-        {
-          kind: 'delete',
-          disabledReason:
-            vrUser.session_count > 0 &&
-            t('vrUsers:deleteDisabled', { count: vrUser.session_count }),
-          onClick: () => remove(vrUser),
-        },
-      ]),
-    ],
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [t, i18n.language],
-  );
+    ]),
+  ]);
 
   return (
     <>
@@ -161,20 +157,18 @@ export function VrUsersPage() {
             getRowId={(vrUser) => vrUser.id}
             empty={
               list.filtered ? (
-                <Text c="dimmed" ta="center" py="xl">
-                  {t('vrUsers:noMatches')}
-                </Text>
+                <Empty title={t('vrUsers:noMatches')} />
               ) : (
-                <Stack align="center" py="xl" gap="sm">
-                  <IconUsers size={40} opacity={0.4} />
-                  <Text fw={500}>{t('vrUsers:emptyTitle')}</Text>
-                  <Text c="dimmed" size="sm">
-                    {t('vrUsers:emptyText')}
-                  </Text>
-                  <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                    {t('vrUsers:add')}
-                  </Button>
-                </Stack>
+                <Empty
+                  icon={<IconUsers size={28} />}
+                  title={t('vrUsers:emptyTitle')}
+                  description={t('vrUsers:emptyText')}
+                  action={
+                    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+                      {t('vrUsers:add')}
+                    </Button>
+                  }
+                />
               )
             }
           />

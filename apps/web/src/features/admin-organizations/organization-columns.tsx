@@ -1,0 +1,125 @@
+import { Badge, Group, Text } from '@mantine/core';
+import { IconChartBar } from '@tabler/icons-react';
+import type { Organization } from '@vrtc/contract';
+import { useTranslation } from 'react-i18next';
+import { actionsColumn } from '../../components/RowActions';
+import { Tooltip } from '../../components/Tooltip';
+import { useColumns } from '../../components/use-columns';
+import { formatDate, formatPercent } from '../../lib/format';
+
+/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
+const FULL_LABEL = { label: { overflow: 'visible' } } as const;
+
+/** What a row's buttons do. */
+export interface OrganizationActions {
+  onAnalytics: (organization: Organization) => void;
+  onEdit: (organization: Organization) => void;
+  onDelete: (organization: Organization) => void;
+}
+
+/** The organisations table's columns: name, status, figures, created; analytics, edit, delete. */
+export function useOrganizationColumns(actions: OrganizationActions) {
+  const { t, i18n } = useTranslation('adminOrganizations');
+  return useColumns<Organization>(t, () => [
+    {
+      accessorKey: 'name',
+      header: t('col.name'),
+      cell: (c) => <Text fw={500}>{c.row.original.name}</Text>,
+    },
+    {
+      accessorKey: 'active',
+      header: t('col.status'),
+      cell: (c) =>
+        c.row.original.active ? (
+          <Badge color="green" variant="light" styles={FULL_LABEL}>
+            {t('active')}
+          </Badge>
+        ) : (
+          <Badge color="gray" variant="light" styles={FULL_LABEL}>
+            {t('inactive')}
+          </Badge>
+        ),
+    },
+    {
+      id: 'total_users',
+      accessorFn: (o) => o.stats?.total_users ?? 0,
+      header: () => <span title={t('col.peopleHint')}>{t('col.people')}</span>,
+      cell: ({ row: { original: o } }) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.peopleHint')}>
+          {o.stats?.total_users ?? 0} / {o.stats?.total_vr_users ?? 0}
+        </Text>
+      ),
+    },
+    {
+      id: 'total_sessions',
+      accessorFn: (o) => o.stats?.total_sessions ?? 0,
+      header: () => <span title={t('col.sessionsHint')}>{t('col.sessions')}</span>,
+      cell: ({ row: { original: o } }) => {
+        const active = o.stats?.active_sessions ?? 0;
+        return (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm">{o.stats?.total_sessions ?? 0}</Text>
+            {active > 0 ? (
+              <Tooltip label={t('col.activeSessions')}>
+                <Badge
+                  color="blue"
+                  variant="light"
+                  styles={FULL_LABEL}
+                  aria-label={`${t('col.activeSessions')}: ${active}`}
+                >
+                  {active}
+                </Badge>
+              </Tooltip>
+            ) : null}
+          </Group>
+        );
+      },
+    },
+    {
+      id: 'success_rate',
+      accessorFn: (o) => o.stats?.success_rate ?? 0,
+      header: t('col.successRate'),
+      cell: (c) => formatPercent(c.getValue() as number, i18n.language),
+    },
+    {
+      id: 'total_devices',
+      accessorFn: (o) => o.stats?.total_devices ?? 0,
+      header: () => <span title={t('col.devicesHint')}>{t('col.devices')}</span>,
+      cell: ({ row: { original: o } }) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('col.devicesHint')}>
+          <Text
+            span
+            c={
+              (o.stats?.online_devices ?? 0) > 0
+                ? 'var(--mantine-color-green-light-color)'
+                : 'dimmed'
+            }
+            fw={600}
+          >
+            {o.stats?.online_devices ?? 0}
+          </Text>{' '}
+          / {o.stats?.total_devices ?? 0}
+        </Text>
+      ),
+    },
+    {
+      accessorKey: 'created_at',
+      header: t('col.created'),
+      cell: (c) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(c.row.original.created_at, i18n.language)}
+        </Text>
+      ),
+    },
+    actionsColumn<Organization>(t, (organization) => [
+      {
+        label: t('analytics.open'),
+        icon: IconChartBar,
+        color: 'grape',
+        onClick: () => actions.onAnalytics(organization),
+      },
+      { kind: 'edit', onClick: () => actions.onEdit(organization) },
+      { kind: 'delete', onClick: () => actions.onDelete(organization) },
+    ]),
+  ]);
+}
