@@ -56,7 +56,8 @@ import {
 import { devicesRoutes } from './devices/devices.routes.ts';
 import { adminDevicesRoutes } from './devices/devices.admin.routes.ts';
 import { sessionsRoutes } from './sessions/sessions.routes.ts';
-import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
+import { recordRefusals } from './audit/refusals.ts';
 import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
@@ -293,7 +294,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     await browser.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     // The console's sign-in cookie is read here only: headsets send none.
     await browser.register(cookie);
-    // Before the routes: every refusal (401, 403) of the console's API goes to the audit log.
+    // Before the routes: every refusal (401, 403) of the console's API is recorded or counted.
     recordRefusals(browser, ctx);
 
     authRoutes(browser, ctx);

@@ -104,6 +104,27 @@ describe('POST /v1/auth/login sets the sign-in cookie', () => {
     expect(response.cookies.map((c) => [c.name, c.secure])).toEqual([['vrtc_session', undefined]]);
   });
 
+  it('gives a page (a request with Origin) the cookie and no token in the body; a script the token as before', async () => {
+    const page = await signIn(t, { origin: OWN_ORIGIN });
+    expect(page.response.statusCode).toBe(200);
+    const body = page.response.json();
+    expect(body).not.toHaveProperty('token');
+    expect(body).toMatchObject({ id: page.account.id, email: page.account.email });
+    const cookie = page.response.cookies.find((c) => c.name === 'vrtc_session');
+    expect(cookie?.value).toMatch(/^[\w-]{40,}$/);
+    expect(page.response.body).not.toContain(cookie!.value);
+    const me = await call(t, {
+      url: '/v1/me',
+      headers: { cookie: `vrtc_session=${cookie!.value}` },
+    });
+    expect(me.json()).toMatchObject({ id: page.account.id });
+
+    const script = await signIn(t);
+    expect(script.response.json().token).toBe(
+      script.response.cookies.find((c) => c.name === 'vrtc_session')?.value,
+    );
+  });
+
   it("refuses a sign-in from another site's page, and takes one from its own or from a script", async () => {
     const foreign = await signIn(t, { origin: 'https://evil.example' });
     expect(foreign.response.statusCode).toBe(403);

@@ -194,7 +194,7 @@ describe('time fields of the contract', () => {
         if (response.statusCode >= 300)
           wrong.push(`${value}: ${response.statusCode} ${response.body}`);
       }
-      const named = field.split(' ')[1];
+      const named = field.split(' ')[1]!;
       for (const value of invalid) {
         const response = await send(value);
         if (

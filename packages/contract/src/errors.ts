@@ -99,7 +99,7 @@ export const ERRORS = {
   },
   rate_limited: {
     status: 429,
-    when: 'too many failed sign-ins (in 15 minutes: 5 per address and account, 50 per account, 100 per address) or wrong enrolment codes (300 per address); Retry-After says when to try again',
+    when: 'too many failed sign-ins (in 15 minutes: 5 per address and account, 100 per address; an address is an IPv4 address or an IPv6 /64) or wrong enrolment codes (300 per address); Retry-After says when to try again',
   },
   outbound_address_refused: {
     status: 422,

@@ -113,6 +113,13 @@ export const CONFIG_SETTINGS = {
     shownDefault: '`604800000` (7 days)',
     meaning: 'lifetime of a console sign-in',
   }),
+  loginSlowDelayMs: integer({
+    name: 'LOGIN_SLOW_DELAY_MS',
+    default: 3000,
+    max: 60_000,
+    meaning:
+      'wait before checking a sign-in to an account past its failure threshold, from a browser that never signed in to it (docs/operations.md, rate limits)',
+  }),
   heartbeatIntervalMs: integer({
     name: 'HEARTBEAT_INTERVAL_MS',
     default: 5000,
