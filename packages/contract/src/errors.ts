@@ -28,6 +28,10 @@ export const ERRORS = {
     status: 403,
     when: 'a client token on /v1/admin/*; a deactivated account or organisation signing in',
   },
+  password_too_common: {
+    status: 400,
+    when: 'a new password is on the list of common and breached passwords the server ships (compared without regard to case)',
+  },
   wrong_current_password: {
     status: 403,
     when: 'an account changing its own password gives a wrong current one (counted as a failed sign-in)',

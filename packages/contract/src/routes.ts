@@ -249,7 +249,7 @@ export const routes = {
       'current password counts as a failed sign-in under the sign-in limits (429 past them).',
     body: OwnPasswordBody,
     success: { status: 200, body: OkBody },
-    errors: ['wrong_current_password', 'rate_limited'],
+    errors: ['wrong_current_password', 'rate_limited', 'password_too_common'],
   }),
 
   // ---- Devices (the caller's organisation) ----
@@ -597,7 +597,7 @@ export const routes = {
       'matches no organization.',
     body: AccountCreateBody,
     success: { status: 201, body: Account },
-    errors: ['email_taken'],
+    errors: ['email_taken', 'password_too_common'],
   }),
   getAccount: defineRoute({
     ...routeTable.getAccount,
@@ -641,7 +641,7 @@ export const routes = {
     params: IdParams,
     body: AccountPasswordBody,
     success: { status: 200, body: OkBody },
-    errors: ['not_found'],
+    errors: ['not_found', 'password_too_common'],
   }),
 
   // ---- Admin: all devices ----

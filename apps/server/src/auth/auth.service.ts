@@ -14,6 +14,7 @@ import {
 import { addressPrefix } from '../platform/service/address-prefix.ts';
 import { auditBudgetLeft } from '../audit/refusals.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { refuseCommonPassword } from './common-passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
@@ -314,6 +315,7 @@ export async function changeOwnPassword(
   body: OwnPasswordBody,
   clientAddress: string,
 ): Promise<void> {
+  refuseCommonPassword(body.new_password);
   const now = ctx.clock.now();
   const limits = loginLimits(caller.email, clientAddress);
   await countPasswordAttempt(ctx, now, limits);
