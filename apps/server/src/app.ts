@@ -146,7 +146,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
           },
     // One line per request, written by registerRequestLog, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // The proxy's X-Request-Id when it sets one (nginx: deploy/nginx.conf), else a UUID.
+    // Always our own UUID; the proxy's or client's X-Request-Id is logged apart (request-log.ts).
     requestIdHeader: false,
     genReqId: requestIdOf,
     // While closing, a request on a kept-alive connection is still answered (the database is

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUDITED_REFUSALS_PER_ACCOUNT } from '../src/audit/refusals.ts';
 import { BACKGROUND, createTestApp, type TestApp } from './harness.ts';
-import { makeAccount, makeTenant } from './factories.ts';
+import { makeAccount, makeTenant, TEST_PASSWORD } from './factories.ts';
 
 /**
  * Strangers cannot write the audit log: a request refused to a caller not signed in is counted
@@ -121,5 +121,21 @@ describe('refusals of known accounts', () => {
     const events = await eventsOf('auth.login_failed', `&target_id=${account.id}`);
     expect(events).toHaveLength(AUDITED_REFUSALS_PER_ACCOUNT);
     expect(JSON.stringify(events)).not.toContain('wrong-password');
+  });
+});
+
+describe('the request id an event keeps', () => {
+  it('is the server’s own, never the X-Request-Id a client sent', async () => {
+    const account = await makeAccount(t.db);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      headers: { 'x-request-id': 'chosen-by-the-client' },
+      payload: { email: account.email, password: TEST_PASSWORD },
+    });
+    expect(response.statusCode).toBe(200);
+    const [event] = await eventsOf('auth.login', `&target_id=${account.id}`);
+    expect(event!.request_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-/);
+    expect(JSON.stringify(event)).not.toContain('chosen-by-the-client');
   });
 });

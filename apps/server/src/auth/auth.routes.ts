@@ -5,7 +5,12 @@ import { callerOf } from './caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import * as auth from './auth.service.ts';
-import { clearSessionCookie, refuseCrossSite, setSessionCookie } from './session-cookie.ts';
+import {
+  clearSessionCookie,
+  refuseCrossSite,
+  refuseOtherHost,
+  setSessionCookie,
+} from './session-cookie.ts';
 import { knownDeviceId, setKnownDevice } from './known-device.ts';
 import { signingSecret } from '../platform/config/signing-secret.ts';
 
@@ -14,7 +19,10 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
     // A page of another site must not sign the browser in to an account of its choosing. A
     // request without Origin is no browser's POST (scripts, headsets): it is let through.
     const page = request.headers.origin !== undefined;
-    if (page) refuseCrossSite(request, ctx.config.publicUrl);
+    if (page) {
+      refuseCrossSite(request, ctx.config.publicUrl);
+      refuseOtherHost(request, ctx.config.publicUrl);
+    }
     const secret = signingSecret(ctx.config);
     const email = request.body.email.trim().toLowerCase();
     const knownDevice = page ? knownDeviceId(request, secret, email) : undefined;

@@ -105,7 +105,8 @@ export const CONFIG_SETTINGS = {
     name: 'PUBLIC_URL',
     schemes: ['http', 'https'],
     shownDefault: 'from the request',
-    meaning: 'base of the download URLs handed to browsers and headsets',
+    meaning:
+      'base of the download URLs handed to browsers and headsets; when set, the console’s sign-in cookie is taken only on requests to its host',
   }),
   tokenTtlMs: integer({
     name: 'TOKEN_TTL_MS',
