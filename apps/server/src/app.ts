@@ -55,7 +55,8 @@ import {
 import { devicesRoutes } from './devices/devices.routes.ts';
 import { adminDevicesRoutes } from './devices/devices.admin.routes.ts';
 import { sessionsRoutes } from './sessions/sessions.routes.ts';
-import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
+import { auditRoutes } from './audit/audit.routes.ts';
+import { recordRefusals } from './audit/refusals.ts';
 import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
@@ -202,7 +203,7 @@ function newFastify(options: AppOptions) {
           },
     // One line per request, written by registerRequestLog, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    // The proxy's X-Request-Id when it sets one (nginx: deploy/nginx.conf), else a UUID.
+    // Always our own UUID; the proxy's or client's X-Request-Id is logged apart (request-log.ts).
     requestIdHeader: false,
     genReqId: requestIdOf,
     // While closing, a request on a kept-alive connection is still answered (the database is
@@ -367,7 +368,7 @@ function browserRoutes(ctx: AppContext, liveStreams: LiveStreams) {
     await browser.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
     // The console's sign-in cookie is read here only: headsets send none.
     await browser.register(cookie);
-    // Before the routes: every refusal (401, 403) of the console's API goes to the audit log.
+    // Before the routes: every refusal (401, 403) of the console's API is recorded or counted.
     recordRefusals(browser, ctx);
 
     authRoutes(browser, ctx);

@@ -10,6 +10,7 @@ import { openStream } from './live-stream.ts';
  * made with it must come from the console's own origin, and sign-out clears it.
  */
 
+const HOST = 'console.example:8080';
 let t: TestApp;
 /** Behind a trusted proxy that says the browser spoke https, with the address users reach. */
 let proxied: TestApp;
@@ -17,13 +18,12 @@ beforeAll(async () => {
   [t, proxied] = await Promise.all([
     createTestApp(),
     createTestApp({
-      config: { trustProxy: true, publicUrl: 'https://vrtc.example.org' },
+      config: { trustProxy: true, publicUrl: `https://${HOST}` },
     }),
   ]);
 });
 afterAll(() => Promise.all([t.close(), proxied.close()]));
 
-const HOST = 'console.example:8080';
 const OWN_ORIGIN = `http://${HOST}`;
 
 interface Call {
@@ -102,6 +102,27 @@ describe('POST /v1/auth/login sets the sign-in cookie', () => {
   it('does not take X-Forwarded-Proto from a proxy it does not trust', async () => {
     const { response } = await signIn(t, { 'x-forwarded-proto': 'https' });
     expect(response.cookies.map((c) => [c.name, c.secure])).toEqual([['vrtc_session', undefined]]);
+  });
+
+  it('gives a page (a request with Origin) the cookie and no token in the body; a script the token as before', async () => {
+    const page = await signIn(t, { origin: OWN_ORIGIN });
+    expect(page.response.statusCode).toBe(200);
+    const body = page.response.json();
+    expect(body).not.toHaveProperty('token');
+    expect(body).toMatchObject({ id: page.account.id, email: page.account.email });
+    const cookie = page.response.cookies.find((c) => c.name === 'vrtc_session');
+    expect(cookie?.value).toMatch(/^[\w-]{40,}$/);
+    expect(page.response.body).not.toContain(cookie!.value);
+    const me = await call(t, {
+      url: '/v1/me',
+      headers: { cookie: `vrtc_session=${cookie!.value}` },
+    });
+    expect(me.json()).toMatchObject({ id: page.account.id });
+
+    const script = await signIn(t);
+    expect(script.response.json().token).toBe(
+      script.response.cookies.find((c) => c.name === 'vrtc_session')?.value,
+    );
   });
 
   it("refuses a sign-in from another site's page, and takes one from its own or from a script", async () => {
@@ -186,7 +207,7 @@ describe('a change signed in by the cookie must come from the console', () => {
     expect(defaultPort.statusCode).toBe(201);
   });
 
-  it("takes PUBLIC_URL's origin, and the forwarded host a trusted proxy names", async () => {
+  it("with PUBLIC_URL set, takes only requests to PUBLIC_URL's host and from its origin", async () => {
     const { response } = await signIn(proxied, { 'x-forwarded-proto': 'https' });
     const cookie = `__Host-vrtc_session=${response.json().token}`;
     const create = (headers: Record<string, string>) =>
@@ -196,20 +217,31 @@ describe('a change signed in by the cookie must come from the console', () => {
         headers: { cookie, 'x-forwarded-proto': 'https', ...headers },
         payload: { name: 'Proxied Trainee' },
       });
-    // nginx reaches the node at an internal address; the browser is on the public one.
-    expect(
-      (await create({ host: '127.0.0.1:3000', origin: 'https://vrtc.example.org' })).statusCode,
-    ).toBe(201);
-    expect(
-      (
-        await create({
-          host: '127.0.0.1:3000',
-          'x-forwarded-host': 'other.example.org',
-          origin: 'https://other.example.org',
-        })
-      ).statusCode,
-    ).toBe(201);
-    const plainHttp = await create({ host: '127.0.0.1:3000', origin: 'http://vrtc.example.org' });
+    // nginx passes the Host the browser asked for (deploy/nginx.conf).
+    expect((await create({ origin: `https://${HOST}` })).statusCode).toBe(201);
+    // Another name for the server (an address, a rebound name): the cookie opens nothing there,
+    // a read included, whatever Origin comes with it.
+    const elsewhere: Array<Record<string, string>> = [
+      { host: '127.0.0.1:3000', origin: 'https://127.0.0.1:3000' },
+      { 'x-forwarded-host': 'other.example.org', origin: 'https://other.example.org' },
+    ];
+    for (const headers of elsewhere) {
+      const refused = await create(headers);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ error: 'cross_site_request' });
+      const read = await call(proxied, {
+        url: '/v1/me',
+        headers: { cookie, 'x-forwarded-proto': 'https', ...headers },
+      });
+      expect(read.statusCode).toBe(403);
+    }
+    const signInElsewhere = await signIn(proxied, {
+      'x-forwarded-proto': 'https',
+      host: '127.0.0.1:3000',
+      origin: 'https://127.0.0.1:3000',
+    });
+    expect(signInElsewhere.response.statusCode).toBe(403);
+    const plainHttp = await create({ origin: `http://${HOST}` });
     expect(plainHttp.statusCode).toBe(403);
     expect(plainHttp.json()).toMatchObject({ error: 'cross_site_request' });
   });

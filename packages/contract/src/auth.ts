@@ -32,8 +32,19 @@ export const Me = Type.Object({
 });
 export type Me = Static<typeof Me>;
 
+/**
+ * The signed-in account, and its bearer token for a client that is no browser page. A sign-in made
+ * by a page (a request with an `Origin` header) gets the token only in the httpOnly sign-in cookie
+ * (decision 025), never in the body, where the page's script could read it; a client without
+ * `Origin` (scripts, the simulator, API users) gets `token` here, as always.
+ */
 export const LoginResponse = Type.Object({
-  token: Type.String(),
+  token: Type.Optional(
+    Type.String({
+      description:
+        'the bearer token; absent when the request carried Origin (a browser page: the cookie holds it)',
+    }),
+  ),
   expires_at: Type.String({ format: 'date-time' }),
   id: Uuid,
   email: Type.String(),

@@ -3,7 +3,24 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.ts';
 
 /** Shared building blocks of every request and response schema. */
 export const Uuid = Type.String({ format: 'uuid' });
+/**
+ * An instant, in RFC 3339's grammar, that names a real instant of years 1–9999: the server's
+ * `date-time` check also refuses what the grammar admits but a JavaScript Date cannot hold (a leap
+ * second, `23:59:60`; an offset of hours alone, `+05`) and what leaves the years both PostgreSQL
+ * and the console print alike (`timestampNamesInstant`). Read it with `new Date(text)`: offsets
+ * and lower-case letters are accepted and normalised to UTC.
+ */
 export const Timestamp = Type.String({ format: 'date-time', maxLength: 40 });
+
+// Date.UTC would read the year 1 as 1901.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const AFTER_LAST_INSTANT = Date.parse('+010000-01-01T00:00:00Z');
+
+/** Whether a text the RFC 3339 grammar admits names an instant a Date holds, in years 1–9999. */
+export function timestampNamesInstant(text: string): boolean {
+  const instant = Date.parse(text);
+  return Number.isFinite(instant) && instant >= FIRST_INSTANT && instant < AFTER_LAST_INSTANT;
+}
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 

@@ -28,6 +28,10 @@ export const ERRORS = {
     status: 403,
     when: 'a client token on /v1/admin/*; a deactivated account or organisation signing in',
   },
+  password_too_common: {
+    status: 400,
+    when: 'a new password is on the list of common and breached passwords the server ships (compared without regard to case)',
+  },
   wrong_current_password: {
     status: 403,
     when: 'an account changing its own password gives a wrong current one (counted as a failed sign-in)',
@@ -99,7 +103,7 @@ export const ERRORS = {
   },
   rate_limited: {
     status: 429,
-    when: 'too many failed sign-ins (in 15 minutes: 5 per address and account, 50 per account, 100 per address) or wrong enrolment codes (300 per address); Retry-After says when to try again',
+    when: 'too many failed sign-ins (in 15 minutes: 5 per address and account, 100 per address; an address is an IPv4 address or an IPv6 /64) or wrong enrolment codes (300 per address); Retry-After says when to try again',
   },
   outbound_address_refused: {
     status: 422,

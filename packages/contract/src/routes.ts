@@ -215,8 +215,12 @@ export const routes = {
     access: 'public',
     tags: ['auth'],
     description:
-      'Failures in 15 minutes: 5 per client address and account, 50 per account from any ' +
-      'address, 100 per address across accounts; then 429 with Retry-After.',
+      'Sets the httpOnly sign-in cookie. A request with an Origin header (a browser page) gets ' +
+      'the answer without token; one without Origin (scripts, API users) gets the bearer token ' +
+      'in it. Failures in 15 minutes: 5 per client address (IPv4, IPv6 /64) and account, 100 ' +
+      'per address across accounts; then 429 with Retry-After. Past 50 failures of an account ' +
+      'from any address, a sign-in from a browser that never signed in to it waits ' +
+      'LOGIN_SLOW_DELAY_MS, never refused.',
     body: LoginBody,
     success: { status: 200, body: LoginResponse },
     errors: ['invalid_credentials', 'forbidden', 'rate_limited', 'cross_site_request'],
@@ -245,7 +249,7 @@ export const routes = {
       'current password counts as a failed sign-in under the sign-in limits (429 past them).',
     body: OwnPasswordBody,
     success: { status: 200, body: OkBody },
-    errors: ['wrong_current_password', 'rate_limited'],
+    errors: ['wrong_current_password', 'rate_limited', 'password_too_common'],
   }),
 
   // ---- Devices (the caller's organisation) ----
@@ -593,7 +597,7 @@ export const routes = {
       'matches no organization.',
     body: AccountCreateBody,
     success: { status: 201, body: Account },
-    errors: ['email_taken'],
+    errors: ['email_taken', 'password_too_common'],
   }),
   getAccount: defineRoute({
     ...routeTable.getAccount,
@@ -637,7 +641,7 @@ export const routes = {
     params: IdParams,
     body: AccountPasswordBody,
     success: { status: 200, body: OkBody },
-    errors: ['not_found'],
+    errors: ['not_found', 'password_too_common'],
   }),
 
   // ---- Admin: all devices ----

@@ -10,6 +10,7 @@ import type {
 import { sql, type RawBuilder } from 'kysely';
 import { endSignIns } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { refuseCommonPassword } from '../auth/common-passwords.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
@@ -127,6 +128,7 @@ export async function createAccount(
   caller: Caller,
   body: AccountCreateBody,
 ): Promise<Account> {
+  refuseCommonPassword(body.password);
   await findOrganization(ctx.db, body.organization_id);
   await assertEmailFree(ctx.db, body.email);
   const passwordHash = await hashPassword(body.password, ctx.config.passwordHashCost);
@@ -270,6 +272,7 @@ export async function changePassword(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!exists) throw notFound('User');
+  refuseCommonPassword(body.new_password);
   const passwordHash = await hashPassword(body.new_password, ctx.config.passwordHashCost);
   await ctx.db.transaction().execute(async (trx) => {
     const account = await trx

@@ -32,7 +32,7 @@ describe('POST /v1/admin/users', () => {
     const organization = await makeOrganization(t.db, { name: 'Acme' });
     const response = await request('POST', '/v1/admin/users', {
       email: 'New.Staff@acme.test',
-      password: 'secret6',
+      password: 'secret-888',
       role: 'client',
       organization_id: organization.id,
     });
@@ -53,7 +53,7 @@ describe('POST /v1/admin/users', () => {
       .where('id', '=', created.id)
       .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
-    const signedIn = await login('new.staff@acme.test', 'secret6');
+    const signedIn = await login('new.staff@acme.test', 'secret-888');
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json()).toMatchObject({ role: 'client', organization_name: 'Acme' });
   });
@@ -62,7 +62,7 @@ describe('POST /v1/admin/users', () => {
     const existing = await makeAccount(t.db, { email: 'taken@example.com' });
     const response = await request('POST', '/v1/admin/users', {
       email: 'TAKEN@Example.com',
-      password: 'secret6',
+      password: 'secret-888',
       role: 'admin',
       organization_id: existing.organization_id,
     });
@@ -77,12 +77,12 @@ describe('POST /v1/admin/users', () => {
     const organizationId = admin.organization.id;
     const valid = {
       email: 'v@example.com',
-      password: 'secret6',
+      password: 'secret-888',
       role: 'client',
       organization_id: organizationId,
     };
     const cases = [
-      [{ ...valid, password: '12345' }, 'body.password must NOT have fewer than 6 characters'],
+      [{ ...valid, password: '1234567' }, 'body.password must NOT have fewer than 8 characters'],
       [{ ...valid, email: 'not-an-email' }, 'body.email must be a valid email'],
       [{ ...valid, email: `${'a'.repeat(250)}@example.com` }, 'body.email'],
       [{ ...valid, role: 'root' }, 'body.role'],
@@ -243,7 +243,7 @@ describe('PUT /v1/admin/users/:id', () => {
       [{ active: 'no' }, 'body.active'],
       [{ role: 'owner' }, 'body.role'],
       [{ email: 'x' }, 'body.email must be a valid email'],
-      [{ password: 'secret6' }, 'body.password is not allowed'],
+      [{ password: 'secret-888' }, 'body.password is not allowed'],
     ] as const) {
       const response = await request('PUT', `/v1/admin/users/${account.id}`, payload);
       expect(response.statusCode, message).toBe(400);
@@ -403,20 +403,20 @@ describe('POST /v1/admin/users/:id/password', () => {
     const account = await makeAccount(t.db);
     const url = `/v1/admin/users/${account.id}/password`;
     for (const [payload, message] of [
-      [{ new_password: '12345' }, 'body.new_password must NOT have fewer than 6 characters'],
+      [{ new_password: '1234567' }, 'body.new_password must NOT have fewer than 8 characters'],
       [{}, 'body.new_password is required'],
       [
         { new_password: 'x'.repeat(201) },
         'body.new_password must NOT have more than 200 characters',
       ],
-      [{ new_password: 'secret6', old_password: 'a' }, 'body.old_password is not allowed'],
+      [{ new_password: 'secret-888', old_password: 'a' }, 'body.old_password is not allowed'],
     ] as const) {
       const response = await request('POST', url, payload);
       expect(response.statusCode, message).toBe(400);
       expect(response.json().message).toBe(message);
     }
     const unknown = await request('POST', `/v1/admin/users/${UNKNOWN_ID}/password`, {
-      new_password: 'secret6',
+      new_password: 'secret-888',
     });
     expect(unknown.statusCode).toBe(404);
     expect((await login(account.email, TEST_PASSWORD)).statusCode).toBe(200);
@@ -434,7 +434,7 @@ describe('access', () => {
         '/v1/admin/users',
         {
           email: 'x@example.com',
-          password: 'secret6',
+          password: 'secret-888',
           role: 'admin',
           organization_id: client.organization.id,
         },
@@ -442,7 +442,7 @@ describe('access', () => {
       ['GET', `/v1/admin/users/${id}`, undefined],
       ['PUT', `/v1/admin/users/${id}`, { role: 'admin' }],
       ['DELETE', `/v1/admin/users/${id}`, undefined],
-      ['POST', `/v1/admin/users/${id}/password`, { new_password: 'secret6' }],
+      ['POST', `/v1/admin/users/${id}/password`, { new_password: 'secret-888' }],
     ] as const;
     for (const [method, url, payload] of routes) {
       const response = await t.app.inject({

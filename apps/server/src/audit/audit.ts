@@ -270,7 +270,8 @@ function eventOf(record: Omit<AuditRecord, 'changes'>, changes: AuditChanges) {
     outcome: record.outcome ?? 'success',
     target_type: record.target.type,
     target_id: record.target.id ?? null,
-    target_label: record.target.label ?? null,
+    // A label can hold what a client sent (a path, an email tried): an event stays small.
+    target_label: record.target.label?.slice(0, TARGET_LABEL_MAX_LENGTH) ?? null,
     changes,
     ip: source.request?.ip ?? null,
     user_agent: source.request?.userAgent ?? null,
@@ -278,6 +279,9 @@ function eventOf(record: Omit<AuditRecord, 'changes'>, changes: AuditChanges) {
   };
   return { event };
 }
+
+/** The longest target label an event keeps. */
+export const TARGET_LABEL_MAX_LENGTH = 512;
 
 /** Stands for the seq the database will give the event. */
 const SEQ_TO_COME = -1;

@@ -9,13 +9,15 @@ import {
   cookieToken,
   isUnsafeMethod,
   refuseCrossSite,
+  refuseOtherHost,
 } from './session-cookie.ts';
 
 /**
  * onRequest hook: a valid user token (and, for admin scopes, the admin role) or no entry. The
  * token is the Authorization header's (scripts, tests) or else the console's sign-in cookie
  * (session-cookie.ts); either resolves the same way. A browser sends the cookie whatever page
- * made the request, so a change made with it must come from the console's own origin.
+ * made the request, so a change made with it must come from the console's own origin, and with
+ * PUBLIC_URL set any request with it must be made to PUBLIC_URL's host.
  */
 export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHandler {
   return async (request, reply) => {
@@ -23,6 +25,7 @@ export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHand
     const fromCookie = bearer ? undefined : cookieToken(request);
     const token = bearer ?? fromCookie;
     if (!token) throw new AppError('unauthorized', 'Authentication required');
+    if (fromCookie) refuseOtherHost(request, ctx.config.publicUrl);
     if (fromCookie && isUnsafeMethod(request.method))
       refuseCrossSite(request, ctx.config.publicUrl);
     const caller = await resolveToken(ctx.db, ctx.clock.now(), token);

@@ -5,16 +5,36 @@ import { callerOf } from './caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import * as auth from './auth.service.ts';
-import { clearSessionCookie, refuseCrossSite, setSessionCookie } from './session-cookie.ts';
+import {
+  clearSessionCookie,
+  refuseCrossSite,
+  refuseOtherHost,
+  setSessionCookie,
+} from './session-cookie.ts';
+import { knownDeviceId, setKnownDevice } from './known-device.ts';
+import { signingSecret } from '../platform/config/signing-secret.ts';
 
 export function authRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.login, async (request, reply) => {
     // A page of another site must not sign the browser in to an account of its choosing. A
     // request without Origin is no browser's POST (scripts, headsets): it is let through.
-    if (request.headers.origin !== undefined) refuseCrossSite(request, ctx.config.publicUrl);
-    const answer = await auth.login(ctx, request.body, requestFacts(request));
+    const page = request.headers.origin !== undefined;
+    if (page) {
+      refuseCrossSite(request, ctx.config.publicUrl);
+      refuseOtherHost(request, ctx.config.publicUrl);
+    }
+    const secret = signingSecret(ctx.config);
+    const email = request.body.email.trim().toLowerCase();
+    const knownDevice = page ? knownDeviceId(request, secret, email) : undefined;
+    const { token, ...answer } = await auth.login(ctx, request.body, {
+      request: requestFacts(request),
+      knownDevice,
+    });
     // The cookie lives as long as the token it carries.
-    setSessionCookie(request, reply, answer.token, Math.floor(ctx.config.tokenTtlMs / 1000));
+    setSessionCookie(request, reply, token, Math.floor(ctx.config.tokenTtlMs / 1000));
+    if (!page) return { token, ...answer };
+    // A page's script never sees the token (the cookie carries it); its browser is now known.
+    setKnownDevice(request, reply, secret, email, knownDevice);
     return answer;
   });
   registerRoute(app, routes.me, (request) => auth.me(callerOf(request)));

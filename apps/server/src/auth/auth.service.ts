@@ -5,36 +5,61 @@ import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
 import {
   clearRateLimit,
+  countAttempt,
   refundAttempt,
+  refuseOverLimit,
   takeAttempt,
   type Limit,
 } from '../platform/service/rate-limit.ts';
+import { addressPrefix } from '../platform/service/address-prefix.ts';
+import { auditBudgetLeft } from '../audit/refusals.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { refuseCommonPassword } from './common-passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 
 /**
- * Sign-in limits (decision 008, docs/operations.md), failures per 15 minutes. Strict per address
- * and account: one client guessing one account's password. Loose per account (every address) and
- * per address (every account): a flood from one address cannot lock an account out for everyone
- * else, and one site's NAT, all its staff behind one address, is not locked out by a few typos.
+ * Sign-in limits (decision 008, docs/operations.md), failures per 15 minutes, an address being an
+ * IPv4 address or an IPv6 /64 (addressPrefix). Strict per address and account: one client guessing
+ * one account's password. Loose per address (every account): one site's NAT, all its staff behind
+ * one address, is not locked out by a few typos. Per account (every address) nothing is refused:
+ * past the threshold a sign-in from a browser the account never used waits LOGIN_SLOW_DELAY_MS
+ * before its password is checked, so strangers failing from many addresses slow themselves and
+ * cannot lock the owner out. A known browser (known-device.ts) is counted on its own, apart from
+ * its address.
  */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT = 5;
-export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 50;
+export const LOGIN_SLOW_AFTER_ACCOUNT_FAILURES = 50;
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 100;
 
-function loginLimits(email: string, clientAddress: string) {
-  const account = email.trim().toLowerCase();
+/** Where a sign-in attempt comes from: the request, and the known browser's id if it is one. */
+export interface SignInSource {
+  request: RequestFacts;
+  knownDevice?: string;
+}
+
+const accountKey = (email: string) => email.trim().toLowerCase();
+
+function loginLimits(email: string, ip: string, knownDevice?: string) {
+  const account = accountKey(email);
+  const address = addressPrefix(ip);
   const limit = (key: string, max: number): Limit => ({ key, max, windowMs: LOGIN_WINDOW_MS });
   return {
-    pair: limit(
-      `login:address-account:${clientAddress}:${account}`,
-      LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
-    ),
-    account: limit(`login:account:${account}`, LOGIN_MAX_FAILURES_PER_ACCOUNT),
-    address: limit(`login:address:${clientAddress}`, LOGIN_MAX_FAILURES_PER_ADDRESS),
+    pair: knownDevice
+      ? limit(
+          `login:device-account:${knownDevice}:${account}`,
+          LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
+        )
+      : limit(
+          `login:address-account:${address}:${account}`,
+          LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
+        ),
+    account: limit(`login:account:${account}`, LOGIN_SLOW_AFTER_ACCOUNT_FAILURES),
+    address: knownDevice
+      ? undefined
+      : limit(`login:address:${address}`, LOGIN_MAX_FAILURES_PER_ADDRESS),
   };
 }
 
@@ -44,11 +69,20 @@ type LoginLimits = ReturnType<typeof loginLimits>;
  * Counts a password attempt (a sign-in, or the current password of a password change) before the
  * password is hashed: a parallel burst cannot outrun its own count. The strict limit first, alone:
  * an attempt it refuses is not counted against the loose ones, so an address hammering one
- * account adds at most its strict limit to the account's count.
+ * account adds at most its strict limit to the account's count. Answers whether the account is
+ * past its threshold (the attempt is then slowed unless from a known browser).
  */
 async function countPasswordAttempt(ctx: ServiceContext, now: Date, limits: LoginLimits) {
   await takeAttempt(ctx.db, now, [limits.pair]);
-  await takeAttempt(ctx.db, now, [limits.account, limits.address]);
+  const counts = await countAttempt(ctx.db, now, [
+    limits.account,
+    ...(limits.address ? [limits.address] : []),
+  ]);
+  refuseOverLimit(
+    counts.filter((count) => count.limit !== limits.account),
+    now,
+  );
+  return counts.some((count) => count.limit === limits.account && count.hits > count.limit.max);
 }
 
 /**
@@ -57,19 +91,14 @@ async function countPasswordAttempt(ctx: ServiceContext, now: Date, limits: Logi
  */
 async function forgivePasswordAttempt(ctx: ServiceContext, now: Date, limits: LoginLimits) {
   await clearRateLimit(ctx.db, [limits.pair.key]);
-  await refundAttempt(ctx.db, now, [limits.account.key, limits.address.key]);
+  await refundAttempt(ctx.db, now, [
+    limits.account.key,
+    ...(limits.address ? [limits.address.key] : []),
+  ]);
 }
 
-export async function login(
-  ctx: ServiceContext,
-  body: LoginBody,
-  request: RequestFacts,
-): Promise<LoginResponse> {
-  const now = ctx.clock.now();
-  const limits = loginLimits(body.email, request.ip ?? '');
-  await countPasswordAttempt(ctx, now, limits);
-
-  const account = await ctx.db
+const findSignInAccount = (db: Db, email: string) =>
+  db
     .selectFrom('accounts')
     .innerJoin('organizations', 'organizations.id', 'accounts.organization_id')
     .select([
@@ -82,49 +111,71 @@ export async function login(
       'organizations.name as organization_name',
       'organizations.active as organization_active',
     ])
-    .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', body.email.trim().toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', accountKey(email)))
     .executeTakeFirst();
 
-  const passwordMatches = await verifyPassword(
+type SignInAccount = NonNullable<Awaited<ReturnType<typeof findSignInAccount>>>;
+
+/**
+ * A refused sign-in to an account that exists is recorded in a transaction of its own (there is
+ * no change to ride with), within the account's budget of refusals (audit/refusals.ts): the
+ * account and the email tried, never the password. One to no account is only counted (metrics):
+ * a stranger's made-up emails write nothing.
+ */
+async function recordLoginRefused(
+  ctx: ServiceContext,
+  now: Date,
+  account: SignInAccount | undefined,
+  request: RequestFacts,
+  error: AppError,
+  outcome: 'failure' | 'denied',
+): Promise<AppError> {
+  if (!account || !(await auditBudgetLeft(ctx, now, 'auth.login_failed', account.id))) return error;
+  await recordAuditAlone(ctx.db, {
+    by: {
+      actor: { type: 'account', id: account.id, email: account.email, role: account.role },
+      organizationId: account.organization_id,
+      request,
+    },
+    at: now,
+    action: 'auth.login_failed',
+    outcome,
+    target: { type: 'account', id: account.id, label: account.email },
+    changes: { reason: [null, error.message] },
+  });
+  return error;
+}
+
+/** Why a right password still does not sign in, if it does not. Only its holder learns this. */
+function switchedOff(account: SignInAccount): AppError | undefined {
+  if (!account.active) return new AppError('forbidden', 'This account is deactivated');
+  if (!account.organization_active)
+    return new AppError('forbidden', 'This organization is deactivated');
+  return undefined;
+}
+
+export async function login(
+  ctx: ServiceContext,
+  body: LoginBody,
+  source: SignInSource,
+): Promise<LoginResponse & { token: string }> {
+  const now = ctx.clock.now();
+  const limits = loginLimits(body.email, source.request.ip ?? '', source.knownDevice);
+  const slow = (await countPasswordAttempt(ctx, now, limits)) && !source.knownDevice;
+  if (slow) await new Promise((resolve) => setTimeout(resolve, ctx.config.loginSlowDelayMs));
+
+  const account = await findSignInAccount(ctx.db, body.email);
+  const matches = await verifyPassword(
     account?.password_hash,
     body.password,
     ctx.config.passwordHashCost,
   );
-  // A refused sign-in is recorded in a transaction of its own (there is no change to ride with):
-  // the account it named, if any, and the email tried, never the password.
-  const refused = async (error: AppError, outcome: 'failure' | 'denied') => {
-    await recordAuditAlone(ctx.db, {
-      by: {
-        actor: {
-          type: 'account',
-          id: account?.id ?? null,
-          email: account?.email ?? null,
-          role: account?.role ?? null,
-        },
-        organizationId: account?.organization_id ?? null,
-        request,
-      },
-      at: now,
-      action: 'auth.login_failed',
-      outcome,
-      target: { type: 'account', id: account?.id ?? null, label: body.email.trim() },
-      changes: { reason: [null, error.message] },
-    });
-    return error;
-  };
-  if (!account || !passwordMatches) {
-    throw await refused(
-      new AppError('invalid_credentials', 'Invalid email or password'),
-      'failure',
-    );
+  if (!account || !matches) {
+    const error = new AppError('invalid_credentials', 'Invalid email or password');
+    throw await recordLoginRefused(ctx, now, account, source.request, error, 'failure');
   }
-  // Only someone who knows the password learns that the account is switched off.
-  if (!account.active) {
-    throw await refused(new AppError('forbidden', 'This account is deactivated'), 'denied');
-  }
-  if (!account.organization_active) {
-    throw await refused(new AppError('forbidden', 'This organization is deactivated'), 'denied');
-  }
+  const refusal = switchedOff(account);
+  if (refusal) throw await recordLoginRefused(ctx, now, account, source.request, refusal, 'denied');
   await forgivePasswordAttempt(ctx, now, limits);
 
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
@@ -135,7 +186,7 @@ export async function login(
         email: account.email,
         role: account.role,
         organizationId: account.organization_id,
-        request,
+        request: source.request,
       },
       at: now,
       action: 'auth.login',
@@ -264,6 +315,7 @@ export async function changeOwnPassword(
   body: OwnPasswordBody,
   clientAddress: string,
 ): Promise<void> {
+  refuseCommonPassword(body.new_password);
   const now = ctx.clock.now();
   const limits = loginLimits(caller.email, clientAddress);
   await countPasswordAttempt(ctx, now, limits);

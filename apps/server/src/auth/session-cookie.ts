@@ -86,3 +86,28 @@ export function refuseCrossSite(request: FastifyRequest, publicUrl: string | und
     );
   }
 }
+
+/**
+ * With PUBLIC_URL set, whether the request was made to its host (the Host header, or the
+ * X-Forwarded-Host a trusted proxy gives): the console lives at one name, and a request made to
+ * any other (the server's address, a name rebound to it) is no request of the console's.
+ */
+export function toPublicHost(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  if (!publicUrl) return true;
+  try {
+    const expected = new URL(publicUrl);
+    return new URL(`${expected.protocol}//${request.host}`).host === expected.host;
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses a cookie's request (or a page's sign-in) not made to PUBLIC_URL's host (403). */
+export function refuseOtherHost(request: FastifyRequest, publicUrl: string | undefined): void {
+  if (!toPublicHost(request, publicUrl)) {
+    throw new AppError(
+      'cross_site_request',
+      'A request signed in by the cookie must be made to the console’s own address (PUBLIC_URL)',
+    );
+  }
+}

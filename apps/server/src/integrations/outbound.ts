@@ -31,8 +31,7 @@ for (const [network, prefix] of [
   REFUSED.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // unspecified, loopback, and IPv4-compatible (::127.0.0.1 reaches 127.0.0.1)
   ['fc00::', 7], // unique local, fd00::/8 among them (fd00:ec2::254, a metadata address)
   ['fe80::', 10],
   ['ff00::', 8],

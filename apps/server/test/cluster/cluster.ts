@@ -319,10 +319,12 @@ export class Cluster {
     return [...this.logsOfExited[index]!, node.process.output()].flatMap(parseLogLines);
   }
 
-  /** Which node logged the request with this id (its request line). */
+  /** Which node logged the request with this X-Request-Id (its request line's client_request_id). */
   servedBy(requestId: string): number | undefined {
     const index = this.nodes.findIndex((node) =>
-      this.logsOf(node.index).some((line) => line.reqId === requestId && line.msg === 'request'),
+      this.logsOf(node.index).some(
+        (line) => line.client_request_id === requestId && line.msg === 'request',
+      ),
     );
     return index >= 0 ? index : undefined;
   }

@@ -84,7 +84,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       organization_id: response.organization_id,
       organization_name: response.organization_name,
     };
-    // The token in the answer is for scripts; the browser keeps the cookie the answer set.
+    // A page's sign-in answer holds no token (the server sees its Origin): the browser keeps the
+    // cookie the answer set, which no script can read.
     writeStoredUser(user);
     setState({ status: 'signed-in', user });
     return user;

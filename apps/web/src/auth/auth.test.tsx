@@ -228,6 +228,18 @@ describe('the sign-in keeps no secret where script can read it', () => {
     }
   });
 
+  it('signs in from an answer without a token, as the server gives a browser page', async () => {
+    mockFetch({
+      'GET /v1/me': signedOut,
+      'POST /v1/auth/login': { ...client, expires_at: '2026-06-01T10:00:00.000Z' },
+    });
+    renderWithProviders(<SignInAndOut />);
+    expect(await screen.findByText('signed-out')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'sign in' }));
+    expect(await screen.findByText('signed-in')).toBeInTheDocument();
+    expect(readStoredUser()).toEqual(client);
+  });
+
   it('drops a token an earlier version stored', async () => {
     localStorage.setItem(STORAGE_KEY, JSON.stringify({ token: 'old-secret-token', user: client }));
     mockFetch({ 'GET /v1/me': client });

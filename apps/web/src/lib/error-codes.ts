@@ -13,6 +13,7 @@ const CODES = {
   unauthorized: true,
   invalid_credentials: true,
   forbidden: true,
+  password_too_common: true,
   wrong_current_password: true,
   cross_site_request: true,
   download_link_invalid: true,

@@ -92,8 +92,8 @@ describe('errorText', () => {
       expect(validation({ field: 'body.name', rule: 'required' })).toBe(
         'Заполните поле «Название».',
       );
-      expect(validation({ field: 'body.password', rule: 'minLength', limit: 6 })).toBe(
-        'Поле «Пароль»: не менее 6 символов.',
+      expect(validation({ field: 'body.password', rule: 'minLength', limit: 8 })).toBe(
+        'Поле «Пароль»: не менее 8 символов.',
       );
       expect(validation({ field: 'body.level_number', rule: 'minimum', limit: 1 })).toBe(
         'Поле «Номер уровня»: значение должно быть не меньше 1.',

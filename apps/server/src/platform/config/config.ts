@@ -114,13 +114,21 @@ export const CONFIG_SETTINGS = {
     name: 'PUBLIC_URL',
     schemes: ['http', 'https'],
     shownDefault: 'from the request',
-    meaning: 'base of the download URLs handed to browsers and headsets',
+    meaning:
+      'base of the download URLs handed to browsers and headsets; when set, the console’s sign-in cookie is taken only on requests to its host',
   }),
   tokenTtlMs: integer({
     name: 'TOKEN_TTL_MS',
     default: 7 * 24 * 3600 * 1000,
     shownDefault: '`604800000` (7 days)',
     meaning: 'lifetime of a console sign-in',
+  }),
+  loginSlowDelayMs: integer({
+    name: 'LOGIN_SLOW_DELAY_MS',
+    default: 3000,
+    max: 60_000,
+    meaning:
+      'wait before checking a sign-in to an account past its failure threshold, from a browser that never signed in to it (docs/operations.md, rate limits)',
   }),
   heartbeatIntervalMs: integer({
     name: 'HEARTBEAT_INTERVAL_MS',

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { timestampNamesInstant } from '@vrtc/contract';
 
 function makeAjv(options: Options) {
   // verbose: a failed pattern carries the value, so the message can say whether the text was
@@ -13,6 +14,17 @@ function makeAjv(options: Options) {
     ...options,
   });
   addFormats.default(ajv);
+  // RFC 3339 admits a leap second and an offset of hours alone; a Date holds neither, and the
+  // services read every time with `new Date`: such a time is refused here, never an Invalid Date.
+  const rfc3339 = addFormats.default.get('date-time') as {
+    validate: (text: string) => boolean;
+    compare: (a: string, b: string) => number | undefined;
+  };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) => rfc3339.validate(text) && timestampNamesInstant(text),
+    compare: rfc3339.compare,
+  });
   return ajv;
 }
 

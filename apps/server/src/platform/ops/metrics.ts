@@ -6,6 +6,7 @@ import client from 'prom-client';
 import type { Clock } from '../service/clock.ts';
 import type { Db, PoolStats } from '../database/db.ts';
 import type { BackgroundJob, JobReport } from './job-monitor.ts';
+import { addressPrefix } from '../service/address-prefix.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -13,6 +14,11 @@ declare module 'fastify' {
     metrics: Metrics;
   }
 }
+
+/** Addresses tallied per minute; beyond, a flood of fresh addresses counts as `other`. */
+const MAX_TALLIED_ADDRESSES = 10_000;
+/** Addresses logged per minute, the busiest first. */
+const MAX_LOGGED_ADDRESSES = 20;
 
 /** Longest a scrape waits for one database figure before it reports NaN for it. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;
@@ -51,6 +57,12 @@ export class Metrics implements JobReport {
   private readonly sweeps: client.Counter<'outcome'>;
   private readonly sessionsEnded: client.Counter<'reason'>;
   private processMetrics = false;
+  private readonly refusedStrangers: client.Counter<'route' | 'status_code'>;
+  private readonly refusedStrangerAddresses: client.Gauge;
+  private readonly refusedStrangerBusiest: client.Gauge;
+  private readonly refusalsNotAudited: client.Counter;
+  /** Refusals of strangers per address prefix in the current minute (`minute` is its start). */
+  private strangerTally = { minute: 0, byAddress: new Map<string, number>() };
 
   constructor(private readonly sources: MetricsSources) {
     const registers = [this.registry];
@@ -97,6 +109,27 @@ export class Metrics implements JobReport {
       name: 'vrtc_sweeper_sessions_ended_total',
       help: 'Sessions this process’s sweeper ended, by reason: disconnected (headset silent), timeout (ran too long)',
       labelNames: ['reason'],
+      registers,
+    });
+    this.refusedStrangers = new client.Counter({
+      name: 'vrtc_unauthenticated_refusals_total',
+      help: 'Requests of the console API refused to a caller not signed in (401/403, failed sign-ins included), by route (as declared) and status: counted here, not one by one in the audit log',
+      labelNames: ['route', 'status_code'],
+      registers,
+    });
+    this.refusedStrangerAddresses = new client.Gauge({
+      name: 'vrtc_unauthenticated_refusal_addresses',
+      help: 'Addresses (IPv4, IPv6 /64) refused while not signed in during the last whole minute; each is also logged with its count',
+      registers,
+    });
+    this.refusedStrangerBusiest = new client.Gauge({
+      name: 'vrtc_unauthenticated_refusals_busiest_address',
+      help: 'Refusals of the one address (IPv4, IPv6 /64) refused most often while not signed in during the last whole minute',
+      registers,
+    });
+    this.refusalsNotAudited = new client.Counter({
+      name: 'vrtc_audit_refusals_not_recorded_total',
+      help: 'Refused requests of a signed-in account (auth.access_denied) past the audit log’s budget per account: counted here instead',
       registers,
     });
     for (const reason of ['disconnected', 'timeout']) this.sessionsEnded.labels(reason).inc(0);
@@ -221,6 +254,43 @@ export class Metrics implements JobReport {
   /** One answered request (not a heartbeat, not a probe). */
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void {
     this.httpDuration.observe({ method, route, status_code: statusCode }, seconds);
+  }
+
+  /**
+   * A request refused to a caller not signed in: counted by route, and tallied per address prefix
+   * and minute. When a minute has passed, its tally becomes the two gauges and one log line per
+   * address (the busiest first, at most MAX_LOGGED_ADDRESSES): who knocked, how often, with no
+   * row per knock anywhere.
+   */
+  refusedUnauthenticated(route: string, statusCode: number, address: string): void {
+    this.refusedStrangers.inc({ route, status_code: statusCode });
+    const minute = Math.floor(this.sources.clock.now().getTime() / 60_000) * 60_000;
+    if (minute !== this.strangerTally.minute) this.closeStrangerMinute(minute);
+    const tally = this.strangerTally.byAddress;
+    const key =
+      tally.has(addressPrefix(address)) || tally.size < MAX_TALLIED_ADDRESSES
+        ? addressPrefix(address)
+        : 'other';
+    tally.set(key, (tally.get(key) ?? 0) + 1);
+  }
+
+  private closeStrangerMinute(next: number): void {
+    const { minute, byAddress } = this.strangerTally;
+    this.strangerTally = { minute: next, byAddress: new Map() };
+    const busiest = [...byAddress].sort((a, b) => b[1] - a[1]);
+    this.refusedStrangerAddresses.set(byAddress.size);
+    this.refusedStrangerBusiest.set(busiest[0]?.[1] ?? 0);
+    for (const [address, refusals] of busiest.slice(0, MAX_LOGGED_ADDRESSES)) {
+      this.sources.log.warn(
+        { address, refusals, minute: new Date(minute).toISOString() },
+        'unauthenticated requests refused',
+      );
+    }
+  }
+
+  /** A signed-in account's refusal the audit log's budget for it did not take. */
+  refusalNotAudited(): void {
+    this.refusalsNotAudited.inc();
   }
 
   started(): void {}

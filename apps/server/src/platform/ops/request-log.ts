@@ -15,17 +15,27 @@ declare module 'fastify' {
 }
 
 /**
- * An id handed over by the proxy in front (nginx's $request_id is 32 hex digits) is kept, so its
- * access log and ours name a request alike; anything longer or stranger is replaced.
+ * An id handed over by the proxy in front (nginx's $request_id is 32 hex digits), or by any
+ * client: sane ones are logged as `client_request_id`, so the proxy's access log and ours name a
+ * request alike; anything longer or stranger is dropped.
  */
 const FORWARDED_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Fastify's `genReqId`: X-Request-Id when the proxy set a sane one, else a random UUID. */
-export function requestIdOf(request: IncomingMessage): string {
+/**
+ * Fastify's `genReqId`: always an id of our own (a UUID). A client's X-Request-Id is its to
+ * choose, so it is never taken as ours: the audit log's request id, which ties an event to the
+ * log's lines, must not be one a client can forge or repeat.
+ */
+export function requestIdOf(): string {
+  return crypto.randomUUID();
+}
+
+/** The X-Request-Id the client (or the proxy) sent, when it is a sane one. */
+export function clientRequestIdOf(request: IncomingMessage): string | undefined {
   const forwarded = request.headers['x-request-id'];
   return typeof forwarded === 'string' && FORWARDED_REQUEST_ID.test(forwarded)
     ? forwarded
-    : crypto.randomUUID();
+    : undefined;
 }
 
 /**
@@ -75,6 +85,7 @@ export function registerRequestLog(app: FastifyInstance, metrics: Metrics): void
       return done();
     }
     const ms = reply.elapsedTime;
+    const clientRequestId = clientRequestIdOf(request.raw);
     // The declared route, never the URL: a label per distinct URL would grow without bound.
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeRequest(request.method, route, reply.statusCode, ms / 1000);
@@ -86,6 +97,7 @@ export function registerRequestLog(app: FastifyInstance, metrics: Metrics): void
         status: reply.statusCode,
         ms: Math.round(ms * 10) / 10,
         ip: request.ip,
+        ...(clientRequestId ? { client_request_id: clientRequestId } : {}),
         ...(request.caller ? { account_id: request.caller.accountId } : {}),
         ...(request.device ? { device_id: request.device.id } : {}),
       },

@@ -19,8 +19,13 @@ export interface Limit {
  * limited here is failures per account across every process, with only PostgreSQL to share.
  */
 export async function takeAttempt(db: Db, now: Date, limits: Limit[]): Promise<void> {
+  refuseOverLimit(await countAttempt(db, now, limits), now);
+}
+
+/** Refuses with 429 and Retry-After when any count is over its limit (`takeAttempt`'s verdict). */
+export function refuseOverLimit(counts: AttemptCount[], now: Date): void {
   let retryAfterMs = 0;
-  for (const count of await countAttempt(db, now, limits)) {
+  for (const count of counts) {
     if (count.hits > count.limit.max) {
       retryAfterMs = Math.max(retryAfterMs, count.windowEndsAt.getTime() - now.getTime());
     }

@@ -7,7 +7,7 @@ import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useChangePassword } from '../../api/accounts';
-import { MIN_PASSWORD_LENGTH } from './validation';
+import { MIN_PASSWORD_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from './validation';
 
 /** A new password for an account, typed twice. */
 export function ChangePasswordModal({
@@ -22,7 +22,10 @@ export function ChangePasswordModal({
   const form = useForm({
     initialValues: { password: '', confirm: '' },
     validate: {
-      password: (value) => (value.length < MIN_PASSWORD_LENGTH ? t('passwordTooShort') : null),
+      password: (value) =>
+        value.length < MIN_PASSWORD_LENGTH
+          ? t('passwordTooShort', { min: MIN_PASSWORD_LENGTH })
+          : null,
       confirm: (value, values) => (value !== values.password ? t('passwordMismatch') : null),
     },
   });
@@ -51,7 +54,10 @@ export function ChangePasswordModal({
           </Text>
           <PasswordInput
             label={t('newPassword')}
-            description={t('passwordHint', { count: MIN_PASSWORD_LENGTH })}
+            description={t('passwordHint', {
+              count: MIN_PASSWORD_LENGTH,
+              recommended: PASSWORD_RECOMMENDED_LENGTH,
+            })}
             required
             data-autofocus
             autoComplete="new-password"

@@ -13,7 +13,7 @@ import { useCurrentUser } from '../../auth/AuthProvider';
 import { ServerSelect } from '../../components/ServerSelect';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCreateAccount, useUpdateAccount } from '../../api/accounts';
-import { isEmail, MIN_PASSWORD_LENGTH } from './validation';
+import { isEmail, MIN_PASSWORD_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from './validation';
 
 interface Values {
   email: string;
@@ -55,7 +55,7 @@ export function UserFormModal({
       if (!account) {
         if (!values.password) errors.password = true;
         else if (values.password.length < MIN_PASSWORD_LENGTH)
-          errors.password = t('passwordTooShort');
+          errors.password = t('passwordTooShort', { min: MIN_PASSWORD_LENGTH });
       }
       if (!values.organization_id) errors.organization_id = true;
       return errors;
@@ -133,7 +133,10 @@ export function UserFormModal({
           {account ? null : (
             <PasswordInput
               label={t('password')}
-              description={t('passwordHint', { count: MIN_PASSWORD_LENGTH })}
+              description={t('passwordHint', {
+                count: MIN_PASSWORD_LENGTH,
+                recommended: PASSWORD_RECOMMENDED_LENGTH,
+              })}
               required
               autoComplete="new-password"
               maxLength={200}

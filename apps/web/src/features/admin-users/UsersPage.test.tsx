@@ -128,7 +128,7 @@ describe('admin users screen', () => {
       ).toBeInTheDocument();
 
       await user.type(email, 'new@clinic.example');
-      await user.type(within(dialog).getByLabelText(/^Password/), '12345');
+      await user.type(within(dialog).getByLabelText(/^Password/), 'lantern');
       await pick(
         user,
         within(dialog).getByRole('combobox', { name: /^Organization/ }),
@@ -136,19 +136,19 @@ describe('admin users screen', () => {
       );
       await user.click(within(dialog).getByRole('button', { name: 'Create' }));
       expect(
-        await within(dialog).findByText('Password must be at least 6 characters'),
+        await within(dialog).findByText('Password must be at least 8 characters'),
       ).toBeInTheDocument();
       expect(
         within(dialog).queryByText('Please fill in all required fields'),
       ).not.toBeInTheDocument();
       expect(calls.some((call) => call.method === 'POST')).toBe(false);
 
-      await user.type(within(dialog).getByLabelText(/^Password/), '6');
+      await user.type(within(dialog).getByLabelText(/^Password/), '-8');
       await user.click(within(dialog).getByRole('button', { name: 'Create' }));
       expect(await screen.findByText('User created')).toBeInTheDocument();
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
         email: 'new@clinic.example',
-        password: '123456',
+        password: 'lantern-8',
         role: 'client',
         organization_id: staff.organization_id,
       });
@@ -171,7 +171,7 @@ describe('admin users screen', () => {
       await user.click(screen.getByRole('button', { name: 'Add user' }));
       const dialog = await screen.findByRole('dialog', { name: 'New user' });
       await user.type(within(dialog).getByLabelText(/^Email/), 'staff@clinic.example');
-      await user.type(within(dialog).getByLabelText(/^Password/), 'secret1');
+      await user.type(within(dialog).getByLabelText(/^Password/), 'lantern-secret');
       await pick(
         user,
         within(dialog).getByRole('combobox', { name: /^Organization/ }),
@@ -200,27 +200,27 @@ describe('admin users screen', () => {
       await user.click(within(row).getByRole('button', { name: 'Change password' }));
       const dialog = await screen.findByRole('dialog', { name: 'Change password' });
 
-      await user.type(within(dialog).getByLabelText(/^New password/), 'abcdef');
-      await user.type(within(dialog).getByLabelText(/^Confirm password/), 'abcdeg');
+      await user.type(within(dialog).getByLabelText(/^New password/), 'lantern-ok');
+      await user.type(within(dialog).getByLabelText(/^Confirm password/), 'lantern-no');
       await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
       expect(await within(dialog).findByText('Passwords do not match')).toBeInTheDocument();
 
       await user.clear(within(dialog).getByLabelText(/^New password/));
       await user.clear(within(dialog).getByLabelText(/^Confirm password/));
-      await user.type(within(dialog).getByLabelText(/^New password/), 'abc');
-      await user.type(within(dialog).getByLabelText(/^Confirm password/), 'abc');
+      await user.type(within(dialog).getByLabelText(/^New password/), 'lante');
+      await user.type(within(dialog).getByLabelText(/^Confirm password/), 'lante');
       await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
       expect(
-        await within(dialog).findByText('Password must be at least 6 characters'),
+        await within(dialog).findByText('Password must be at least 8 characters'),
       ).toBeInTheDocument();
       expect(calls.some((call) => call.method === 'POST')).toBe(false);
 
-      await user.type(within(dialog).getByLabelText(/^New password/), 'def');
-      await user.type(within(dialog).getByLabelText(/^Confirm password/), 'def');
+      await user.type(within(dialog).getByLabelText(/^New password/), 'rn-ok');
+      await user.type(within(dialog).getByLabelText(/^Confirm password/), 'rn-ok');
       await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
       expect(await screen.findByText('Password changed')).toBeInTheDocument();
       expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
-        new_password: 'abcdef',
+        new_password: 'lantern-ok',
       });
     },
     UI_TIMEOUT,

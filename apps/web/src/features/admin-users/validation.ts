@@ -1,5 +1,8 @@
 /** Minimum password length (specification section 9): the contract's rule, which the server checks. */
-export { PASSWORD_MIN_LENGTH as MIN_PASSWORD_LENGTH } from '@vrtc/contract';
+export {
+  PASSWORD_MIN_LENGTH as MIN_PASSWORD_LENGTH,
+  PASSWORD_RECOMMENDED_LENGTH,
+} from '@vrtc/contract';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

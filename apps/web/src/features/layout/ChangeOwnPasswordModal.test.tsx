@@ -36,29 +36,29 @@ describe('changing one’s own password', () => {
       await submit();
       expect(await within(dialog).findByText('Enter your current password')).toBeInTheDocument();
       expect(
-        within(dialog).getByText('Password must be at least 6 characters'),
+        within(dialog).getByText('Password must be at least 8 characters'),
       ).toBeInTheDocument();
       expect(field(dialog, /^Current password/)).toHaveAccessibleDescription(
         'Enter your current password',
       );
 
       await user.type(field(dialog, /^Current password/), 'old-password');
-      await user.type(field(dialog, /^New password/), 'abcdef');
-      await user.type(field(dialog, /^Repeat new password/), 'abcdeg');
+      await user.type(field(dialog, /^New password/), 'lantern-ok');
+      await user.type(field(dialog, /^Repeat new password/), 'lantern-no');
       await submit();
       expect(await within(dialog).findByText('Passwords do not match')).toBeInTheDocument();
       expect(within(dialog).queryByText('Enter your current password')).not.toBeInTheDocument();
       expect(posts(calls)).toEqual([]);
 
       await user.clear(field(dialog, /^Repeat new password/));
-      await user.type(field(dialog, /^Repeat new password/), 'abcdef');
+      await user.type(field(dialog, /^Repeat new password/), 'lantern-ok');
       await submit();
       expect(await screen.findByText('Password changed')).toBeInTheDocument();
       expect(posts(calls)).toEqual([
         {
           method: 'POST',
           url: '/v1/auth/password',
-          body: { current_password: 'old-password', new_password: 'abcdef' },
+          body: { current_password: 'old-password', new_password: 'lantern-ok' },
         },
       ]);
       expect(onClose).toHaveBeenCalled();
@@ -78,8 +78,8 @@ describe('changing one’s own password', () => {
       });
       const { dialog, onClose } = renderDialog();
       await user.type(field(dialog, /^Current password/), 'not-it');
-      await user.type(field(dialog, /^New password/), 'abcdef');
-      await user.type(field(dialog, /^Repeat new password/), 'abcdef');
+      await user.type(field(dialog, /^New password/), 'lantern-ok');
+      await user.type(field(dialog, /^Repeat new password/), 'lantern-ok');
       await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
 
       // Said with the field, so a screen reader reads it there too.
@@ -110,8 +110,8 @@ describe('changing one’s own password', () => {
       });
       const { dialog, onClose } = renderDialog();
       await user.type(field(dialog, /^Current password/), 'guess');
-      await user.type(field(dialog, /^New password/), 'abcdef');
-      await user.type(field(dialog, /^Repeat new password/), 'abcdef');
+      await user.type(field(dialog, /^New password/), 'lantern-ok');
+      await user.type(field(dialog, /^Repeat new password/), 'lantern-ok');
       await user.click(within(dialog).getByRole('button', { name: 'Change password' }));
 
       expect(await screen.findByText(/15 minutes/)).toBeInTheDocument();
@@ -130,7 +130,9 @@ describe('changing one’s own password', () => {
       expect(field(dialog, /^Текущий пароль/)).toBeInTheDocument();
       expect(field(dialog, /^Новый пароль/)).toBeInTheDocument();
       expect(field(dialog, /^Повторите новый пароль/)).toBeInTheDocument();
-      expect(within(dialog).getByText('Не менее 6 символов')).toBeInTheDocument();
+      expect(
+        within(dialog).getByText('Не менее 8 символов; надёжнее фраза от 15 символов'),
+      ).toBeInTheDocument();
     } finally {
       await i18n.changeLanguage('en');
     }

@@ -1,6 +1,10 @@
 import { Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@vrtc/contract';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_RECOMMENDED_LENGTH,
+} from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { FormFooter } from '../../components/FormFooter';
 import { useChangeOwnPassword } from '../../api/auth';
@@ -68,7 +72,10 @@ export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordMod
           />
           <PasswordInput
             label={t('password.new')}
-            description={t('password.hint', { count: PASSWORD_MIN_LENGTH })}
+            description={t('password.hint', {
+              count: PASSWORD_MIN_LENGTH,
+              recommended: PASSWORD_RECOMMENDED_LENGTH,
+            })}
             required
             autoComplete="new-password"
             maxLength={PASSWORD_MAX_LENGTH}
