@@ -266,7 +266,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   // Every route's guard comes from its access in the route map (registerRoute): one place says who
   // gets in, so no route's protection depends on the scope it is registered in.
   useAccessGuards(app, {
-    user: requireUser(ctx),
+    reader: requireUser(ctx, 'reader'),
+    user: requireUser(ctx, 'staff'),
     admin: requireUser(ctx, 'admin'),
     device: requireDevice(
       new DeviceAuthenticator(ctx.db, deviceEvents.cache),
