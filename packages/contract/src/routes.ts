@@ -100,6 +100,7 @@ import {
   OrganizationListQuery,
   OrganizationUpdateBody,
 } from './organizations.ts';
+import { qualificationRoutes } from './qualification-routes.ts';
 import { defineRoute } from './route-map.ts';
 import { routeTable } from './route-table.ts';
 import {
@@ -1082,6 +1083,7 @@ export const routes = {
     success: { status: 200, body: Delivery },
     errors: ['not_found', 'integration_disabled'],
   }),
+  ...qualificationRoutes,
 } as const;
 
 export type Routes = typeof routes;
