@@ -117,7 +117,18 @@ describe('the auditor', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    const qualification = await t.db
+      .insertInto('qualifications')
+      .values({
+        organization_id: staff.organization.id,
+        name: 'Forklift',
+        created_at: t.clock.now(),
+        updated_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const idOf: Record<string, string> = {
+      getQualification: qualification.id,
       getVrUser: vrUser.id,
       listVrUserSessions: vrUser.id,
       vrUserRecord: vrUser.id,
