@@ -60,6 +60,7 @@ import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
 import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
+import { startQualificationNotices } from './qualifications/notices.ts';
 import { qualificationsRoutes } from './qualifications/qualifications.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
@@ -313,6 +314,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     startAuditLinker(app, ctx, jobs);
     startAuditPurge(app, ctx, jobs);
     startIntegrationsUpkeep(app, ctx, jobs);
+    startQualificationNotices(app, ctx, jobs);
     dispatcher.start();
   }
   // Last: nothing after it can fail and leave the listening connection open.

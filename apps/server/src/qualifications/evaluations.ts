@@ -6,6 +6,15 @@ import type { Db, Tx } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { iso, textOrNull } from '../platform/service/serialize.ts';
+import { isHeld, standingAt } from './derive.ts';
+import { noticeOnce } from './notices.ts';
+import {
+  awardKey,
+  certificateCodes,
+  pieceRecords,
+  qualificationFacts,
+  recordOf,
+} from './standing.ts';
 
 /**
  * The pieces staff add to the record by hand: a signed practical evaluation, and a revocation.
@@ -23,7 +32,7 @@ async function pairOf(trx: Db | Tx, caller: Caller, vrUserId: string, qualificat
       .executeTakeFirst(),
     trx
       .selectFrom('qualifications')
-      .select(['id', 'name'])
+      .select(['id', 'name', 'name_en'])
       .where('id', '=', qualificationId)
       .where('organization_id', '=', caller.organizationId)
       .where('archived_at', 'is', null)
@@ -83,8 +92,44 @@ export async function signEvaluation(
         signed_at: [null, iso(signedAt)],
       },
     });
+    await noticeAward(trx, caller.organizationId, vrUser, qualification.id, signedAt);
     return toEvaluation(row);
   });
+}
+
+/** The signature completed the set of pieces: qualification.earned, with the signature. */
+async function noticeAward(
+  trx: Tx,
+  organizationId: string,
+  vrUser: { id: string; name: string },
+  qualificationId: string,
+  at: Date,
+) {
+  const qualification = (await qualificationFacts(trx, organizationId, [qualificationId])).get(
+    qualificationId,
+  )!;
+  const records = await pieceRecords(trx, organizationId, [vrUser.id], [qualificationId]);
+  const standing = standingAt(
+    qualification.requirement,
+    recordOf(records, vrUser.id, qualificationId),
+    at,
+  );
+  if (!isHeld(standing.status) || standing.earnedAt?.getTime() !== at.getTime()) return;
+  const award = { vrUserId: vrUser.id, qualificationId, earnedAt: at };
+  const codes = await certificateCodes(trx, organizationId, [award]);
+  await noticeOnce(
+    trx,
+    {
+      organizationId,
+      vrUser,
+      qualification,
+      state: 'earned',
+      moment: at,
+      standing,
+      certificateCode: codes.get(awardKey(award)) ?? null,
+    },
+    at,
+  );
 }
 
 export const toEvaluation = (row: {
@@ -145,6 +190,24 @@ export async function revoke(
         reason: [null, reason],
       },
     });
+    await noticeOnce(
+      trx,
+      {
+        organizationId: caller.organizationId,
+        vrUser,
+        qualification: {
+          id: qualification.id,
+          name: qualification.name,
+          nameEn: qualification.name_en,
+        },
+        state: 'revoked',
+        moment: now,
+        standing: { status: 'revoked', earnedAt: null, validUntil: null },
+        certificateCode: null,
+        reason,
+      },
+      now,
+    );
     return {
       id: row.id,
       vr_user_id: vrUser.id,

@@ -412,7 +412,17 @@ export interface QualificationAwardsTable {
   certificate_code: string;
 }
 
+export interface QualificationNoticesTable {
+  qualification_id: string;
+  vr_user_id: string;
+  moment: Timestamp;
+  state: 'earned' | 'expiring' | 'expired' | 'revoked';
+  organization_id: string;
+  sent_at: Timestamp;
+}
+
 export interface Database {
+  qualification_notices: QualificationNoticesTable;
   qualifications: QualificationsTable;
   qualification_levels: QualificationLevelsTable;
   qualification_assignments: QualificationAssignmentsTable;

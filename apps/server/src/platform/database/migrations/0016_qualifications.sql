@@ -89,3 +89,17 @@ CREATE TABLE qualification_awards (
   certificate_code text NOT NULL UNIQUE,
   CONSTRAINT qualification_awards_key UNIQUE (qualification_id, vr_user_id, earned_at)
 );
+
+-- The outgoing events told of each award and state (qualification.earned, .expiring, .expired,
+-- .revoked): once each. The notice and its outbox event are written in one transaction and this
+-- key makes any other process, or a later run, write nothing. `moment` is the award's earned_at
+-- (the revocation's moment for revoked).
+CREATE TABLE qualification_notices (
+  qualification_id uuid NOT NULL REFERENCES qualifications (id) ON DELETE CASCADE,
+  vr_user_id uuid NOT NULL REFERENCES vr_users (id) ON DELETE CASCADE,
+  moment timestamptz NOT NULL,
+  state text NOT NULL CHECK (state IN ('earned', 'expiring', 'expired', 'revoked')),
+  organization_id uuid NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+  sent_at timestamptz NOT NULL,
+  PRIMARY KEY (qualification_id, vr_user_id, moment, state)
+);
