@@ -34,7 +34,7 @@ const serverDomains = dirsOf('apps/server/src').filter((dir) => dir !== 'platfor
 export const SERVER_DOMAIN_USES = {
   headset: ['auth', 'devices', 'sessions'],
   organizations: ['auth', 'devices', 'stats'],
-  stats: ['auth', 'devices'],
+  stats: ['auth', 'devices', 'qualifications'],
   sessions: ['auth', 'devices'],
   devices: ['auth'],
   access: ['auth'],
@@ -43,6 +43,7 @@ export const SERVER_DOMAIN_USES = {
   accounts: ['auth'],
   downloads: ['auth'],
   integrations: ['auth'],
+  qualifications: ['auth'],
   auth: [],
 };
 /**

@@ -60,6 +60,8 @@ import { recordRefusals } from './audit/refusals.ts';
 import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
+import { startQualificationNotices } from './qualifications/notices.ts';
+import { qualificationsRoutes } from './qualifications/qualifications.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
@@ -129,6 +131,7 @@ const consoleRouteModules: RouteModule[] = [
   statsRoutes,
   auditRoutes,
   integrationsRoutes,
+  qualificationsRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -161,7 +164,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   // Every route's guard comes from its access in the route map (registerRoute): one place says who
   // gets in, so no route's protection depends on the scope it is registered in.
   useAccessGuards(app, {
-    user: requireUser(ctx),
+    reader: requireUser(ctx, 'reader'),
+    user: requireUser(ctx, 'staff'),
     admin: requireUser(ctx, 'admin'),
     device: requireDevice(
       new DeviceAuthenticator(ctx.db, deviceEvents.cache),
@@ -182,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     startAuditLinker(app, ctx, jobs);
     startAuditPurge(app, ctx, jobs);
     startIntegrationsUpkeep(app, ctx, jobs);
+    startQualificationNotices(app, ctx, jobs);
     dispatcher.start();
   }
   // Last: nothing after it can fail and leave the listening connection open.

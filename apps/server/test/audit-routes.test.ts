@@ -506,7 +506,114 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     },
     changes: { status: ['pending', 'pending'] },
   },
+  // Qualifications (issue 37).
+  createQualification: {
+    action: 'qualification.created',
+    call: async () => ({
+      as: staff,
+      payload: { name: 'Forklift', level_ids: [await grantedLevel()], validity_days: 1095 },
+    }),
+    changes: { name: [null, 'Forklift'], validity_days: [null, 1095] },
+  },
+  updateQualification: {
+    action: 'qualification.updated',
+    call: async () => ({
+      as: staff,
+      params: { id: await makeQualification() },
+      payload: { validity_days: 365 },
+    }),
+    changes: { validity_days: [1095, 365] },
+  },
+  deleteQualification: {
+    action: 'qualification.archived',
+    call: async () => ({ as: staff, params: { id: await makeQualification() } }),
+  },
+  assignQualification: {
+    action: 'qualification.assigned',
+    call: async () => {
+      const vrUser = await makeVrUser(t.db, staff.organization.id);
+      return {
+        as: staff,
+        params: { id: await makeQualification() },
+        payload: { vr_user_ids: [vrUser.id] },
+      };
+    },
+  },
+  unassignQualification: {
+    action: 'qualification.unassigned',
+    call: async () => {
+      const { id, vrUserId } = await assignedQualification();
+      return { as: staff, params: { id, vrUserId } };
+    },
+  },
+  signEvaluation: {
+    action: 'qualification.evaluation_signed',
+    call: async () => {
+      const { id, vrUserId } = await assignedQualification();
+      return {
+        as: staff,
+        params: { id: vrUserId },
+        payload: {
+          qualification_id: id,
+          result: 'pass',
+          meaning: 'Practical evaluation passed',
+          password: TEST_PASSWORD,
+        },
+      };
+    },
+    changes: { meaning: [null, 'Practical evaluation passed'], result: [null, 'pass'] },
+  },
+  revokeQualification: {
+    action: 'qualification.revoked',
+    call: async () => {
+      const { id, vrUserId } = await assignedQualification();
+      return {
+        as: staff,
+        params: { id: vrUserId, qualificationId: id },
+        payload: { reason: 'Incident in bay 3' },
+      };
+    },
+    changes: { reason: [null, 'Incident in bay 3'] },
+  },
 };
+
+/** A level of a scenario the staff's organisation holds a grant for. */
+async function grantedLevel(): Promise<string> {
+  const tree = await makeScenarioTree(t.db);
+  await t.db
+    .insertInto('scenario_access')
+    .values({
+      scenario_id: tree.scenario.id,
+      organization_id: staff.organization.id,
+      granted_at: t.clock.now(),
+    })
+    .execute();
+  return tree.level.id;
+}
+
+async function makeQualification(): Promise<string> {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/v1/qualifications',
+    headers: staff.headers,
+    payload: { name: 'Forklift', level_ids: [await grantedLevel()], validity_days: 1095 },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json<{ id: string }>().id;
+}
+
+async function assignedQualification() {
+  const id = await makeQualification();
+  const vrUser = await makeVrUser(t.db, staff.organization.id);
+  const assigned = await t.app.inject({
+    method: 'POST',
+    url: `/v1/qualifications/${id}/assignments`,
+    headers: staff.headers,
+    payload: { vr_user_ids: [vrUser.id] },
+  });
+  expect(assigned.statusCode, assigned.body).toBe(200);
+  return { id, vrUserId: vrUser.id };
+}
 
 /** A webhook of the staff's organisation that receives device.enrolled. */
 async function makeIntegration(): Promise<string> {

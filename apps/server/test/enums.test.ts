@@ -5,6 +5,7 @@ import {
   INTEGRATION_DISABLED_REASONS,
   INTEGRATION_KINDS,
   DEVICE_TYPES,
+  EVALUATION_RESULTS,
   MOVEMENT_TYPES,
   ROLES,
   SERVER_ENDED_STATUSES,
@@ -51,5 +52,6 @@ describe('enumerations', () => {
       ...INTEGRATION_DISABLED_REASONS,
     ]);
     expect(await allowedBy('deliveries', 'status')).toEqual([...DELIVERY_STATUSES]);
+    expect(await allowedBy('qualification_evaluations', 'result')).toEqual([...EVALUATION_RESULTS]);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
 import {
+  TEST_PASSWORD,
   makeDevice,
   makeSession,
   makeStartableSetup,
@@ -33,7 +34,9 @@ const notClientRoute = (path: string) =>
   path.startsWith('/v1/admin/') ||
   path.startsWith('/v1/headset/') ||
   path.startsWith('/v1/vr-app/files/') ||
-  path.startsWith('/v1/auth/');
+  path.startsWith('/v1/auth/') ||
+  // A certificate's code is its holder's to show anyone (public, no organisation asks).
+  path.startsWith('/v1/certificates/');
 
 async function snapshotOf(organizationId: string) {
   const [vrUsers, devices, sessions] = await Promise.all([
@@ -84,7 +87,65 @@ describe('tenant isolation', () => {
       status: 'completed',
     });
 
+    const aQualification = await t.db
+      .insertInto('qualifications')
+      .values({
+        organization_id: a.organization.id,
+        name: 'A forklift',
+        created_at: t.clock.now(),
+        updated_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('qualification_assignments')
+      .values({
+        qualification_id: aQualification.id,
+        vr_user_id: aVrUser.id,
+        organization_id: a.organization.id,
+        assigned_at: t.clock.now(),
+      })
+      .execute();
+    const aQ = `/v1/qualifications/${aQualification.id}`;
+
     const calls = (bSetup: Awaited<ReturnType<typeof makeStartableSetup>>): Call[] => [
+      // Qualifications (issue 37): A's qualification, A's trainee.
+      { method: 'GET', route: '/v1/qualifications/{id}', url: aQ },
+      {
+        method: 'PUT',
+        route: '/v1/qualifications/{id}',
+        url: aQ,
+        payload: { name: 'Hijacked' },
+      },
+      { method: 'DELETE', route: '/v1/qualifications/{id}', url: aQ },
+      {
+        method: 'POST',
+        route: '/v1/qualifications/{id}/assignments',
+        url: `${aQ}/assignments`,
+        payload: { vr_user_ids: [aVrUser.id] },
+      },
+      {
+        method: 'DELETE',
+        route: '/v1/qualifications/{id}/assignments/{vrUserId}',
+        url: `${aQ}/assignments/${aVrUser.id}`,
+      },
+      {
+        method: 'POST',
+        route: '/v1/vr-users/{id}/evaluations',
+        url: `/v1/vr-users/${aVrUser.id}/evaluations`,
+        payload: {
+          qualification_id: aQualification.id,
+          result: 'pass',
+          meaning: 'Passed',
+          password: TEST_PASSWORD,
+        },
+      },
+      {
+        method: 'POST',
+        route: '/v1/vr-users/{id}/qualifications/{qualificationId}/revoke',
+        url: `/v1/vr-users/${aVrUser.id}/qualifications/${aQualification.id}/revoke`,
+        payload: { reason: 'Hijacked' },
+      },
       {
         method: 'PUT',
         route: '/v1/vr-users/{id}',

@@ -37,6 +37,7 @@ export const AUDIT_TARGET_TYPES = [
   'route',
   'audit_log',
   'integration',
+  'qualification',
 ] as const;
 export const AuditTargetType = Type.Enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = Static<typeof AuditTargetType>;
@@ -108,6 +109,14 @@ export const AUDIT_ACTIONS = [
   'integration.tested',
   'integration.redelivered',
   'integration.disabled',
+  // qualifications (issue 37)
+  'qualification.created',
+  'qualification.updated',
+  'qualification.archived',
+  'qualification.assigned',
+  'qualification.unassigned',
+  'qualification.evaluation_signed',
+  'qualification.revoked',
 ] as const;
 export const AuditAction = Type.Enum(AUDIT_ACTIONS);
 export type AuditAction = Static<typeof AuditAction>;

@@ -99,7 +99,11 @@ export const ENDED_SESSION_STATUSES = [
   'disconnected',
   'timeout',
 ] as const;
-export const ROLES = ['admin', 'client'] as const;
+/**
+ * `auditor`: an inspector's account of one organisation. It reads what the organisation's staff
+ * read and changes nothing (routes of access `reader` only).
+ */
+export const ROLES = ['admin', 'client', 'auditor'] as const;
 
 export const DeviceType = Type.Enum(DEVICE_TYPES);
 export type DeviceType = Static<typeof DeviceType>;

@@ -16,6 +16,10 @@ export const ERRORS = {
     status: 400,
     when: 'a headset presents a wrong, expired or revoked enrolment code',
   },
+  level_not_available: {
+    status: 400,
+    when: 'a qualification names a level of a scenario its organisation has no access to (or no such level)',
+  },
   unauthorized: {
     status: 401,
     when: 'no token, or an unknown, expired or revoked one, or a token of a deactivated account or organisation',
@@ -35,6 +39,10 @@ export const ERRORS = {
   wrong_current_password: {
     status: 403,
     when: 'an account changing its own password gives a wrong current one (counted as a failed sign-in)',
+  },
+  signature_rejected: {
+    status: 403,
+    when: 'the password re-entered to sign an evaluation is wrong: nothing is stored (counted as a failed sign-in)',
   },
   cross_site_request: {
     status: 403,

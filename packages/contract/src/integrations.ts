@@ -26,6 +26,10 @@ export const INTEGRATION_EVENTS = [
   'device.enrolled',
   'device.removed',
   'license.expiring',
+  'qualification.earned',
+  'qualification.expiring',
+  'qualification.expired',
+  'qualification.revoked',
 ] as const;
 export const IntegrationEvent = Type.Enum(INTEGRATION_EVENTS);
 export type IntegrationEvent = Static<typeof IntegrationEvent>;
@@ -164,6 +168,23 @@ export const LicenseExpiringData = Type.Object({
 });
 export type LicenseExpiringData = Static<typeof LicenseExpiringData>;
 
+/**
+ * A trainee's qualification changed state (docs/compliance.md): earned (an award), expiring,
+ * expired, revoked. Each is sent once per award and state, whatever the number of servers.
+ */
+export const QualificationEventData = Type.Object({
+  organization_id: Uuid,
+  vr_user: Type.Object({ id: Uuid, name: Type.String() }),
+  qualification: NamedRef,
+  status: Type.String({ description: 'the status the event tells of (docs/compliance.md)' }),
+  earned_at: Nullable(Timestamp),
+  valid_until: Nullable(Timestamp),
+  certificate_code: Nullable(Type.String()),
+  /** revoked: why. */
+  reason: Nullable(Type.String()),
+});
+export type QualificationEventData = Static<typeof QualificationEventData>;
+
 /** The data of each event. */
 export const INTEGRATION_EVENT_DATA = {
   'session.started': SessionStartedData,
@@ -171,6 +192,10 @@ export const INTEGRATION_EVENT_DATA = {
   'device.enrolled': DeviceEnrolledData,
   'device.removed': DeviceRemovedData,
   'license.expiring': LicenseExpiringData,
+  'qualification.earned': QualificationEventData,
+  'qualification.expiring': QualificationEventData,
+  'qualification.expired': QualificationEventData,
+  'qualification.revoked': QualificationEventData,
 } as const;
 export interface IntegrationEventData {
   'session.started': SessionStartedData;
@@ -178,6 +203,10 @@ export interface IntegrationEventData {
   'device.enrolled': DeviceEnrolledData;
   'device.removed': DeviceRemovedData;
   'license.expiring': LicenseExpiringData;
+  'qualification.earned': QualificationEventData;
+  'qualification.expiring': QualificationEventData;
+  'qualification.expired': QualificationEventData;
+  'qualification.revoked': QualificationEventData;
 }
 
 /**

@@ -1,8 +1,13 @@
 import type { Static, TSchema } from 'typebox';
 import type { ErrorCode } from './errors.ts';
 
-/** Who may call a route: anyone, a signed-in account, an admin, or an enrolled headset. */
-export type RouteAccess = 'public' | 'user' | 'admin' | 'device' | 'signed_link';
+/**
+ * Who may call a route: anyone, a signed-in account, an admin, or an enrolled headset.
+ * `user` is an organisation's staff (and admins on their own organisation); `reader` lets in the
+ * read-only `auditor` role beside them: the reads staff have, and the caller's own sign-in
+ * (signing out, its own password). A route the auditor may not call is never `reader`.
+ */
+export type RouteAccess = 'public' | 'reader' | 'user' | 'admin' | 'device' | 'signed_link';
 
 /**
  * One route of the API, as both sides must agree on it: method and path (Fastify's `:param`

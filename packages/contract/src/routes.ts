@@ -100,6 +100,7 @@ import {
   OrganizationListQuery,
   OrganizationUpdateBody,
 } from './organizations.ts';
+import { qualificationRoutes } from './qualification-routes.ts';
 import { defineRoute } from './route-map.ts';
 import { routeTable } from './route-table.ts';
 import {
@@ -133,7 +134,7 @@ export const routes = {
   // ---- VR users ----
   listVrUsers: defineRoute({
     ...routeTable.listVrUsers,
-    access: 'user',
+    access: 'reader',
     tags: ['vr-users'],
     description:
       'The organisation’s VR users, a page at a time; `q` matches the name or the notes.',
@@ -143,7 +144,7 @@ export const routes = {
   }),
   getVrUser: defineRoute({
     ...routeTable.getVrUser,
-    access: 'user',
+    access: 'reader',
     tags: ['vr-users'],
     params: IdParams,
     success: { status: 200, body: VrUser },
@@ -177,7 +178,7 @@ export const routes = {
   }),
   listVrUserSessions: defineRoute({
     ...routeTable.listVrUserSessions,
-    access: 'user',
+    access: 'reader',
     tags: ['vr-users'],
     params: IdParams,
     querystring: VrUserSessionsQuery,
@@ -186,7 +187,7 @@ export const routes = {
   }),
   vrUserRecord: defineRoute({
     ...routeTable.vrUserRecord,
-    access: 'user',
+    access: 'reader',
     tags: ['vr-users'],
     description:
       "The trainee's training record: per level attempted (ended sessions), the attempts, " +
@@ -198,7 +199,7 @@ export const routes = {
   }),
   exportVrUserRecord: defineRoute({
     ...routeTable.exportVrUserRecord,
-    access: 'user',
+    access: 'reader',
     tags: ['vr-users'],
     description:
       'The training record as CSV (UTF-8 with a byte-order mark, formula-safe cells): one row ' +
@@ -227,21 +228,21 @@ export const routes = {
   }),
   me: defineRoute({
     ...routeTable.me,
-    access: 'user',
+    access: 'reader',
     tags: ['auth'],
     success: { status: 200, body: Me },
     errors: [],
   }),
   logout: defineRoute({
     ...routeTable.logout,
-    access: 'user',
+    access: 'reader',
     tags: ['auth'],
     success: { status: 200, body: OkBody },
     errors: [],
   }),
   changeOwnPassword: defineRoute({
     ...routeTable.changeOwnPassword,
-    access: 'user',
+    access: 'reader',
     tags: ['auth'],
     description:
       'The caller changes its own password, giving the current one. Every other sign-in of the ' +
@@ -255,7 +256,7 @@ export const routes = {
   // ---- Devices (the caller's organisation) ----
   listDevices: defineRoute({
     ...routeTable.listDevices,
-    access: 'user',
+    access: 'reader',
     tags: ['devices'],
     description:
       "The caller's organisation's devices, a page at a time (by name unless sorted); " +
@@ -266,7 +267,7 @@ export const routes = {
   }),
   getDevice: defineRoute({
     ...routeTable.getDevice,
-    access: 'user',
+    access: 'reader',
     tags: ['devices'],
     description: 'One device of the caller’s organisation; status is derived now.',
     params: IdParams,
@@ -338,7 +339,7 @@ export const routes = {
   }),
   listSessions: defineRoute({
     ...routeTable.listSessions,
-    access: 'user',
+    access: 'reader',
     tags: ['sessions'],
     description:
       'The History tab: newest first (order=asc for oldest first); without status, ended ' +
@@ -350,7 +351,7 @@ export const routes = {
   }),
   exportSessions: defineRoute({
     ...routeTable.exportSessions,
-    access: 'user',
+    access: 'reader',
     tags: ['sessions'],
     description:
       'The History CSV of every session matching the same filters as GET /v1/sessions, ' +
@@ -363,14 +364,14 @@ export const routes = {
   }),
   listActiveSessions: defineRoute({
     ...routeTable.listActiveSessions,
-    access: 'user',
+    access: 'reader',
     tags: ['sessions'],
     success: { status: 200, body: ActiveSessionList },
     errors: [],
   }),
   getSession: defineRoute({
     ...routeTable.getSession,
-    access: 'user',
+    access: 'reader',
     tags: ['sessions'],
     description: 'A session of the organisation, any status, with the tasks its headset told of.',
     params: IdParams,
@@ -379,7 +380,7 @@ export const routes = {
   }),
   liveEvents: defineRoute({
     ...routeTable.liveEvents,
-    access: 'user',
+    access: 'reader',
     tags: ['events'],
     description:
       'Server-Sent Events of what changes in the caller’s organisation (devices and sessions; ' +
@@ -403,7 +404,7 @@ export const routes = {
   // ---- Scenarios the organisation may run, and the VR app ----
   scenarioTree: defineRoute({
     ...routeTable.scenarioTree,
-    access: 'user',
+    access: 'reader',
     tags: ['scenarios'],
     description:
       'Active scenarios the caller’s organisation holds a live grant for (no expiry, or expiring ' +
@@ -413,7 +414,7 @@ export const routes = {
   }),
   downloadLinks: defineRoute({
     ...routeTable.downloadLinks,
-    access: 'user',
+    access: 'reader',
     tags: ['vr-app'],
     description:
       'Signed links valid for expires_in_seconds (3600); a platform without a build has a null ' +
@@ -952,7 +953,7 @@ export const routes = {
   // ---- Audit log (docs/logging.md) ----
   listAuditEvents: defineRoute({
     ...routeTable.listAuditEvents,
-    access: 'user',
+    access: 'reader',
     tags: ['audit'],
     description:
       'The audit log, newest first, a page at a time by cursor (next_cursor, null on the last ' +
@@ -966,7 +967,7 @@ export const routes = {
   }),
   exportAuditEvents: defineRoute({
     ...routeTable.exportAuditEvents,
-    access: 'user',
+    access: 'reader',
     tags: ['audit'],
     description:
       'Every event matching the same filters as GET /v1/audit-events, newest first, as CSV ' +
@@ -991,7 +992,7 @@ export const routes = {
   // ---- Integrations: results out (docs/integrations.md) ----
   listIntegrations: defineRoute({
     ...routeTable.listIntegrations,
-    access: 'user',
+    access: 'reader',
     tags: ['integrations'],
     description:
       'The organisation’s webhooks and learning record stores, oldest first. Staff see their ' +
@@ -1014,7 +1015,7 @@ export const routes = {
   }),
   getIntegration: defineRoute({
     ...routeTable.getIntegration,
-    access: 'user',
+    access: 'reader',
     tags: ['integrations'],
     params: IdParams,
     success: { status: 200, body: Integration },
@@ -1078,7 +1079,7 @@ export const routes = {
   }),
   listDeliveries: defineRoute({
     ...routeTable.listDeliveries,
-    access: 'user',
+    access: 'reader',
     tags: ['integrations'],
     description:
       'The delivery log (30 days), newest first, by cursor (next_cursor, null on the last page); ' +
@@ -1099,6 +1100,7 @@ export const routes = {
     success: { status: 200, body: Delivery },
     errors: ['not_found', 'integration_disabled'],
   }),
+  ...qualificationRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
+import { RecordQualification } from './qualifications.ts';
 import { lateResultFields, levelRevisionField, sessionEnglishNames } from './sessions.ts';
 
 export const VrUser = Type.Object({
@@ -128,6 +129,8 @@ export const TrainingRecord = Type.Object({
   organization_name: Type.String(),
   levels: Type.Array(TrainingRecordLevel),
   totals: TrainingRecordTotals,
+  /** Every qualification assigned or ever earned, its status now and its history (issue 37). */
+  qualifications: Type.Array(RecordQualification),
 });
 export type TrainingRecord = Static<typeof TrainingRecord>;
 

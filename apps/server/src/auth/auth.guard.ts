@@ -1,7 +1,6 @@
 import type { onRequestHookHandler } from 'fastify';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
-import type { Role } from '../platform/database/schema.ts';
 import { resolveToken } from './auth.service.ts';
 import { bearerToken } from './tokens.ts';
 import {
@@ -13,13 +12,22 @@ import {
 } from './session-cookie.ts';
 
 /**
+ * Which signed-in accounts a guard lets in: every role (`reader` routes, the auditor's too), the
+ * organisation's staff and admins (`staff`: not the read-only auditor), or admins only.
+ */
+export type AccountGate = 'reader' | 'staff' | 'admin';
+
+/**
  * onRequest hook: a valid user token (and, for admin scopes, the admin role) or no entry. The
  * token is the Authorization header's (scripts, tests) or else the console's sign-in cookie
  * (session-cookie.ts); either resolves the same way. A browser sends the cookie whatever page
  * made the request, so a change made with it must come from the console's own origin, and with
  * PUBLIC_URL set any request with it must be made to PUBLIC_URL's host.
  */
-export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHandler {
+export function requireUser(
+  ctx: ServiceContext,
+  gate: AccountGate = 'reader',
+): onRequestHookHandler {
   return async (request, reply) => {
     const bearer = bearerToken(request.headers.authorization);
     const fromCookie = bearer ? undefined : cookieToken(request);
@@ -36,8 +44,11 @@ export function requireUser(ctx: ServiceContext, role?: Role): onRequestHookHand
     }
     // Known before a refusal, so the audit log names who was refused.
     request.caller = caller;
-    if (role && caller.role !== role) {
+    if (gate === 'admin' && caller.role !== 'admin') {
       throw new AppError('forbidden', 'This action requires the admin role');
+    }
+    if (gate === 'staff' && caller.role === 'auditor') {
+      throw new AppError('forbidden', 'An auditor’s account reads only: it changes nothing');
     }
   };
 }

@@ -388,3 +388,32 @@ export async function endOrganizationSignIns(executor: Db | Tx, organizationId: 
     )
     .execute();
 }
+
+/**
+ * A signed-in account proves again that it is itself (the password of a signature, 21 CFR
+ * 11.200): checked as a sign-in's password is, under the same limits and keys, so a guess made
+ * through a signature counts with the sign-in's failures. True when the password is the
+ * account's; nothing else is changed.
+ */
+export async function confirmOwnPassword(
+  ctx: ServiceContext,
+  caller: Caller,
+  password: string,
+  clientAddress: string,
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  const limits = loginLimits(caller.email, clientAddress);
+  await countPasswordAttempt(ctx, now, limits);
+  const account = await ctx.db
+    .selectFrom('accounts')
+    .select('password_hash')
+    .where('id', '=', caller.accountId)
+    .executeTakeFirst();
+  const matches = await verifyPassword(
+    account?.password_hash,
+    password,
+    ctx.config.passwordHashCost,
+  );
+  if (matches) await forgivePasswordAttempt(ctx, now, limits);
+  return matches;
+}

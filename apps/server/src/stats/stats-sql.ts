@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { endedSql, succeededSql } from '../platform/database/session-outcome.ts';
 
 /**
  * Aggregate expressions over a sessions alias, shared by the statistics and the organisation
@@ -12,15 +13,9 @@ import { sql, type RawBuilder } from 'kysely';
  *   treated as at least 1, the ratio capped at 1), percent, one decimal; 0 when none ended.
  * - average_duration_seconds: mean duration of ended sessions that have one, whole seconds.
  */
-/** The session ended: any status but active. */
-export function endedSql(sessionAlias: string): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.ref(`${sessionAlias}.status`)} <> 'active')`;
-}
-
-/** The session is a success (only ever set on completed sessions). */
-export function succeededSql(sessionAlias: string): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.ref(`${sessionAlias}.success`)} IS TRUE)`;
-}
+// The rule of an ended and a successful session lives below the domains: qualifications count
+// completions by it too.
+export { endedSql, succeededSql };
 
 export function successRateSql(sessionAlias: string): RawBuilder<number> {
   return sql<number>`coalesce(round(

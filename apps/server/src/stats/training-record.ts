@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import type { Caller } from '../auth/caller.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { notFound } from '../platform/service/errors.ts';
+import { recordQualifications } from '../qualifications/record.ts';
 import { endedSql, succeededSql } from './stats-sql.ts';
 
 /**
@@ -100,6 +101,7 @@ export async function trainingRecord(
       levels_completed: levels.filter((level) => level.completions > 0).length,
       training_seconds: sum(levels, (level) => level.training_seconds),
     },
+    qualifications: await recordQualifications(ctx, caller, vrUser.id),
   };
 }
 

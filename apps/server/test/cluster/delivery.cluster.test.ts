@@ -141,6 +141,10 @@ describe('three nodes delivering webhooks', () => {
       'session.finished': sessions,
       'device.removed': REMOVED,
       'license.expiring': 0,
+      'qualification.earned': 0,
+      'qualification.expiring': 0,
+      'qualification.expired': 0,
+      'qualification.revoked': 0,
     };
     const total = HEADSETS + 2 * sessions + REMOVED;
 

@@ -352,7 +352,85 @@ export interface LicenseExpiryNoticesTable {
   sent_at: Timestamp;
 }
 
+/** Qualifications (migration 0016, docs/compliance.md). */
+export interface QualificationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  name_en: string | null;
+  description: string | null;
+  validity_days: number | null;
+  expiring_within_days: Generated<number>;
+  evaluation_required: Generated<boolean>;
+  archived_at: Date | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface QualificationLevelsTable {
+  qualification_id: string;
+  level_id: string;
+}
+
+export interface QualificationAssignmentsTable {
+  qualification_id: string;
+  vr_user_id: string;
+  organization_id: string;
+  due_at: Date | null;
+  assigned_at: Timestamp;
+}
+
+export interface QualificationEvaluationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  qualification_id: string;
+  vr_user_id: string;
+  result: 'pass' | 'fail';
+  meaning: string;
+  notes: string | null;
+  signer_account_id: string | null;
+  signer_name: string;
+  signer_email: string;
+  signed_at: Timestamp;
+}
+
+export interface QualificationRevocationsTable {
+  id: Generated<string>;
+  organization_id: string;
+  qualification_id: string;
+  vr_user_id: string;
+  reason: string;
+  revoked_at: Timestamp;
+  revoked_by_account_id: string | null;
+  revoked_by_email: string | null;
+}
+
+export interface QualificationAwardsTable {
+  id: Generated<string>;
+  organization_id: string;
+  qualification_id: string;
+  vr_user_id: string;
+  earned_at: Timestamp;
+  certificate_code: string;
+}
+
+export interface QualificationNoticesTable {
+  qualification_id: string;
+  vr_user_id: string;
+  moment: Timestamp;
+  state: 'earned' | 'expiring' | 'expired' | 'revoked';
+  organization_id: string;
+  sent_at: Timestamp;
+}
+
 export interface Database {
+  qualification_notices: QualificationNoticesTable;
+  qualifications: QualificationsTable;
+  qualification_levels: QualificationLevelsTable;
+  qualification_assignments: QualificationAssignmentsTable;
+  qualification_evaluations: QualificationEvaluationsTable;
+  qualification_revocations: QualificationRevocationsTable;
+  qualification_awards: QualificationAwardsTable;
   integrations: IntegrationsTable;
   outbox_events: OutboxEventsTable;
   deliveries: DeliveriesTable;

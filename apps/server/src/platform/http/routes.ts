@@ -46,7 +46,9 @@ export function useAccessGuards(app: AppInstance, guards: AccessGuards): void {
 const ACCESS_ERRORS: Record<RouteAccess, readonly ErrorCode[]> = {
   public: ['validation_error'],
   signed_link: ['validation_error'],
-  user: ['validation_error', 'unauthorized'],
+  reader: ['validation_error', 'unauthorized'],
+  // A read-only auditor is refused (403) on anything not open to readers.
+  user: ['validation_error', 'unauthorized', 'forbidden'],
   admin: ['validation_error', 'unauthorized', 'forbidden'],
   device: ['validation_error', 'unauthorized'],
 };
@@ -78,7 +80,7 @@ const COOKIE_CHANGE_ERRORS: readonly ErrorCode[] = ['cross_site_request'];
 
 /** Every error code a route can answer, its access's, its body's and params', and its own. */
 export function routeErrors(route: RouteDefinition): ErrorCode[] {
-  const signedInByAccount = route.access === 'user' || route.access === 'admin';
+  const signedInByAccount = byAccount(route.access);
   return [
     ...new Set([
       ...ACCESS_ERRORS[route.access],
@@ -214,10 +216,12 @@ export function registerRoute<R extends RouteDefinition>(
 
 /** An account's routes take the console's sign-in cookie as well as a bearer token. */
 function security(access: RouteAccess): Record<string, string[]>[] {
-  return access === 'user' || access === 'admin'
-    ? [{ bearer: [] }, { cookie: [] }]
-    : [{ bearer: [] }];
+  return byAccount(access) ? [{ bearer: [] }, { cookie: [] }] : [{ bearer: [] }];
 }
+
+/** Accesses a console account signs in to (a bearer token or the console's cookie). */
+const byAccount = (access: RouteAccess) =>
+  access === 'reader' || access === 'user' || access === 'admin';
 
 function hooksOf<T>(hooks: T | T[] | undefined): T[] {
   if (hooks === undefined) return [];

@@ -7,7 +7,12 @@ import type { AppInstance } from '../http/app-types.ts';
  * integrations/upkeep.ts).
  */
 export type BackgroundJob =
-  'last_seen_flush' | 'sweeper' | 'audit_link' | 'audit_purge' | 'integrations_upkeep';
+  | 'last_seen_flush'
+  | 'sweeper'
+  | 'audit_link'
+  | 'audit_purge'
+  | 'integrations_upkeep'
+  | 'qualification_notices';
 
 /** What the background jobs tell the rest of the process: for metrics and for /readyz. */
 export interface JobReport {

@@ -95,7 +95,7 @@ export class Metrics implements JobReport {
     });
     this.jobRuns = new client.Counter({
       name: 'vrtc_background_job_runs_total',
-      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_link, audit_purge, integrations_upkeep), by outcome (ok, failed)',
+      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_link, audit_purge, integrations_upkeep, qualification_notices), by outcome (ok, failed)',
       labelNames: ['job', 'outcome'],
       registers,
     });
@@ -140,6 +140,7 @@ export class Metrics implements JobReport {
       'audit_link',
       'audit_purge',
       'integrations_upkeep',
+      'qualification_notices',
     ]) {
       for (const outcome of ['ok', 'failed']) this.jobRuns.labels(job, outcome).inc(0);
     }

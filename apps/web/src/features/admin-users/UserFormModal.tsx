@@ -152,6 +152,7 @@ export function UserFormModal({
             data={[
               { value: 'client', label: t('common:role.client') },
               { value: 'admin', label: t('common:role.admin') },
+              { value: 'auditor', label: t('common:role.auditor') },
             ]}
             {...form.getInputProps('role')}
           />

@@ -23,7 +23,7 @@ import { UserFormModal } from './UserFormModal';
 /** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
 const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 
-const ROLES: Role[] = ['admin', 'client'];
+const ROLES: Role[] = ['admin', 'client', 'auditor'];
 
 export function UsersPage() {
   const { t, i18n } = useTranslation('adminUsers');
@@ -169,6 +169,7 @@ export function UsersPage() {
               data={[
                 { value: 'admin', label: t('common:role.admin') },
                 { value: 'client', label: t('common:role.client') },
+                { value: 'auditor', label: t('common:role.auditor') },
               ]}
               value={role}
               onChange={(value) => list.setFilters({ role: value })}

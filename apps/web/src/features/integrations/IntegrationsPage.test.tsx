@@ -335,8 +335,16 @@ describe('the integrations screen', () => {
         'https://erp.plant.example/hooks',
       );
       // Every event is ticked to begin with; untick all but one.
-      for (const event of ['Session started', 'Headset added', 'Headset removed']) {
-        await user.click(within(dialog).getByRole('checkbox', { name: new RegExp(event) }));
+      for (const event of [
+        'Session started',
+        'Headset added',
+        'Headset removed',
+        'Qualification earned',
+        'Qualification expiring soon',
+        'Qualification expired',
+        'Qualification revoked',
+      ]) {
+        await user.click(within(dialog).getByRole('checkbox', { name: new RegExp(`^${event}$`) }));
       }
       await user.click(
         within(dialog).getByRole('checkbox', { name: /Scenario licence ends in 7 days/ }),

@@ -37,6 +37,7 @@ const result = (completed: number, success: boolean) => ({
 const record: TrainingRecord = {
   vr_user: { id: ID, name: 'Ivan Petrov' },
   organization_name: 'Depot North',
+  qualifications: [],
   levels: [
     {
       level_id: '00000000-0000-4000-8000-0000000000f1',
