@@ -26,6 +26,7 @@ const result = (id: string, completed: number, success: boolean, day: string) =>
 const record: TrainingRecord = {
   vr_user: { id: ID, name: 'Ivan Petrov' },
   organization_name: 'Depot North',
+  qualifications: [],
   levels: [
     {
       level_id: '00000000-0000-4000-8000-0000000000f1',
