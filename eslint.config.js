@@ -42,6 +42,7 @@ export const SERVER_DOMAIN_USES = {
   accounts: ['auth'],
   downloads: ['auth'],
   integrations: ['auth'],
+  sso: ['auth', 'accounts'],
   auth: [],
 };
 /**

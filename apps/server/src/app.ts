@@ -60,6 +60,7 @@ import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
 import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
+import { ssoAdminRoutes } from './sso/sso.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
@@ -129,6 +130,7 @@ const consoleRouteModules: RouteModule[] = [
   statsRoutes,
   auditRoutes,
   integrationsRoutes,
+  ssoAdminRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */

@@ -22,3 +22,4 @@ export * from './stats.ts';
 export * from './csv.ts';
 export * from './audit.ts';
 export * from './integrations.ts';
+export * from './sso.ts';

@@ -101,6 +101,7 @@ import {
   OrganizationUpdateBody,
 } from './organizations.ts';
 import { defineRoute } from './route-map.ts';
+import { SsoConfig, SsoConfigBody } from './sso.ts';
 import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
@@ -219,7 +220,13 @@ export const routes = {
       'address, 100 per address across accounts; then 429 with Retry-After.',
     body: LoginBody,
     success: { status: 200, body: LoginResponse },
-    errors: ['invalid_credentials', 'forbidden', 'rate_limited', 'cross_site_request'],
+    errors: [
+      'invalid_credentials',
+      'forbidden',
+      'sso_required',
+      'rate_limited',
+      'cross_site_request',
+    ],
   }),
   me: defineRoute({
     ...routeTable.me,
@@ -569,6 +576,40 @@ export const routes = {
     params: IdParams,
     querystring: OrganizationAnalyticsQuery,
     success: { status: 200, body: OrganizationAnalytics },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: an organisation's single sign-on (docs/sso.md) ----
+  getSsoConfig: defineRoute({
+    ...routeTable.getSsoConfig,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'The organisation’s identity provider; the client secret is never answered. 404 when ' +
+      'the organisation has none.',
+    params: IdParams,
+    success: { status: 200, body: SsoConfig },
+    errors: ['not_found'],
+  }),
+  putSsoConfig: defineRoute({
+    ...routeTable.putSsoConfig,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Sets the organisation’s identity provider, replacing any before. The client secret is ' +
+      'stored encrypted. 409 email_domain_taken when a domain belongs to another organisation.',
+    params: IdParams,
+    body: SsoConfigBody,
+    success: { status: 200, body: SsoConfig },
+    errors: ['not_found', 'email_domain_taken'],
+  }),
+  deleteSsoConfig: defineRoute({
+    ...routeTable.deleteSsoConfig,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description: 'Removes the organisation’s single sign-on: its staff sign in by password again.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
     errors: ['not_found'],
   }),
 

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from './caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
+import { ssoRequired } from './sso-required.ts';
 import {
   clearRateLimit,
   refundAttempt,
@@ -124,6 +125,9 @@ export async function login(
   }
   if (!account.organization_active) {
     throw await refused(new AppError('forbidden', 'This organization is deactivated'), 'denied');
+  }
+  if (await ssoRequired(ctx.db, account)) {
+    throw await refused(new AppError('sso_required', 'Sign in with single sign-on'), 'denied');
   }
   await forgivePasswordAttempt(ctx, now, limits);
 

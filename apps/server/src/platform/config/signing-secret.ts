@@ -13,7 +13,16 @@ import type { Config } from './config.ts';
  */
 export function signingSecret(config: Pick<Config, 'signingSecret' | 'dataDir'>): string {
   if (config.signingSecret) return config.signingSecret;
-  const file = path.join(config.dataDir, 'signing-secret');
+  return dataDirSecret(config.dataDir, 'signing-secret');
+}
+
+/**
+ * A secret kept in the file `name` of the data directory, made (32 random bytes, hex, mode 0600)
+ * the first time: for keys that must stay outside the database (the single sign-on key) and
+ * survive restarts.
+ */
+export function dataDirSecret(dataDir: string, name: string): string {
+  const file = path.join(dataDir, name);
   const cached = cache.get(file);
   if (cached) return cached;
   const secret = readSecret(file) ?? createSecret(file);
@@ -31,8 +40,7 @@ function readSecret(file: string): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  if (!text)
-    throw new Error(`The signing secret file ${file} is empty; delete it to have a new one made`);
+  if (!text) throw new Error(`The secret file ${file} is empty; delete it to have a new one made`);
   return text;
 }
 
@@ -49,6 +57,6 @@ function createSecret(file: string): string {
     fs.rmSync(temp, { force: true });
   }
   const secret = readSecret(file);
-  if (!secret) throw new Error(`Could not create the signing secret file ${file}`);
+  if (!secret) throw new Error(`Could not create the secret file ${file}`);
   return secret;
 }
