@@ -60,7 +60,7 @@ import { auditRoutes, recordRefusals } from './audit/audit.routes.ts';
 import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
-import { ssoAdminRoutes } from './sso/sso.routes.ts';
+import { ssoAdminRoutes, ssoSignInRoutes } from './sso/sso.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
@@ -299,6 +299,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     recordRefusals(browser, ctx);
 
     authRoutes(browser, ctx);
+    ssoSignInRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);
     liveEventRoutes(browser, liveStreams);
     await serveConsole(browser, config.webDistDir);

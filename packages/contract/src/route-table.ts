@@ -16,6 +16,8 @@ export const routeTable = {
   me: { method: 'GET', path: '/v1/me' },
   logout: { method: 'POST', path: '/v1/auth/logout' },
   changeOwnPassword: { method: 'POST', path: '/v1/auth/password' },
+  ssoStart: { method: 'GET', path: '/v1/auth/sso/start' },
+  ssoCallback: { method: 'GET', path: '/v1/auth/sso/callback' },
   listDevices: { method: 'GET', path: '/v1/devices' },
   getDevice: { method: 'GET', path: '/v1/devices/:id' },
   deleteDevice: { method: 'DELETE', path: '/v1/devices/:id' },

@@ -101,7 +101,7 @@ import {
   OrganizationUpdateBody,
 } from './organizations.ts';
 import { defineRoute } from './route-map.ts';
-import { SsoConfig, SsoConfigBody } from './sso.ts';
+import { SsoCallbackQuery, SsoConfig, SsoConfigBody, SsoStartQuery } from './sso.ts';
 import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
@@ -253,6 +253,31 @@ export const routes = {
     body: OwnPasswordBody,
     success: { status: 200, body: OkBody },
     errors: ['wrong_current_password', 'rate_limited'],
+  }),
+
+  ssoStart: defineRoute({
+    ...routeTable.ssoStart,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'Sends the browser to the identity provider of the organisation of `email` (by its ' +
+      'domain) or `organization_id`: OIDC authorization code flow with PKCE (S256), state and ' +
+      'nonce used once within 10 minutes. A failure goes to /login?sso_error=<code>.',
+    querystring: SsoStartQuery,
+    success: { status: 302, redirect: "the provider's authorization endpoint" },
+    errors: [],
+  }),
+  ssoCallback: defineRoute({
+    ...routeTable.ssoCallback,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'Where the provider sends the browser back. On success the console’s session cookie is ' +
+      'set and the browser goes to the page it asked for; on failure to ' +
+      '/login?sso_error=<code> (docs/sso.md).',
+    querystring: SsoCallbackQuery,
+    success: { status: 302, redirect: 'the console page asked for, or /login?sso_error=<code>' },
+    errors: [],
   }),
 
   // ---- Devices (the caller's organisation) ----

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Text, Timestamp, Uuid } from './common.ts';
+import { Email, Text, Timestamp, Uuid } from './common.ts';
 
 /**
  * Single sign-on per organisation (docs/sso.md): a platform admin enters the organisation's
@@ -62,3 +62,41 @@ export const SsoConfig = Type.Object({
   updated_at: Timestamp,
 });
 export type SsoConfig = Static<typeof SsoConfig>;
+
+/**
+ * Why a single sign-on failed: the console's sign-in page gets `/login?sso_error=<code>` and
+ * says it in the person's language (docs/sso.md).
+ */
+export const SSO_ERRORS = [
+  'not_configured',
+  'provider_error',
+  'invalid_state',
+  'invalid_response',
+  'email_not_allowed',
+  'no_account',
+  'account_inactive',
+] as const;
+export type SsoError = (typeof SSO_ERRORS)[number];
+
+/** A console path to come back to: one leading slash, never another site or the API. */
+export const RETURN_TO_PATTERN = '^/(?![/\\\\])(?!v1/)[^\\s]*$';
+
+export const SsoStartQuery = Type.Object(
+  {
+    email: Type.Optional(Email),
+    organization_id: Type.Optional(Uuid),
+    return_to: Type.Optional(Type.String({ maxLength: 2000, pattern: RETURN_TO_PATTERN })),
+  },
+  { additionalProperties: false },
+);
+export type SsoStartQuery = Static<typeof SsoStartQuery>;
+
+/** What the provider sends back; other parameters (iss, session_state) are read as they come. */
+export const SsoCallbackQuery = Type.Object(
+  {
+    state: Type.Optional(Type.String({ maxLength: 500 })),
+    code: Type.Optional(Type.String({ maxLength: 4000 })),
+    error: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: true },
+);

@@ -98,6 +98,15 @@ export async function putSsoConfig(
   organizationId: string,
   body: SsoConfigBody,
 ): Promise<SsoConfig> {
+  if (body.issuer.startsWith('http:') && ctx.config.ssoAllowHttp !== 'true') {
+    throw new AppError(
+      'validation_error',
+      'The issuer must be https (SSO_ALLOW_HTTP allows http)',
+      {
+        details: { field: 'body.issuer' },
+      },
+    );
+  }
   const domains = [...new Set(body.email_domains.map((domain) => domain.toLowerCase()))].sort();
   const now = ctx.clock.now();
   const sealed = sealSecret(ctx.config.dataDir, body.client_secret);
