@@ -159,3 +159,29 @@ describe('enforced single sign-on', () => {
     expect((await login(worker.email)).statusCode).toBe(200);
   });
 });
+
+describe('starting a single sign-on', () => {
+  it('takes only a console path to return to, never another site or the API', async () => {
+    for (const returnTo of [
+      '//evil.example/x',
+      '/\\evil.example',
+      '/v1/me',
+      'https://evil.example',
+    ]) {
+      const started = await t.app.inject({
+        url: `/v1/auth/sso/start?email=a@b.example&return_to=${encodeURIComponent(returnTo)}`,
+      });
+      expect(started.statusCode, returnTo).toBe(400);
+    }
+  });
+
+  it('refuses a plain-http issuer unless SSO_ALLOW_HTTP is set', async () => {
+    const organization = await makeOrganization(t.db);
+    const refused = await put(
+      organization.id,
+      body(['plain.example'], { issuer: 'http://idp.example' }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'validation_error' });
+  });
+});
