@@ -44,6 +44,7 @@ export const SERVER_DOMAIN_USES = {
   downloads: ['auth'],
   integrations: ['auth'],
   qualifications: ['auth'],
+  sso: ['auth', 'accounts'],
   auth: [],
 };
 /**

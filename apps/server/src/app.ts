@@ -62,6 +62,7 @@ import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
 import { startQualificationNotices } from './qualifications/notices.ts';
 import { qualificationsRoutes } from './qualifications/qualifications.routes.ts';
+import { ssoAdminRoutes, ssoSignInRoutes } from './sso/sso.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
@@ -132,6 +133,7 @@ const consoleRouteModules: RouteModule[] = [
   auditRoutes,
   integrationsRoutes,
   qualificationsRoutes,
+  ssoAdminRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -377,6 +379,7 @@ function browserRoutes(ctx: AppContext, liveStreams: LiveStreams) {
     recordRefusals(browser, ctx);
 
     authRoutes(browser, ctx);
+    ssoSignInRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);
     liveEventRoutes(browser, liveStreams);
     await serveConsole(browser, ctx.config.webDistDir);

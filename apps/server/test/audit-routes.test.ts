@@ -63,6 +63,15 @@ interface Expected {
   actor?: 'account' | 'headset';
 }
 
+const SSO_BODY = {
+  protocol: 'oidc',
+  issuer: 'https://login.example.com',
+  client_id: 'console',
+  client_secret: 's3cret-of-the-provider',
+  enforced: false,
+  jit: true,
+  default_role: 'client',
+} as const;
 const apk = Buffer.concat([Buffer.from('PK\x03\x04'), crypto.randomBytes(60)]);
 const soon = () => new Date(t.clock.now().getTime() + 30 * 24 * 3600 * 1000).toISOString();
 
@@ -250,6 +259,33 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
       return { as: admin, params: { id: organization.id } };
     },
     changes: { name: ['Closed plant', null] },
+  },
+  putSsoConfig: {
+    action: 'sso.configured',
+    call: async () => {
+      const organization = await makeOrganization(t.db, { name: 'Plant with SSO' });
+      return {
+        as: admin,
+        params: { id: organization.id },
+        payload: { ...SSO_BODY, email_domains: [`${crypto.randomUUID()}.example.com`] },
+      };
+    },
+    changes: { client_secret: [null, AUDIT_REDACTED], issuer: [null, SSO_BODY.issuer] },
+  },
+  deleteSsoConfig: {
+    action: 'sso.removed',
+    call: async () => {
+      const organization = await makeOrganization(t.db, { name: 'Plant without SSO' });
+      const put = await t.app.inject({
+        method: 'PUT',
+        url: `/v1/admin/organizations/${organization.id}/sso`,
+        headers: admin.headers,
+        payload: { ...SSO_BODY, email_domains: [`${crypto.randomUUID()}.example.com`] },
+      });
+      expect(put.statusCode, put.body).toBe(200);
+      return { as: admin, params: { id: organization.id } };
+    },
+    changes: { issuer: [SSO_BODY.issuer, null] },
   },
   createAccount: {
     action: 'account.created',

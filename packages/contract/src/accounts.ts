@@ -11,6 +11,8 @@ export const Account = Type.Object({
   organization_id: Uuid,
   organization_name: Type.String(),
   active: Type.Boolean(),
+  /** Signs in by password even when its organisation enforces single sign-on (break-glass). */
+  sso_exempt: Type.Optional(Type.Boolean()),
   created_at: Timestamp,
 });
 export type Account = Static<typeof Account>;
@@ -54,6 +56,8 @@ export const AccountUpdateBody = Type.Object(
     role: Type.Optional(Role),
     organization_id: Type.Optional(Uuid),
     active: Type.Optional(Type.Boolean()),
+    /** Break-glass: signs in by password even when its organisation enforces single sign-on. */
+    sso_exempt: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

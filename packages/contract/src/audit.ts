@@ -38,6 +38,7 @@ export const AUDIT_TARGET_TYPES = [
   'audit_log',
   'integration',
   'qualification',
+  'sso_config',
 ] as const;
 export const AuditTargetType = Type.Enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = Static<typeof AuditTargetType>;
@@ -62,6 +63,9 @@ export const AUDIT_ACTIONS = [
   'organization.created',
   'organization.updated',
   'organization.deleted',
+  // single sign-on (admin; sign-ins by the provider)
+  'sso.configured',
+  'sso.removed',
   // VR users
   'vr_user.created',
   'vr_user.updated',

@@ -78,6 +78,14 @@ export const ERRORS = {
     status: 422,
     when: 'an Idempotency-Key the headset already used for a different report (another route or body)',
   },
+  email_domain_taken: {
+    status: 409,
+    when: "an email domain given for an organisation's single sign-on belongs to another organisation's",
+  },
+  sso_required: {
+    status: 403,
+    when: 'a password sign-in of an account whose organisation enforces single sign-on (and which is not exempt)',
+  },
   organization_in_use: {
     status: 409,
     when: 'deleting an organisation that still has accounts, VR users, headsets or sessions',

@@ -23,3 +23,4 @@ export * from './csv.ts';
 export * from './audit.ts';
 export * from './integrations.ts';
 export * from './qualifications.ts';
+export * from './sso.ts';

@@ -26,8 +26,15 @@ export interface RouteDefinition {
   body?: TSchema;
   /** Request headers the route reads (lower-case names, as HTTP treats them case-insensitively). */
   headers?: TSchema;
-  /** The success status and its JSON body; `file` answers stream a file (CSV, APK). */
-  success: { status: 200 | 201; body: TSchema } | { status: 200; file: string };
+  /**
+   * The success status and its JSON body; `file` answers stream a file (CSV, APK); `redirect`
+   * answers send the browser on.
+   */
+  success:
+    | { status: 200 | 201; body: TSchema }
+    | { status: 200; file: string }
+    /** A browser's navigation sent on elsewhere (single sign-on): where, in words. */
+    | { status: 302; redirect: string };
   errors: readonly ErrorCode[];
 }
 

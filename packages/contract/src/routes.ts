@@ -102,6 +102,7 @@ import {
 } from './organizations.ts';
 import { qualificationRoutes } from './qualification-routes.ts';
 import { defineRoute } from './route-map.ts';
+import { SsoCallbackQuery, SsoConfig, SsoConfigBody, SsoStartQuery } from './sso.ts';
 import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
@@ -224,7 +225,13 @@ export const routes = {
       'LOGIN_SLOW_DELAY_MS, never refused.',
     body: LoginBody,
     success: { status: 200, body: LoginResponse },
-    errors: ['invalid_credentials', 'forbidden', 'rate_limited', 'cross_site_request'],
+    errors: [
+      'invalid_credentials',
+      'forbidden',
+      'sso_required',
+      'rate_limited',
+      'cross_site_request',
+    ],
   }),
   me: defineRoute({
     ...routeTable.me,
@@ -251,6 +258,31 @@ export const routes = {
     body: OwnPasswordBody,
     success: { status: 200, body: OkBody },
     errors: ['wrong_current_password', 'rate_limited', 'password_too_common'],
+  }),
+
+  ssoStart: defineRoute({
+    ...routeTable.ssoStart,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'Sends the browser to the identity provider of the organisation of `email` (by its ' +
+      'domain) or `organization_id`: OIDC authorization code flow with PKCE (S256), state and ' +
+      'nonce used once within 10 minutes. A failure goes to /login?sso_error=<code>.',
+    querystring: SsoStartQuery,
+    success: { status: 302, redirect: "the provider's authorization endpoint" },
+    errors: [],
+  }),
+  ssoCallback: defineRoute({
+    ...routeTable.ssoCallback,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'Where the provider sends the browser back. On success the console’s session cookie is ' +
+      'set and the browser goes to the page it asked for; on failure to ' +
+      '/login?sso_error=<code> (docs/sso.md).',
+    querystring: SsoCallbackQuery,
+    success: { status: 302, redirect: 'the console page asked for, or /login?sso_error=<code>' },
+    errors: [],
   }),
 
   // ---- Devices (the caller's organisation) ----
@@ -574,6 +606,40 @@ export const routes = {
     params: IdParams,
     querystring: OrganizationAnalyticsQuery,
     success: { status: 200, body: OrganizationAnalytics },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: an organisation's single sign-on (docs/sso.md) ----
+  getSsoConfig: defineRoute({
+    ...routeTable.getSsoConfig,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'The organisation’s identity provider; the client secret is never answered. 404 when ' +
+      'the organisation has none.',
+    params: IdParams,
+    success: { status: 200, body: SsoConfig },
+    errors: ['not_found'],
+  }),
+  putSsoConfig: defineRoute({
+    ...routeTable.putSsoConfig,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Sets the organisation’s identity provider, replacing any before. The client secret is ' +
+      'stored encrypted. 409 email_domain_taken when a domain belongs to another organisation.',
+    params: IdParams,
+    body: SsoConfigBody,
+    success: { status: 200, body: SsoConfig },
+    errors: ['not_found', 'email_domain_taken'],
+  }),
+  deleteSsoConfig: defineRoute({
+    ...routeTable.deleteSsoConfig,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description: 'Removes the organisation’s single sign-on: its staff sign in by password again.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
     errors: ['not_found'],
   }),
 

@@ -49,6 +49,7 @@ const ACCOUNT_COLUMNS = [
   'a.organization_id',
   'o.name as organization_name',
   'a.active',
+  'a.sso_exempt',
   'a.created_at',
 ] as const;
 
@@ -191,7 +192,7 @@ export async function updateAccount(
     ctx.db.transaction().execute(async (trx) => {
       const current = await trx
         .selectFrom('accounts')
-        .select(['id', 'email', 'active', 'role', 'organization_id'])
+        .select(['id', 'email', 'active', 'role', 'organization_id', 'sso_exempt'])
         .where('id', '=', id)
         .forUpdate()
         .executeTakeFirst();
@@ -211,6 +212,7 @@ export async function updateAccount(
         ...(body.role !== undefined ? { role: body.role } : {}),
         ...(body.organization_id !== undefined ? { organization_id: body.organization_id } : {}),
         ...(body.active !== undefined ? { active: body.active } : {}),
+        ...(body.sso_exempt !== undefined ? { sso_exempt: body.sso_exempt } : {}),
       };
       if (Object.keys(changes).length > 0) {
         await trx.updateTable('accounts').set(changes).where('id', '=', id).execute();

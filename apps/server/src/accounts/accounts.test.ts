@@ -45,6 +45,7 @@ describe('POST /v1/admin/users', () => {
       organization_id: organization.id,
       organization_name: 'Acme',
       active: true,
+      sso_exempt: false,
       created_at: t.clock.now().toISOString(),
     });
     const stored = await t.db
@@ -135,6 +136,7 @@ describe('GET /v1/admin/users', () => {
         organization_id: org.id,
         organization_name: 'Filter Org',
         active: true,
+        sso_exempt: false,
         created_at: alice.created_at.toISOString(),
       },
       expect.objectContaining({ id: bob.id, email: 'Bob_100%@filter.test', role: 'client' }),

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from './caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
+import { ssoRequired } from './sso-required.ts';
 import {
   clearRateLimit,
   countAttempt,
@@ -176,6 +177,10 @@ export async function login(
   }
   const refusal = switchedOff(account);
   if (refusal) throw await recordLoginRefused(ctx, now, account, source.request, refusal, 'denied');
+  if (await ssoRequired(ctx.db, account)) {
+    const error = new AppError('sso_required', 'Sign in with single sign-on');
+    throw await recordLoginRefused(ctx, now, account, source.request, error, 'denied');
+  }
   await forgivePasswordAttempt(ctx, now, limits);
 
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {

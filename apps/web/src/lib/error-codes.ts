@@ -30,6 +30,8 @@ const CODES = {
   session_cancelled: true,
   late_result_window_passed: true,
   idempotency_key_reused: true,
+  email_domain_taken: true,
+  sso_required: true,
   organization_in_use: true,
   cannot_delete_self: true,
   cannot_modify_self: true,

@@ -197,6 +197,14 @@ export const CONFIG_SETTINGS = {
       return entries.map((entry) => entry.toLowerCase());
     },
   }),
+  /** Read by sso/: plain-http identity providers, for development and tests only. */
+  ssoAllowHttp: oneOf({
+    name: 'SSO_ALLOW_HTTP',
+    default: 'false',
+    words: ['true', 'false'],
+    meaning:
+      'allows single sign-on with identity providers whose issuer is plain `http://` (development and tests only)',
+  }),
   /** Read by integrations/dispatcher.ts. */
   deliveryPollMs: integer({
     name: 'DELIVERY_POLL_MS',

@@ -26,6 +26,11 @@ export function integrationSecretsKey(
   return keptSecret(config.dataDir, 'integration-secrets-key', config.integrationSecretsKey);
 }
 
+/** A key kept in the data directory only, with no variable to set it (the single sign-on key). */
+export function dataDirSecret(dataDir: string, name: string): string {
+  return keptSecret(dataDir, name, undefined);
+}
+
 /** `given` when set; else the file `name` in `dataDir`, created the first time. */
 function keptSecret(dataDir: string, name: string, given: string | undefined): string {
   if (given) return given;

@@ -23,6 +23,7 @@ export interface AccountsTable {
   organization_id: string;
   active: Generated<boolean>;
   created_at: CreatedAt;
+  sso_exempt: Generated<boolean>;
 }
 
 export interface AuthTokensTable {
@@ -367,6 +368,20 @@ export interface QualificationsTable {
   updated_at: Timestamp;
 }
 
+/** Single sign-on (migration 0021). */
+export interface SsoConfigsTable {
+  organization_id: string;
+  protocol: 'oidc' | 'saml';
+  issuer: string | null;
+  client_id: string | null;
+  client_secret_encrypted: string | null;
+  enforced: boolean;
+  jit: boolean;
+  default_role: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface QualificationLevelsTable {
   qualification_id: string;
   level_id: string;
@@ -423,6 +438,20 @@ export interface QualificationNoticesTable {
   sent_at: Timestamp;
 }
 
+export interface SsoEmailDomainsTable {
+  domain: string;
+  organization_id: string;
+}
+
+export interface SsoSignInsTable {
+  state: string;
+  organization_id: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   qualification_notices: QualificationNoticesTable;
   qualifications: QualificationsTable;
@@ -431,6 +460,9 @@ export interface Database {
   qualification_evaluations: QualificationEvaluationsTable;
   qualification_revocations: QualificationRevocationsTable;
   qualification_awards: QualificationAwardsTable;
+  sso_configs: SsoConfigsTable;
+  sso_email_domains: SsoEmailDomainsTable;
+  sso_sign_ins: SsoSignInsTable;
   integrations: IntegrationsTable;
   outbox_events: OutboxEventsTable;
   deliveries: DeliveriesTable;

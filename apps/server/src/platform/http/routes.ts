@@ -158,7 +158,9 @@ export function registerRoute<R extends RouteDefinition>(
 ): void {
   const response: Record<number, unknown> = {};
   if ('body' in route.success) response[route.success.status] = route.success.body;
-  else {
+  else if ('redirect' in route.success) {
+    response[route.success.status] = { description: route.success.redirect };
+  } else {
     response[route.success.status] = {
       description: 'A file',
       content: { [route.success.file]: { schema: { type: 'string', format: 'binary' } } },
@@ -205,7 +207,7 @@ export function registerRoute<R extends RouteDefinition>(
     },
     // A created answer carries its status without each handler setting it.
     handler:
-      route.success.status === 200
+      route.success.status !== 201
         ? (handler as RouteHandlerMethod)
         : function created(request, reply) {
             reply.status(route.success.status);

@@ -1,0 +1,239 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { TEST_PASSWORD, makeAccount, makeOrganization, makeTenant } from '../../test/factories.ts';
+
+/**
+ * Single sign-on against a real OpenID provider (oidc-provider) on 127.0.0.1: the browser's way
+ * is walked with fetch (its login form, its cookies), the console's side with app.inject.
+ */
+let t: TestApp;
+let admin: Awaited<ReturnType<typeof makeTenant>>;
+let server: http.Server;
+let issuer: string;
+const PUBLIC_URL = 'http://console.test';
+const CALLBACK = `${PUBLIC_URL}/v1/auth/sso/callback`;
+
+beforeAll(async () => {
+  t = await createTestApp({ config: { ssoAllowHttp: 'true', publicUrl: PUBLIC_URL } });
+  admin = await makeTenant(t, { role: 'admin' });
+  let handle: http.RequestListener = () => {};
+  server = http.createServer((request, response) => handle(request, response));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = (clientId: string) => ({
+    client_id: clientId,
+    client_secret: `${clientId}-secret`,
+    redirect_uris: [CALLBACK],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  });
+  const provider = new Provider(issuer, {
+    clients: [client('console'), client('other-app')],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    findAccount: (_ctx, sub) => ({
+      accountId: sub,
+      claims: () => ({ sub, email: sub, email_verified: true }),
+    }),
+    features: { devInteractions: { enabled: true } },
+    cookies: { keys: ['cookie-key-for-tests'] },
+    // A first-party application: no consent screen.
+    loadExistingGrant: async (ctx) => {
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+  });
+  handle = provider.callback();
+}, 120_000);
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+/** Walks the provider's pages as a browser: follows redirects, carries cookies, signs in as `email`. */
+async function signInAtProvider(authorizeUrl: string, email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const send = async (url: string, body?: URLSearchParams) => {
+    const response = await fetch(url, {
+      method: body ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body,
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    const location = response.headers.get('location');
+    if (!location) throw new Error(`${url} answered ${response.status} without a redirect`);
+    return new URL(location, url).href;
+  };
+  let next = await send(authorizeUrl);
+  for (let step = 0; step < 5 && !next.startsWith(PUBLIC_URL); step++) {
+    next = next.includes('/interaction/')
+      ? await send(next, new URLSearchParams({ prompt: 'login', login: email, password: 'x' }))
+      : await send(next);
+  }
+  return next;
+}
+
+const configure = async (organizationId: string, domain: string, extra: object = {}) => {
+  const response = await t.app.inject({
+    method: 'PUT',
+    url: `/v1/admin/organizations/${organizationId}/sso`,
+    headers: admin.headers,
+    payload: {
+      protocol: 'oidc',
+      issuer,
+      client_id: 'console',
+      client_secret: 'console-secret',
+      email_domains: [domain],
+      enforced: false,
+      jit: false,
+      default_role: 'client',
+      ...extra,
+    },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+};
+
+const start = (query: string) => t.app.inject({ url: `/v1/auth/sso/start?${query}` });
+
+/** The whole way: start, the provider, the callback; answers the callback's answer. */
+async function signIn(email: string, returnTo = '/sessions') {
+  const started = await start(
+    `email=${encodeURIComponent(email)}&return_to=${encodeURIComponent(returnTo)}`,
+  );
+  expect(started.statusCode, started.body).toBe(302);
+  const authorize = new URL(started.headers.location as string);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  const back = await signInAtProvider(authorize.href, email);
+  const callback = await t.app.inject({ url: back.slice(PUBLIC_URL.length) });
+  return { callback, back };
+}
+
+const sessionCookie = (response: { cookies: { name: string; value: string }[] }) =>
+  response.cookies.find((cookie) => cookie.name === 'vrtc_session');
+
+describe('OIDC sign-in', () => {
+  it('signs a known account in with the console’s cookie and returns to the page asked for', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'happy.example');
+    const account = await makeAccount(t.db, {
+      organization_id: organization.id,
+      email: 'ann@happy.example',
+    });
+    const { callback } = await signIn('ann@happy.example', '/sessions?tab=history');
+    expect(callback.statusCode, callback.body).toBe(302);
+    expect(callback.headers.location).toBe('/sessions?tab=history');
+    const cookie = sessionCookie(callback);
+    expect(cookie).toBeDefined();
+    const me = await t.app.inject({ url: '/v1/me', cookies: { vrtc_session: cookie!.value } });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ id: account.id, organization_id: organization.id });
+  });
+
+  it('creates a missing account with jit, and refuses it without', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'jit.example');
+    const refused = await signIn('new@jit.example');
+    expect(refused.callback.headers.location).toBe('/login?sso_error=no_account');
+    expect(sessionCookie(refused.callback)).toBeUndefined();
+
+    await configure(organization.id, 'jit.example', { jit: true });
+    const { callback } = await signIn('new@jit.example');
+    expect(callback.headers.location).toBe('/sessions');
+    const created = await t.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('email', '=', 'new@jit.example')
+      .executeTakeFirstOrThrow();
+    expect(created).toMatchObject({ organization_id: organization.id, role: 'client' });
+  });
+
+  it('refuses an email of another organisation and of a platform admin', async () => {
+    const mine = await makeOrganization(t.db);
+    await configure(mine.id, 'mine.example', { jit: true });
+    const other = await makeOrganization(t.db);
+    await makeAccount(t.db, { organization_id: other.id, email: 'bob@elsewhere.example' });
+    await makeAccount(t.db, {
+      organization_id: mine.id,
+      email: 'root@mine.example',
+      role: 'admin',
+    });
+    // The provider of "mine" vouches for people it has no business with.
+    const started = await start(`organization_id=${mine.id}`);
+    const back = await signInAtProvider(
+      started.headers.location as string,
+      'bob@elsewhere.example',
+    );
+    const callback = await t.app.inject({ url: back.slice(PUBLIC_URL.length) });
+    expect(callback.headers.location).toBe('/login?sso_error=email_not_allowed');
+    const asAdmin = await signIn('root@mine.example');
+    expect(asAdmin.callback.headers.location).toBe('/login?sso_error=email_not_allowed');
+    expect(sessionCookie(asAdmin.callback)).toBeUndefined();
+  });
+
+  it('refuses a replayed state', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'replay.example');
+    await makeAccount(t.db, { organization_id: organization.id, email: 'eve@replay.example' });
+    const { callback, back } = await signIn('eve@replay.example');
+    expect(callback.headers.location).toBe('/sessions');
+    const replayed = await t.app.inject({ url: back.slice(PUBLIC_URL.length) });
+    expect(replayed.headers.location).toBe('/login?sso_error=invalid_state');
+    expect(sessionCookie(replayed)).toBeUndefined();
+  });
+
+  it('refuses an ID token made for another client (wrong audience) and a tampered code', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'audience.example');
+    await makeAccount(t.db, { organization_id: organization.id, email: 'max@audience.example' });
+    // The browser is sent to the provider as another application: its tokens are not ours.
+    const started = await start('email=max@audience.example');
+    const authorize = new URL(started.headers.location as string);
+    authorize.searchParams.set('client_id', 'other-app');
+    const back = await signInAtProvider(authorize.href, 'max@audience.example');
+    const callback = await t.app.inject({ url: back.slice(PUBLIC_URL.length) });
+    expect(callback.headers.location).toBe('/login?sso_error=invalid_response');
+
+    const again = await start('email=max@audience.example');
+    const returned = new URL(
+      await signInAtProvider(again.headers.location as string, 'max@audience.example'),
+    );
+    returned.searchParams.set('code', `${returned.searchParams.get('code')}x`);
+    const tampered = await t.app.inject({ url: returned.pathname + returned.search });
+    expect(tampered.headers.location).toBe('/login?sso_error=invalid_response');
+  });
+
+  it('when enforced, refuses the password but signs in by the provider', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'strict.example', { enforced: true });
+    await makeAccount(t.db, { organization_id: organization.id, email: 'kim@strict.example' });
+    const password = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/login',
+      payload: { email: 'kim@strict.example', password: TEST_PASSWORD },
+    });
+    expect(password.statusCode).toBe(403);
+    expect(password.json()).toMatchObject({ error: 'sso_required' });
+    const { callback } = await signIn('kim@strict.example');
+    expect(sessionCookie(callback)).toBeDefined();
+  });
+
+  it('sends an unknown domain back to the sign-in page', async () => {
+    const started = await start('email=someone@nowhere.example');
+    expect(started.headers.location).toBe('/login?sso_error=not_configured');
+  });
+});
