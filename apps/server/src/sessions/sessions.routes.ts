@@ -21,9 +21,9 @@ export function sessionsRoutes(app: AppInstance, ctx: SessionsContext) {
       .header('content-disposition', contentDisposition(fileName))
       .send(stream);
   });
-  registerRoute(app, routes.listActiveSessions, async (request) => ({
-    active_sessions: await sessions.listActiveSessions(ctx, callerOf(request)),
-  }));
+  registerRoute(app, routes.listActiveSessions, (request) =>
+    sessions.listActiveSessions(ctx, callerOf(request)),
+  );
   registerRoute(app, routes.getSession, (request) =>
     sessions.getSession(ctx, callerOf(request), request.params.id),
   );
