@@ -8,6 +8,7 @@ import {
   type RouteQuery,
   type RouteResponse,
 } from '@vrtc/contract';
+import { fetchNoting } from './connection';
 import { isKnownErrorCode } from './error-codes';
 
 /** An error body as it may arrive: the contract's `{ error, message, details? }`, or anything. */
@@ -99,7 +100,7 @@ function signedOut(status: number, body: ReceivedErrorBody | undefined): boolean
 async function request(method: string, path: string, options: RequestOptions = {}) {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(buildUrl(path, options.query), {
+  const response = await fetchNoting(buildUrl(path, options.query), {
     method,
     headers,
     credentials: CREDENTIALS,

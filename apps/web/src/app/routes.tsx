@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import i18n from '../i18n';
 import type { LoginPageProps } from '../features/auth/LoginPage';
 import { Navigate, Route, Routes } from 'react-router';
@@ -25,16 +25,28 @@ function screen<K extends string, P extends object = object>(
   namespace?: string,
 ): Screen<P> {
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  let failed = false;
   const preload = () =>
     (loading ??= Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]).then(
       ([module]) => ({ default: module[name] }),
       (error: unknown) => {
         // A failed download is tried again on the next visit, not remembered.
         loading = undefined;
+        failed = true;
         throw error;
       },
     ));
-  return Object.assign(lazy(preload), { preload });
+  // React remembers a lazy component's failure for good: after one, the next render (the
+  // layout's ScreenLoadBoundary trying again) gets a new one, which downloads again.
+  let Lazy = lazy(preload);
+  function LoadedScreen(props: P) {
+    if (failed) {
+      failed = false;
+      Lazy = lazy(preload);
+    }
+    return createElement(Lazy as ComponentType<P>, props);
+  }
+  return Object.assign(LoadedScreen, { preload });
 }
 
 const LoginPage = screen<'LoginPage', LoginPageProps>(
