@@ -1,6 +1,6 @@
 import { Box, Button, Card, EmptyState, SimpleGrid } from '@mantine/core';
 import { IconPlayerPlay } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServerConnection } from '../../api/connection';
 import { useActiveSessions } from '../../api/sessions';
@@ -12,6 +12,9 @@ import { ActiveSessionCard } from './ActiveSessionCard';
 import { signalOf } from './active-signal';
 import { EndedSessionCard } from './EndedSessionCard';
 import { useEndedSessions } from './use-ended-sessions';
+
+/** A list this fresh is not read again for a headset that may have gone silent. */
+const CHECK_AFTER_MS = 1000;
 
 /**
  * The Active tab: a card per running session (saying so when its headset has fallen silent),
@@ -42,6 +45,18 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
   // A silent headset's figure must stay current: the list is read every 5 s while one is.
   const anySilent = cards.some((card) => card.signal.kind === 'silent');
   if (anySilent !== urgent) setUrgent(anySilent);
+  // A headset heard from when the list was read may have fallen silent since: no event tells (a
+  // heartbeat publishes none, and a headset in a session does not go "offline"), so the list is
+  // read again when its figure would cross the threshold, and the card says nothing until then.
+  const mustCheck =
+    connection.reachable &&
+    elapsedMs >= CHECK_AFTER_MS &&
+    !sessions.isFetching &&
+    cards.some((card) => card.signal.kind === 'check');
+  const { refetch } = sessions;
+  useEffect(() => {
+    if (mustCheck) void refetch();
+  }, [mustCheck, refetch]);
 
   return (
     <QueryState
