@@ -1,19 +1,15 @@
-import { act, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ActiveSession, SessionDetail } from '@vrtc/contract';
 import i18n from 'i18next';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { noteServerAnswer } from '../../api/connection';
-import { LiveRefreshNote } from '../../components/LiveIndicator';
 import { mockFetch, renderWithProviders } from '../../test/render';
-import { ConnectionBanner } from '../layout/ConnectionBanner';
 import { ActiveSessions } from './ActiveSessions';
 import { signalOf } from './active-signal';
 
 /**
  * The states of an Active card: running and heard from, its headset silent (for how long, and
- * when the server ends the session), just ended with its outcome; and what the tab says while the
- * server cannot be reached.
+ * when the server ends the session), just ended with its outcome.
  */
 
 const SESSION = '00000000-0000-4000-8000-000000000099';
@@ -178,29 +174,5 @@ describe('the Active card', () => {
     expect(
       await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' }),
     ).toBeInTheDocument();
-  });
-});
-
-describe('without the server', () => {
-  beforeEach(() => i18n.changeLanguage('en'));
-
-  it('says so above the screen and under the lists, and stops saying so once it answers', () => {
-    renderWithProviders(
-      <>
-        <ConnectionBanner />
-        <LiveRefreshNote />
-      </>,
-    );
-    expect(screen.queryByTestId('connection-banner')).not.toBeInTheDocument();
-    act(() => noteServerAnswer(200, Date.parse('2026-05-10T12:00:00Z')));
-    act(() => noteServerAnswer(undefined));
-    expect(screen.getByTestId('connection-banner')).toHaveTextContent('No connection to the server');
-    expect(screen.getByTestId('live-refresh-note')).toHaveAttribute('data-stale', 'true');
-    expect(screen.getByTestId('live-refresh-note')).toHaveTextContent(
-      /Not updated for .*: no connection to the server/,
-    );
-    act(() => noteServerAnswer(200));
-    expect(screen.queryByTestId('connection-banner')).not.toBeInTheDocument();
-    expect(screen.getByTestId('live-refresh-note')).not.toHaveAttribute('data-stale');
   });
 });
