@@ -134,9 +134,9 @@ describe('the Active card', () => {
     const card = await screen.findByTestId('active-session');
     expect(card).toHaveAttribute('data-signal', 'silent');
     const notice = within(card).getByTestId('no-signal');
-    expect(notice).toHaveTextContent(/No signal from the headset for 2\d s/);
+    expect(notice).toHaveTextContent(/No signal from the headset for 2\d\ss/);
     expect(notice).toHaveTextContent(
-      /If it stays silent, the session ends as “Disconnected” in [34]\d s\./,
+      /If it stays silent, the session ends as “Disconnected” in [34]\d\ss\./,
     );
     expect(notice).toHaveTextContent('A result the headset sends later is still recorded.');
   });
@@ -146,7 +146,7 @@ describe('the Active card', () => {
     serveActive(() => [running(61)]);
     renderWithProviders(<ActiveSessions onStartNew={() => undefined} />);
     const notice = await screen.findByTestId('no-signal');
-    expect(notice).toHaveTextContent(/Нет сигнала от шлема 6\d с/);
+    expect(notice).toHaveTextContent(/Нет сигнала от шлема 6\d\sс/);
     expect(notice).toHaveTextContent('Сессия завершается со статусом «Связь потеряна».');
     expect(notice).toHaveTextContent(
       'Результат, который шлем пришлёт позже, всё равно будет записан.',
