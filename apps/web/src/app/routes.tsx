@@ -1,5 +1,6 @@
 import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import i18n from '../i18n';
+import { screenRetryGeneration } from '../lib/screen-retry';
 import type { LoginPageProps } from '../features/auth/LoginPage';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner, HOME_PATH, PublicOnly, RequireAdmin, RequireAuth } from '../auth/guards';
@@ -25,23 +26,24 @@ function screen<K extends string, P extends object = object>(
   namespace?: string,
 ): Screen<P> {
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
-  let failed = false;
+  /** The retry generation a download failed in; undefined while none has. */
+  let failedIn: number | undefined;
   const preload = () =>
     (loading ??= Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]).then(
       ([module]) => ({ default: module[name] }),
       (error: unknown) => {
         // A failed download is tried again on the next visit, not remembered.
         loading = undefined;
-        failed = true;
+        failedIn = screenRetryGeneration();
         throw error;
       },
     ));
-  // React remembers a lazy component's failure for good: after one, the next render (the
-  // layout's ScreenLoadBoundary trying again) gets a new one, which downloads again.
+  // React remembers a lazy component's failure for good: once the layout's ScreenLoadBoundary
+  // asks for another try, the next render gets a new one, which downloads again.
   let Lazy = lazy(preload);
   function LoadedScreen(props: P) {
-    if (failed) {
-      failed = false;
+    if (failedIn !== undefined && failedIn !== screenRetryGeneration()) {
+      failedIn = undefined;
       Lazy = lazy(preload);
     }
     return createElement(Lazy as ComponentType<P>, props);

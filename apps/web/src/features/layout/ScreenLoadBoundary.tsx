@@ -3,6 +3,7 @@ import { IconPlugConnectedX } from '@tabler/icons-react';
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onServerBack } from '../../api/connection';
+import { retryFailedScreens } from '../../lib/screen-retry';
 
 /** A failed screen is tried again this often, and at once when the server answers again. */
 export const SCREEN_RETRY_MS = 5000;
@@ -67,6 +68,7 @@ export class ScreenLoadBoundary extends Component<{ children: ReactNode }, State
 
   retry = () => {
     this.stopWaiting();
+    retryFailedScreens();
     this.setState({ failed: false });
   };
 
