@@ -12,6 +12,21 @@ import type { NotFoundPageProps } from '../features/layout/NotFoundPage';
  */
 const signedIn = () => import('./screens');
 
+/**
+ * A screen's dictionary in the language shown. i18next never asks again for a dictionary whose
+ * download failed (the server gone), and resolves all the same: a failure is found here, the
+ * dictionary asked for again, and the screen's load failed if it is still missing.
+ */
+async function loadDictionary(namespace: string) {
+  const language = i18n.language;
+  if (i18n.hasResourceBundle(language, namespace)) return;
+  await i18n.loadNamespaces(namespace);
+  if (i18n.hasResourceBundle(language, namespace)) return;
+  await i18n.reloadResources([language], [namespace]);
+  if (!i18n.hasResourceBundle(language, namespace))
+    throw new Error(`The "${namespace}" dictionary could not be downloaded`);
+}
+
 /** A screen loaded on first visit, which can also be asked for ahead of it (`preload`). */
 type Screen<P extends object = object> = ComponentType<P> & { preload(): Promise<unknown> };
 
@@ -29,7 +44,7 @@ function screen<K extends string, P extends object = object>(
   /** The retry generation a download failed in; undefined while none has. */
   let failedIn: number | undefined;
   const preload = () =>
-    (loading ??= Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]).then(
+    (loading ??= Promise.all([load(), namespace ? loadDictionary(namespace) : undefined]).then(
       ([module]) => ({ default: module[name] }),
       (error: unknown) => {
         // A failed download is tried again on the next visit, not remembered.
