@@ -116,7 +116,7 @@ export async function makeDevice(
 }
 
 /** Data-layer stand-in for a headset heartbeat: marks the device as seen at `at`. */
-export async function markDeviceSeen(db: Db, deviceId: string, at: Date) {
+export async function markDeviceSeen(db: Db, deviceId: string, at: Date | null) {
   await db.updateTable('devices').set({ last_seen_at: at }).where('id', '=', deviceId).execute();
 }
 

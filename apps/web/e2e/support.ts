@@ -3,7 +3,15 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
-export const baseUrl = () => inject('baseUrl');
+let ownServer: string | undefined;
+/**
+ * A file that runs a server of its own (other settings, or one it stops and starts: own-server.ts)
+ * points every helper at it; the others share the suite's.
+ */
+export function useOwnServer(url: string | undefined) {
+  ownServer = url;
+}
+export const baseUrl = () => ownServer ?? inject('baseUrl');
 export const adminLogin = () => ({
   email: inject('adminEmail'),
   password: inject('adminPassword'),

@@ -153,10 +153,24 @@ export const ActiveSession = Type.Object({
   started_at: Timestamp,
   /** The tasks the headset has told of so far, by number (empty for headsets that do not). */
   tasks: Type.Array(SessionTask),
+  /**
+   * When the session's headset was last heard from (null: never, or the headset was deleted), as
+   * written to the database: at most LAST_SEEN_FLUSH_MS behind the headset's last request.
+   */
+  device_last_seen_at: Nullable(Timestamp),
 });
 export type ActiveSession = Static<typeof ActiveSession>;
 
-export const ActiveSessionList = Type.Object({ active_sessions: Type.Array(ActiveSession) });
+/**
+ * GET /v1/sessions/active. The server's two thresholds let the console tell how long a silent
+ * headset has left: shown as offline after `offline_after_ms` (OFFLINE_AFTER_MS), its session ended
+ * as `disconnected` after `disconnect_after_ms` (DISCONNECT_AFTER_MS) without a sighting.
+ */
+export const ActiveSessionList = Type.Object({
+  active_sessions: Type.Array(ActiveSession),
+  offline_after_ms: Type.Integer(),
+  disconnect_after_ms: Type.Integer(),
+});
 export type ActiveSessionList = Static<typeof ActiveSessionList>;
 
 /** GET /v1/sessions/:id: a session of the organisation, any status, with its task timeline. */

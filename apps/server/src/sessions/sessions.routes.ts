@@ -18,9 +18,9 @@ export function sessionsRoutes(app: AppInstance, ctx: SessionsContext) {
     const { fileName, stream } = await history.exportHistory(ctx, callerOf(request), request.query);
     return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
   });
-  registerRoute(app, routes.listActiveSessions, async (request) => ({
-    active_sessions: await sessions.listActiveSessions(ctx, callerOf(request)),
-  }));
+  registerRoute(app, routes.listActiveSessions, (request) =>
+    sessions.listActiveSessions(ctx, callerOf(request)),
+  );
   registerRoute(app, routes.getSession, (request) =>
     sessions.getSession(ctx, callerOf(request), request.params.id),
   );

@@ -1,5 +1,5 @@
 import {
-  type ActiveSession,
+  type ActiveSessionList,
   type HistorySession,
   type SessionDetail,
   type StartedSession,
@@ -301,43 +301,56 @@ async function resolveVrUser(
   return { ...created, created: true };
 }
 
+/**
+ * The running sessions, each with its headset's last sighting, and the thresholds by which the
+ * console tells a silent headset (offline) from one about to be disconnected.
+ */
 export async function listActiveSessions(
   ctx: SessionsContext,
   caller: Caller,
-): Promise<ActiveSession[]> {
+): Promise<ActiveSessionList> {
   const now = ctx.clock.now().getTime();
   const rows = await ctx.db
-    .selectFrom('sessions')
+    .selectFrom('sessions as s')
+    // The headset's row may be gone (deleted mid-session): the session still shows.
+    .leftJoin('devices as d', 'd.id', 's.device_id')
     .select([
-      'id',
-      'vr_user_name',
-      'device_name',
-      'device_id',
-      'scenario_name',
-      'module_name',
-      'level_name',
-      'scenario_name_en',
-      'module_name_en',
-      'level_name_en',
-      'completed_tasks',
-      'max_tasks',
-      'started_at',
+      's.id',
+      's.vr_user_name',
+      's.device_name',
+      's.device_id',
+      's.scenario_name',
+      's.module_name',
+      's.level_name',
+      's.scenario_name_en',
+      's.module_name_en',
+      's.level_name_en',
+      's.completed_tasks',
+      's.max_tasks',
+      's.started_at',
+      'd.last_seen_at',
     ])
-    .where('organization_id', '=', caller.organizationId)
-    .where('status', '=', 'active')
-    .orderBy('started_at', 'desc')
-    .orderBy('id')
+    .where('s.organization_id', '=', caller.organizationId)
+    .where('s.status', '=', 'active')
+    .orderBy('s.started_at', 'desc')
+    .orderBy('s.id')
     .execute();
   const tasks = await tasksOf(
     ctx.db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) => ({
+  const activeSessions = rows.map(({ last_seen_at, ...row }) => ({
     ...row,
     seconds_active: Math.max(0, Math.floor((now - row.started_at.getTime()) / 1000)),
     started_at: iso(row.started_at),
     tasks: tasks.get(row.id) ?? [],
+    device_last_seen_at: isoOrNull(last_seen_at),
   }));
+  return {
+    active_sessions: activeSessions,
+    offline_after_ms: ctx.config.offlineAfterMs,
+    disconnect_after_ms: ctx.config.disconnectAfterMs,
+  };
 }
 
 /** A session of the organisation, any status, with its task timeline. */

@@ -10,6 +10,7 @@ import {
   makeSession,
   makeStartableSetup,
   makeTenant,
+  makeTenantInSession,
   makeVrUser,
   markDeviceSeen,
 } from '../../test/factories.ts';
@@ -443,6 +444,8 @@ describe('GET /v1/sessions and /v1/sessions/active', () => {
     });
     await makeSession(t.db, { organizationId: other.organization.id, status: 'active' });
     t.clock.advance(125_400);
+    const seenAt = new Date(t.clock.now().getTime() - 40_000);
+    await markDeviceSeen(t.db, setup.device.id, seenAt);
     const response = await t.app.inject({ url: '/v1/sessions/active', headers: tenant.headers });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
@@ -463,11 +466,42 @@ describe('GET /v1/sessions and /v1/sessions/active', () => {
           max_tasks: 3,
           started_at: started.json().started_at,
           tasks: [],
+          device_last_seen_at: seenAt.toISOString(),
         },
       ],
+      offline_after_ms: t.config.offlineAfterMs,
+      disconnect_after_ms: t.config.disconnectAfterMs,
     });
     const history = await t.app.inject({ url: '/v1/sessions', headers: tenant.headers });
     expect(history.json().sessions).toEqual([]);
+  });
+
+  it("says when an active session's headset was last heard from, fresh from its heartbeats", async () => {
+    const { tenant, headset, session } = await makeTenantInSession(t);
+    const enrolled = headset;
+    await markDeviceSeen(t.db, enrolled.device.id, null);
+    const lastSeen = async () =>
+      (await t.app.inject({ url: '/v1/sessions/active', headers: tenant.headers }))
+        .json()
+        .active_sessions.find((row: { id: string }) => row.id === session.id)?.device_last_seen_at;
+    expect(await lastSeen()).toBeNull();
+
+    t.clock.advance(3_000);
+    const heardAt = t.clock.now().toISOString();
+    const beat = await t.app.inject({
+      method: 'POST',
+      url: '/v1/headset/heartbeat',
+      headers: enrolled.headers,
+      payload: {},
+    });
+    expect(beat.statusCode).toBe(200);
+    // Heartbeats are written in batches; the list reads what the last batch wrote.
+    await t.app.lastSeen.flush();
+    t.clock.advance(20_000);
+    expect(await lastSeen()).toBe(heardAt);
+
+    await t.db.deleteFrom('devices').where('id', '=', enrolled.device.id).execute();
+    expect(await lastSeen()).toBeNull();
   });
 });
 

@@ -7,6 +7,7 @@ import {
   type RouteResponse,
 } from '@vrtc/contract';
 import { ApiError, type ReceivedErrorBody } from '../lib/api-error';
+import { fetchNoting } from './connection';
 
 async function readErrorBody(response: Response): Promise<ReceivedErrorBody | undefined> {
   try {
@@ -58,7 +59,7 @@ function signedOut(status: number, body: ReceivedErrorBody | undefined): boolean
 async function request(method: string, path: string, options: RequestOptions = {}) {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(buildUrl(path, options.query), {
+  const response = await fetchNoting(buildUrl(path, options.query), {
     method,
     headers,
     credentials: CREDENTIALS,

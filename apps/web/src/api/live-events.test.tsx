@@ -89,8 +89,11 @@ const activeSession = (): ActiveSessionList => ({
       max_tasks: 3,
       started_at: '2026-05-10T12:00:00.000Z',
       tasks: [],
+      device_last_seen_at: '2026-05-10T12:00:08.000Z',
     },
   ],
+  offline_after_ms: 15_000,
+  disconnect_after_ms: 60_000,
 });
 
 const task: SessionTask = {

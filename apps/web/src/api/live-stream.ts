@@ -1,4 +1,5 @@
 import { type LiveEvent } from '@vrtc/contract';
+import { fetchNoting } from './connection';
 import { routes } from './routes';
 import { createParser } from 'eventsource-parser';
 
@@ -124,7 +125,8 @@ async function connect(
   };
   try {
     heard();
-    const response = await fetch(LIVE_EVENTS_PATH, {
+    // The stream is the first to hear of an outage: it tries again within seconds, on any screen.
+    const response = await fetchNoting(LIVE_EVENTS_PATH, {
       headers: { accept: 'text/event-stream' },
       credentials: 'same-origin',
       cache: 'no-store',

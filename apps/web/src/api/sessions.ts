@@ -11,6 +11,7 @@ import { api } from './client';
 import { useLiveQueryOptions } from './live-events';
 import { useListRequestInRender } from './lists';
 import { sessionKeys } from './session-keys';
+import { REFRESH_INTERVAL_MS } from '../lib/polling';
 import { deviceKeys } from './devices';
 import { vrUserKeys } from './vr-users';
 
@@ -53,16 +54,19 @@ export function useStartSession() {
 }
 
 /**
- * Running sessions: refreshed as sessions start and end, patched task by task from the live
- * stream; polled every 5 s while the stream is down.
+ * Running sessions, with their headsets' last sightings and the server's thresholds for a silent
+ * headset: refreshed as sessions start and end and as headsets go offline or come back (a
+ * heartbeat tells nothing, the sweeper and the last-seen flush do), patched task by task from the
+ * live stream; polled every 5 s while the stream is down, and while `urgent` (a headset is
+ * silent: how long, and whether it is back, must stay current).
  */
-export function useActiveSessions() {
-  const live = useLiveQueryOptions(['sessionChange']);
+export function useActiveSessions({ urgent = false }: { urgent?: boolean } = {}) {
+  const live = useLiveQueryOptions(['sessionChange', 'device']);
   return useQuery({
     queryKey: sessionKeys.active,
     queryFn: ({ signal }) => api.call(routes.listActiveSessions, { signal }),
-    select: (data) => data.active_sessions,
     ...live,
+    refetchInterval: urgent ? REFRESH_INTERVAL_MS : live.refetchInterval,
   });
 }
 

@@ -1,5 +1,6 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, type ComponentType } from 'react';
 import i18n from '../i18n';
+import { screenRetryGeneration } from '../lib/screen-retry';
 import type { LoginPageProps } from '../features/auth/LoginPage';
 import { Navigate, Route, Routes } from 'react-router';
 import { FullPageSpinner, HOME_PATH, PublicOnly, RequireAdmin, RequireAuth } from '../auth/guards';
@@ -10,6 +11,21 @@ import type { NotFoundPageProps } from '../features/layout/NotFoundPage';
  * leaves out what the layout's already holds.
  */
 const signedIn = () => import('./screens');
+
+/**
+ * A screen's dictionary in the language shown. i18next never asks again for a dictionary whose
+ * download failed (the server gone), and resolves all the same: a failure is found here, the
+ * dictionary asked for again, and the screen's load failed if it is still missing.
+ */
+async function loadDictionary(namespace: string) {
+  const language = i18n.language;
+  if (i18n.hasResourceBundle(language, namespace)) return;
+  await i18n.loadNamespaces(namespace);
+  if (i18n.hasResourceBundle(language, namespace)) return;
+  await i18n.reloadResources([language], [namespace]);
+  if (!i18n.hasResourceBundle(language, namespace))
+    throw new Error(`The "${namespace}" dictionary could not be downloaded`);
+}
 
 /** A screen loaded on first visit, which can also be asked for ahead of it (`preload`). */
 type Screen<P extends object = object> = ComponentType<P> & { preload(): Promise<unknown> };
@@ -25,16 +41,29 @@ function screen<K extends string, P extends object = object>(
   namespace?: string,
 ): Screen<P> {
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  /** The retry generation a download failed in; undefined while none has. */
+  let failedIn: number | undefined;
   const preload = () =>
-    (loading ??= Promise.all([load(), namespace ? i18n.loadNamespaces(namespace) : undefined]).then(
+    (loading ??= Promise.all([load(), namespace ? loadDictionary(namespace) : undefined]).then(
       ([module]) => ({ default: module[name] }),
       (error: unknown) => {
         // A failed download is tried again on the next visit, not remembered.
         loading = undefined;
+        failedIn = screenRetryGeneration();
         throw error;
       },
     ));
-  return Object.assign(lazy(preload), { preload });
+  // React remembers a lazy component's failure for good: once the layout's ScreenLoadBoundary
+  // asks for another try, the next render gets a new one, which downloads again.
+  let Lazy = lazy(preload);
+  function LoadedScreen(props: P) {
+    if (failedIn !== undefined && failedIn !== screenRetryGeneration()) {
+      failedIn = undefined;
+      Lazy = lazy(preload);
+    }
+    return createElement(Lazy as ComponentType<P>, props);
+  }
+  return Object.assign(LoadedScreen, { preload });
 }
 
 const LoginPage = screen<'LoginPage', LoginPageProps>(

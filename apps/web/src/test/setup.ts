@@ -4,6 +4,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import i18n, { LANGUAGES, LAZY_NAMESPACES, storedLanguage } from '../i18n';
 import { takeContractErrors } from './contract-check';
+import { resetServerConnection } from '../api/connection';
 
 // findBy… and waitFor give a screen 5 s, not 1 s, to show what it should: a debounced search
 // (300 ms) and a render after it took over a second on a loaded two-core machine. A screen that
@@ -30,6 +31,8 @@ afterAll(() => {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // A test that took the server away leaves none of it to the next.
+  resetServerConnection();
   // A fake answer the contract refuses fails the test, even when the screen swallowed the error.
   const contractErrors = takeContractErrors();
   if (contractErrors.length > 0) {

@@ -23,7 +23,7 @@ import { useLanguageMemo } from '../../lib/use-language-memo';
 import { LiveEventsProvider } from '../../api/live-events';
 import { createQueryClient } from '../../api/query-client';
 import { useTranslation } from 'react-i18next';
-import { NavLink as RouterNavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth, useCurrentUser } from '../../auth/AuthProvider';
 import { confirmAction, ConfirmHost } from '../../components/confirm';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
@@ -32,6 +32,8 @@ import { Toasts } from '../../components/Toasts';
 import { FullPageSpinner } from '../../auth/guards';
 import { adminNav, clientNav, type NavItem } from './navigation';
 import { UserMenu } from './UserMenu';
+import { ConnectionBanner } from './ConnectionBanner';
+import { ScreenLoadBoundary } from './ScreenLoadBoundary';
 import { Tooltip } from '../../components/Tooltip';
 
 function NavGroup({
@@ -131,6 +133,7 @@ function Shell() {
   const user = useCurrentUser();
   const { logout } = useAuth();
   const navigate = useNavigate();
+  const location = useLocation();
   const [mobileOpen, { toggle: toggleMobile, close: closeMobile }] = useDisclosure(false);
   const [collapsed, setCollapsed] = useLocalStorage({
     key: 'sidebar_collapsed',
@@ -256,9 +259,13 @@ function Shell() {
       </AppShell.Navbar>
 
       <AppShell.Main bg="gray.0">
-        <Suspense fallback={<FullPageSpinner />}>
-          <Outlet />
-        </Suspense>
+        <ConnectionBanner />
+        {/* A new address starts afresh: a screen that failed to load is tried again. */}
+        <ScreenLoadBoundary key={location.pathname}>
+          <Suspense fallback={<FullPageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ScreenLoadBoundary>
       </AppShell.Main>
     </AppShell>
   );

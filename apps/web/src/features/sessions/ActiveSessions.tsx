@@ -1,204 +1,63 @@
-import { Box, Button, Card, Code, Group, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconClock, IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
-import type { ActiveSession, SessionTask } from '@vrtc/contract';
-import type { ReactNode } from 'react';
+import { Box, Button, Card, SimpleGrid } from '@mantine/core';
+import { IconPlayerPlay } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useContentText } from '../../lib/content-text';
+import { useServerConnection } from '../../api/connection';
+import { useActiveSessions } from '../../api/sessions';
+import { LiveRefreshNote } from '../../components/LiveIndicator';
 import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
-import { LiveRefreshNote } from '../../components/LiveIndicator';
-import { useConfirmedAction } from '../../components/use-confirmed-action';
-import { slotLabel, TaskStrip } from '../../components/TaskStrip';
-import { formatDuration, progressPercent } from '../../lib/format';
+import { SessionDetailModal } from '../../components/SessionDetailModal';
 import { useNow } from '../../lib/useNow';
-import { useActiveSessions, useCancelSession } from '../../api/sessions';
+import { ActiveSessionCard } from './ActiveSessionCard';
+import { signalOf } from './active-signal';
+import { EndedSessionCard } from './EndedSessionCard';
+import { useEndedSessions } from './use-ended-sessions';
+
+/** A list this fresh is not read again for a headset that may have gone silent. */
+const CHECK_AFTER_MS = 1000;
 
 /**
- * A label and its value, the value always whole: a long one wraps (at word boundaries where it
- * can), never cut to an ellipsis. `stacked` puts the value under its label, across the card, for
- * values that are often long (module and level names).
+ * The Active tab: a card per running session (saying so when its headset has fallen silent),
+ * then, for a few seconds, a card per session that has just ended with its outcome.
  */
-function Field({
-  label,
-  stacked = false,
-  children,
-}: {
-  label: string;
-  stacked?: boolean;
-  children: ReactNode;
-}) {
-  const value = (
-    <Text
-      size="sm"
-      fw={500}
-      ta={stacked ? 'left' : 'right'}
-      component="div"
-      style={{ minWidth: 0, overflowWrap: 'break-word', wordBreak: 'normal' }}
-      data-testid="active-field-value"
-    >
-      {children}
-    </Text>
-  );
-  if (stacked) {
-    return (
-      <Stack gap={0}>
-        <Text size="sm" c="dimmed">
-          {label}
-        </Text>
-        {value}
-      </Stack>
-    );
-  }
-  return (
-    <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
-      <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
-        {label}
-      </Text>
-      {value}
-    </Group>
-  );
-}
-
-/**
- * The task being played ("Task 4 of 6", by name when the headset told it) and how the last one
- * the headset told of went.
- */
-function CurrentTask({ session }: { session: ActiveSession }) {
-  const { t } = useTranslation();
-  const number = session.completed_tasks + 1;
-  const known = session.tasks.find((task) => task.number === number);
-  const last = session.tasks.reduce<SessionTask | undefined>(
-    (latest, task) => (!latest || task.reported_at >= latest.reported_at ? task : latest),
-    undefined,
-  );
-  return (
-    <>
-      <Field label={t('sessions:active.currentTask')}>
-        <span data-testid="current-task">
-          {number > session.max_tasks
-            ? t('sessions:active.allTasksDone')
-            : known?.name
-              ? known.name
-              : t('common:tasks.nOfM', { number, total: session.max_tasks })}
-        </span>
-      </Field>
-      {last ? (
-        <Field label={t('sessions:active.lastTask')}>
-          <span data-testid="last-task">
-            {slotLabel(t, { number: last.number, state: last.result, task: last })}
-          </span>
-        </Field>
-      ) : null}
-    </>
-  );
-}
-
-function ActiveSessionCard({
-  session,
-  elapsedSinceFetch,
-}: {
-  session: ActiveSession;
-  elapsedSinceFetch: number;
-}) {
-  const { t } = useTranslation();
-  const content = useContentText();
-  const cancelSession = useCancelSession();
-  const cancel = useConfirmedAction(cancelSession, {
-    success: t('sessions:active.cancelled'),
-    error: t('common:error'),
-  });
-  const cancelling = cancelSession.isPending;
-  const percent = progressPercent(session.completed_tasks, session.max_tasks);
-
-  async function askCancel() {
-    await cancel(session.id, {
-      title: t('sessions:active.cancelTitle'),
-      message: t('sessions:active.cancelConfirm', {
-        name: session.vr_user_name,
-        device: session.device_name,
-      }),
-      confirmLabel: t('sessions:active.cancelSession'),
-      cancelLabel: t('sessions:active.keepRunning'),
-      danger: true,
-    });
-  }
-
-  return (
-    <Card withBorder radius="lg" padding="lg" data-testid="active-session">
-      <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md">
-        <Stack gap={2} style={{ minWidth: 0 }}>
-          <Text fw={600} style={{ overflowWrap: 'break-word' }}>
-            {session.vr_user_name}
-          </Text>
-          <Text size="xs" c="dimmed" style={{ overflowWrap: 'break-word' }}>
-            {content.text(session.scenario_name, session.scenario_name_en)}
-          </Text>
-        </Stack>
-        <Group gap={4} wrap="nowrap" c="blue" style={{ flexShrink: 0 }}>
-          <IconClock size={16} />
-          <Text
-            fw={600}
-            ff="monospace"
-            size="sm"
-            style={{ whiteSpace: 'nowrap' }}
-            aria-label={t('sessions:active.duration')}
-          >
-            {formatDuration(t, session.seconds_active + elapsedSinceFetch)}
-          </Text>
-        </Group>
-      </Group>
-      <Stack gap={6}>
-        <Field label={t('sessions:active.sessionId')}>
-          <Code title={session.id}>{session.id.slice(0, 8)}</Code>
-        </Field>
-        <Field label={t('sessions:active.device')}>{session.device_name}</Field>
-        <Field label={t('sessions:active.moduleLevel')} stacked>
-          {content.text(session.module_name, session.module_name_en)} -{' '}
-          {content.text(session.level_name, session.level_name_en)}
-        </Field>
-        <Field label={t('sessions:active.tasks')}>
-          <span data-testid="completed-tasks">
-            {session.completed_tasks}/{session.max_tasks}
-          </span>
-        </Field>
-        <CurrentTask session={session} />
-        <Progress
-          value={percent}
-          size="md"
-          radius="xl"
-          aria-label={t('sessions:active.progress', { percent })}
-        />
-        <TaskStrip
-          maxTasks={session.max_tasks}
-          completedTasks={session.completed_tasks}
-          tasks={session.tasks}
-          running
-        />
-      </Stack>
-      <Button
-        mt="lg"
-        fullWidth
-        variant="light"
-        color="red"
-        leftSection={<IconPlayerStop size={16} />}
-        loading={cancelling}
-        onClick={askCancel}
-      >
-        {t('sessions:active.cancelSession')}
-      </Button>
-    </Card>
-  );
-}
-
 export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
   const { t } = useTranslation();
-  const sessions = useActiveSessions();
-  // Durations count up every second between the 5 s refreshes.
-  const now = useNow(1000);
-  const elapsedSinceFetch = sessions.dataUpdatedAt
-    ? Math.max(0, Math.floor((now.getTime() - sessions.dataUpdatedAt) / 1000))
-    : 0;
-  const list = sessions.data ?? [];
+  const [urgent, setUrgent] = useState(false);
+  const sessions = useActiveSessions({ urgent });
+  const connection = useServerConnection();
+  const [detailId, setDetailId] = useState<string>();
+  // Durations count up every second between refreshes; not while the server cannot be reached,
+  // when nothing on the card is known to be true any more beyond the last answer.
+  const clock = useNow(1000).getTime();
+  const now =
+    connection.reachable || connection.lastReachedAt === undefined
+      ? clock
+      : Math.min(clock, connection.lastReachedAt);
+  const elapsedMs = sessions.dataUpdatedAt ? Math.max(0, now - sessions.dataUpdatedAt) : 0;
+  const elapsedSinceFetch = Math.floor(elapsedMs / 1000);
+  const answer = sessions.data;
+  const list = answer?.active_sessions;
+  const { ended, dismiss } = useEndedSessions(list);
+  const cards = (list ?? []).map((session) => ({
+    session,
+    signal: answer ? signalOf(session, answer, elapsedMs) : ({ kind: 'ok' } as const),
+  }));
+  // A silent headset's figure must stay current: the list is read every 5 s while one is.
+  const anySilent = cards.some((card) => card.signal.kind === 'silent');
+  if (anySilent !== urgent) setUrgent(anySilent);
+  // A headset heard from when the list was read may have fallen silent since: no event tells (a
+  // heartbeat publishes none, and a headset in a session does not go "offline"), so the list is
+  // read again when its figure would cross the threshold, and the card says nothing until then.
+  const mustCheck =
+    connection.reachable &&
+    elapsedMs >= CHECK_AFTER_MS &&
+    !sessions.isFetching &&
+    cards.some((card) => card.signal.kind === 'check');
+  const { refetch } = sessions;
+  useEffect(() => {
+    if (mustCheck) void refetch();
+  }, [mustCheck, refetch]);
 
   return (
     <QueryState
@@ -209,7 +68,7 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
       <Box mb="sm">
         <LiveRefreshNote />
       </Box>
-      {list.length === 0 ? (
+      {cards.length === 0 && ended.length === 0 ? (
         <Card withBorder radius="lg" py="xl">
           <Empty
             inCard
@@ -229,15 +88,21 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
           cols={{ base: 1, '520px': 2, '860px': 3, '1240px': 4 }}
           spacing="lg"
         >
-          {list.map((session) => (
+          {cards.map(({ session, signal }) => (
             <ActiveSessionCard
               key={session.id}
               session={session}
               elapsedSinceFetch={elapsedSinceFetch}
+              signal={signal}
+              onCancelled={dismiss}
             />
+          ))}
+          {ended.map((item) => (
+            <EndedSessionCard key={item.session.id} ended={item} onOpenDetails={setDetailId} />
           ))}
         </SimpleGrid>
       )}
+      <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
     </QueryState>
   );
 }

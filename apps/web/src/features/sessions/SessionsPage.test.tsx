@@ -83,6 +83,7 @@ const scenario: ScenarioTree = {
     },
   ],
 };
+const thresholds = { offline_after_ms: 15_000, disconnect_after_ms: 60_000 };
 const active: ActiveSession = {
   id: '00000000-0000-4000-8000-000000000099',
   vr_user_name: 'Ivan Petrov',
@@ -99,6 +100,8 @@ const active: ActiveSession = {
   max_tasks: 3,
   tasks: [],
   started_at: new Date().toISOString(),
+  // Heard from a moment ago, by the server's clock (start + seconds active).
+  device_last_seen_at: new Date(Date.now() + 64_000).toISOString(),
 };
 
 /** An ended session of the History; `n` spreads them over the days of May 2026. */
@@ -205,7 +208,7 @@ describe('sessions screen', () => {
           max_tasks: 3,
         },
       },
-      'GET /v1/sessions/active': { active_sessions: [active] },
+      'GET /v1/sessions/active': { active_sessions: [active], ...thresholds },
     });
     renderSessions();
 
@@ -438,7 +441,7 @@ describe('sessions screen', () => {
     const user = userEvent.setup();
     const routes: Record<string, FakeRoute> = {
       'GET /v1/me': me,
-      'GET /v1/sessions/active': { active_sessions: [active] },
+      'GET /v1/sessions/active': { active_sessions: [active], ...thresholds },
       [`POST /v1/sessions/${active.id}/cancel`]: ended(1, { id: active.id, status: 'cancelled' }),
     };
     mockFetch(routes);
@@ -449,7 +452,7 @@ describe('sessions screen', () => {
     expect(
       within(dialog).getByText(/Cancel the session of Ivan Petrov on Quest 1/),
     ).toBeInTheDocument();
-    routes['GET /v1/sessions/active'] = { active_sessions: [] };
+    routes['GET /v1/sessions/active'] = { active_sessions: [], ...thresholds };
     await user.click(within(dialog).getByRole('button', { name: 'Cancel session' }));
     expect(await screen.findByText('Session cancelled')).toBeInTheDocument();
     expect(await screen.findByText('No active sessions')).toBeInTheDocument();

@@ -72,6 +72,8 @@ const active: ActiveSession = {
   max_tasks: 3,
   tasks: [ladder],
   started_at: new Date().toISOString(),
+  // Heard from a moment ago, by the server's clock (start + seconds active).
+  device_last_seen_at: new Date(Date.now() + 64_000).toISOString(),
 };
 const ended: HistorySession = {
   id: SESSION,
@@ -112,7 +114,7 @@ function serve() {
     'GET /v1/events': () => live.connect(),
     'GET /v1/sessions/active': () => {
       activeFetches += 1;
-      return { active_sessions: [active] };
+      return { active_sessions: [active], offline_after_ms: 15_000, disconnect_after_ms: 60_000 };
     },
     'GET /v1/sessions': ({ url }) => listAnswer('sessions', [ended], url),
     [`GET /v1/sessions/${SESSION}`]: detail,

@@ -1,0 +1,236 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES, tr } from './i18n';
+import { OwnServer } from './own-server';
+import {
+  adminToken,
+  createScenarioTree,
+  createTenant,
+  grantAccess,
+  Headsets,
+  startSession,
+  waitForSessionStatus,
+  type SeededTree,
+  type Tenant,
+} from './seed';
+import {
+  baseUrl,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  uniqueName,
+  useOwnServer,
+  type Language,
+} from './support';
+
+/**
+ * Live monitoring that never looks healthy when it is not: a headset fallen silent mid-session
+ * says so on its Active card (and when the server will end the session), a session that ends
+ * stays a few seconds with its outcome, and a console that loses its server says so and comes
+ * back by itself. On a server of this file's own: headsets count as offline after 2 s and their
+ * sessions end as disconnected after 12 s, and it is stopped and started again.
+ */
+
+const OFFLINE_AFTER_MS = 2000;
+const DISCONNECT_AFTER_MS = 12_000;
+const PHONE = { width: 360, height: 780 };
+
+const server = new OwnServer({
+  OFFLINE_AFTER_MS: String(OFFLINE_AFTER_MS),
+  DISCONNECT_AFTER_MS: String(DISCONNECT_AFTER_MS),
+});
+let browser: Browser;
+let tenant: Tenant;
+let tree: SeededTree;
+const headsets = new Headsets();
+
+beforeAll(async () => {
+  useOwnServer(await server.start());
+  const admin = await adminToken();
+  [browser, tenant, tree] = await Promise.all([
+    launchBrowser(),
+    createTenant(admin, 'Truth Org'),
+    createScenarioTree(admin, {
+      scenario: uniqueName('Truth drill'),
+      module: 'Ladders',
+      levels: [{ name: 'Three', maxTasks: 3 }],
+    }),
+  ]);
+  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
+});
+
+afterAll(async () => {
+  await headsets.stopAll();
+  await browser?.close();
+  useOwnServer(undefined);
+  await server.close();
+});
+
+async function signedInPage(language: Language, viewport?: { width: number; height: number }) {
+  const page = await newPage(browser, language, viewport ? { viewport } : {});
+  await signIn(page, tenant.email, tenant.password);
+  return page;
+}
+
+/** A headset in a session of `vrUser`, with the Active tab open on `pages`. */
+async function sessionOn(pages: Page[], vrUser: string, options: { paceMs: number }) {
+  const { headset, events } = await headsets.enroll(tenant.token, {
+    name: uniqueName('Quest'),
+    type: 'quest',
+    successRate: 1,
+    ...options,
+  });
+  for (const page of pages) await page.goto(`${baseUrl()}/sessions?tab=active`);
+  const session = await startSession(tenant.token, {
+    device_id: headset.deviceId!,
+    level_id: tree.levels[0]!.id,
+    vr_user_name: vrUser,
+  });
+  return { headset, events, session };
+}
+
+describe('the Active cards tell the truth', () => {
+  it.each(LANGUAGES)(
+    "%s: a silent headset's card says for how long and what happens next, then shows how it ended",
+    async (language) => {
+      const page = await signedInPage(language);
+      const phone = await signedInPage(language, PHONE);
+      const vrUser = uniqueName('Silent');
+      // Tasks so slow that none is done before the headset falls silent.
+      const { headset, session } = await sessionOn([page, phone], vrUser, { paceMs: 600_000 });
+      const card = page.getByTestId('active-session').filter({ hasText: vrUser });
+      await card.waitFor({ timeout: 10_000 });
+      expect(await card.getAttribute('data-signal')).toBe('ok');
+      expect(await card.getByTestId('no-signal').count()).toBe(0);
+
+      headset.dropConnection();
+      const notice = card.getByTestId('no-signal');
+      await notice.waitFor({ timeout: 10_000 });
+      const title = tr(language, 'sessions:active.noSignal.title', { seconds: 999 });
+      const [before, after] = title.split('999') as [string, string];
+      await expect
+        .poll(() => notice.textContent())
+        .toMatch(new RegExp(`${escape(before)}\\d+${escape(after)}`));
+      expect(await notice.textContent()).toContain(
+        tr(language, 'sessions:active.noSignal.lateResult'),
+      );
+      const endsIn = tr(language, 'sessions:active.noSignal.endsIn', { seconds: 999 }).split(
+        '999',
+      )[0]!;
+      expect(await notice.textContent()).toContain(endsIn);
+      await phone.getByTestId('no-signal').waitFor({ timeout: 10_000 });
+      await screenshot(page, language, 'sessions-active-no-signal');
+      await screenshot(phone, language, 'sessions-active-no-signal');
+
+      // The server ends it as disconnected: the card stays, saying so.
+      await waitForSessionStatus(tenant.token, session.id, 'disconnected', 30_000);
+      const ended = page.getByTestId('ended-session').filter({ hasText: vrUser });
+      await ended.waitFor({ timeout: 10_000 });
+      await expect.poll(() => ended.getAttribute('data-status')).toBe('disconnected');
+      expect(await ended.getByTestId('ended-outcome').textContent()).toBe(
+        tr(language, 'common:status.disconnected'),
+      );
+      headset.restoreConnection();
+      await Promise.all([page.context().close(), phone.context().close()]);
+    },
+  );
+
+  it.each(LANGUAGES)(
+    '%s: a session that ends stays on Active for a few seconds with its outcome and its details',
+    async (language) => {
+      const page = await signedInPage(language);
+      const phone = await signedInPage(language, PHONE);
+      const vrUser = uniqueName('Finisher');
+      const { session } = await sessionOn([page, phone], vrUser, { paceMs: 700 });
+      await page.getByTestId('active-session').filter({ hasText: vrUser }).waitFor();
+      await waitForSessionStatus(tenant.token, session.id, 'completed', 30_000);
+
+      const ended = page.getByTestId('ended-session').filter({ hasText: vrUser });
+      await ended.waitFor({ timeout: 10_000 });
+      await expect.poll(() => ended.getAttribute('data-status')).toBe('completed');
+      const passed = tr(language, 'sessions:active.ended.passed');
+      expect(await ended.getByTestId('ended-outcome').textContent()).toBe(passed);
+      expect(await ended.getByTestId('ended-tasks').textContent()).toBe('3/3');
+      expect(await ended.getByTestId('ended-last-task').textContent()).toContain('3');
+      // A toast says it too.
+      await page
+        .getByText(tr(language, 'sessions:active.ended.toast', { name: vrUser, outcome: passed }))
+        .waitFor();
+      await phone.getByTestId('ended-session').filter({ hasText: vrUser }).waitFor();
+      await screenshot(page, language, 'sessions-active-ended');
+      await screenshot(phone, language, 'sessions-active-ended');
+
+      await ended
+        .getByRole('button', { name: tr(language, 'sessions:active.ended.details') })
+        .click();
+      const dialog = page.getByRole('dialog', {
+        name: tr(language, 'common:sessionDetail.title', { name: vrUser }),
+      });
+      await dialog.getByTestId('task-timeline').waitFor();
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+
+      // Then it goes.
+      await ended.waitFor({ state: 'detached', timeout: 15_000 });
+      await Promise.all([page.context().close(), phone.context().close()]);
+    },
+  );
+});
+
+describe('without its server', () => {
+  it.each(LANGUAGES)(
+    '%s: says so in a banner, marks what is stale, and recovers by itself when it is back',
+    async (language) => {
+      const page = await signedInPage(language);
+      const logged: string[] = [];
+      page.on('console', (message) => logged.push(message.text()));
+      await page.goto(`${baseUrl()}/devices`);
+      await page.locator('[data-testid="live-indicator"][data-mode="live"]').waitFor();
+      const banner = page.getByTestId('connection-banner');
+      expect(await banner.count()).toBe(0);
+
+      await server.stop();
+      try {
+        await banner.waitFor({ timeout: 20_000 });
+        expect(await banner.textContent()).toContain(tr(language, 'layout:offline.title'));
+        await page
+          .locator('[data-testid="live-indicator"][data-mode="offline"]')
+          .filter({ hasText: tr(language, 'common:live.offline') })
+          .waitFor();
+        await page.locator('[data-testid="live-refresh-note"][data-stale="true"]').waitFor();
+        await screenshot(page, language, 'offline-banner');
+
+        // A screen not opened yet: its code cannot come, but the console stays, and says why.
+        await page
+          .getByRole('link', { name: tr(language, 'layout:nav.sessions') })
+          .first()
+          .click();
+        await page
+          .getByTestId('screen-failed')
+          .waitFor({ timeout: 10_000 })
+          .catch(async (error: unknown) => {
+            await screenshot(page, language, 'offline-screen-failed-debug');
+            throw new Error(`${String(error)}\n${page.url()}\n${logged.join('\n')}`);
+          });
+        expect(await banner.isVisible()).toBe(true);
+        await screenshot(page, language, 'offline-screen-failed');
+      } finally {
+        await server.start();
+      }
+      await banner.waitFor({ state: 'detached', timeout: 30_000 });
+      // The screen opens by itself, and the header is live again.
+      await page.getByRole('tab', { name: tr(language, 'sessions:tabs.active') }).waitFor({
+        timeout: 15_000,
+      });
+      await page.locator('[data-testid="live-indicator"][data-mode="live"]').waitFor({
+        timeout: 40_000,
+      });
+      await page.context().close();
+    },
+  );
+});
+
+function escape(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,62 @@
+import type { ActiveSession } from '@vrtc/contract';
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+/** How long a session that ended stays on the Active tab, with its outcome. */
+export const ENDED_CARD_MS = 8000;
+
+/** A session the active list held and no longer does. */
+export interface EndedSession {
+  /** As the active list last showed it. */
+  session: ActiveSession;
+  endedSeenAt: number;
+}
+
+/**
+ * The sessions that left the active list (ended on the headset, by the server, or in another
+ * tab), each kept for ENDED_CARD_MS so that its outcome can be shown: without this the card
+ * vanished at once and the result was never seen. A session cancelled here (`dismiss` before the
+ * list reads again) is not kept: its toast already said so. Until the list has been read once,
+ * nothing is taken for ended.
+ */
+export function useEndedSessions(list: ActiveSession[] | undefined, lingerMs = ENDED_CARD_MS) {
+  const [ended, setEnded] = useState<EndedSession[]>([]);
+  const previous = useRef<ActiveSession[] | undefined>(undefined);
+  const dismissed = useRef(new Set<string>());
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = list;
+    if (!before || !list) return;
+    const still = new Set(list.map((session) => session.id));
+    const gone = before.filter(
+      (session) => !still.has(session.id) && !dismissed.current.delete(session.id),
+    );
+    if (gone.length === 0) return;
+    const now = Date.now();
+    const ids = new Set(gone.map((session) => session.id));
+    setEnded((current) => [
+      ...current.filter((item) => !ids.has(item.session.id)),
+      ...gone.map((session) => ({ session, endedSeenAt: now })),
+    ]);
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      setEnded((current) => current.filter((item) => !ids.has(item.session.id)));
+    }, lingerMs);
+    timers.current.add(timer);
+  }, [list, lingerMs]);
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+    };
+  }, []);
+
+  /** A session this console ended itself: not shown as ended when it leaves the list. */
+  const dismiss = useCallback((id: string) => {
+    dismissed.current.add(id);
+  }, []);
+
+  return { ended, dismiss };
+}
