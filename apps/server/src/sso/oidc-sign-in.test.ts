@@ -139,8 +139,13 @@ describe('OIDC sign-in', () => {
     expect(callback.headers.location).toBe('/sessions?tab=history');
     const cookie = sessionCookie(callback);
     expect(cookie).toBeDefined();
-    const me = await t.app.inject({ url: '/v1/me', cookies: { vrtc_session: cookie!.value } });
-    expect(me.statusCode).toBe(200);
+    // A cookie is taken only on a request made to the console's own address (PUBLIC_URL).
+    const me = await t.app.inject({
+      url: '/v1/me',
+      headers: { host: new URL(PUBLIC_URL).host },
+      cookies: { vrtc_session: cookie!.value },
+    });
+    expect(me.statusCode, me.body).toBe(200);
     expect(me.json()).toMatchObject({ id: account.id, organization_id: organization.id });
   });
 
