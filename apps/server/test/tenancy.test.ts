@@ -253,6 +253,11 @@ describe('tenant isolation', () => {
         route: '/v1/integrations/{id}/rotate-secret',
         url: `${base}/rotate-secret`,
       },
+      {
+        method: 'POST',
+        route: '/v1/integrations/{id}/revoke-previous-secret',
+        url: `${base}/revoke-previous-secret`,
+      },
       { method: 'POST', route: '/v1/integrations/{id}/test', url: `${base}/test` },
       {
         method: 'GET',

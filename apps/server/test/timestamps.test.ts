@@ -3,7 +3,13 @@ import { routes } from '@vrtc/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
-import { makeScenarioTree, makeTenant, makeTenantInSession } from './factories.ts';
+import {
+  grantAccess,
+  makeScenarioTree,
+  makeTenant,
+  makeTenantInSession,
+  makeVrUser,
+} from './factories.ts';
 
 /**
  * Every time a client can send, on every route of the contract: a valid one is accepted (and
@@ -69,11 +75,26 @@ const invalidDates = [
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof makeTenant>>;
 let scenarioId: string;
+let staff: Awaited<ReturnType<typeof makeTenant>>;
+let qualificationId: string;
+let vrUserId: string;
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = await makeTenant(t, { role: 'admin' });
   scenarioId = (await makeScenarioTree(t.db)).scenario.id;
+  // A qualification of staff's organisation, for the assignment's due date.
+  staff = await makeTenant(t);
+  const tree = await makeScenarioTree(t.db, { levelName: 'Due dates' });
+  await grantAccess(t.db, tree.scenario.id, staff.organization.id, null, t.clock.now());
+  const created = await t.app.inject({
+    method: 'POST',
+    url: '/v1/qualifications',
+    headers: staff.headers,
+    payload: { name: 'Погрузчик', level_ids: [tree.level.id], validity_days: 365 },
+  });
+  qualificationId = created.json<{ id: string }>().id;
+  vrUserId = (await makeVrUser(t.db, staff.organization.id)).id;
 });
 afterAll(() => t.close());
 
@@ -160,6 +181,26 @@ const cases: Record<string, Case> = {
   'exportAuditEvents querystring.to': {
     kind: 'bound',
     send: (v) => query('/v1/audit-events/export', { to: v })(),
+  },
+  'listCompliance querystring.as_of': {
+    kind: 'date-time',
+    send: (v) =>
+      t.app.inject({ url: '/v1/compliance', query: { as_of: v }, headers: staff.headers }),
+  },
+  'exportCompliance querystring.as_of': {
+    kind: 'date-time',
+    send: (v) =>
+      t.app.inject({ url: '/v1/compliance/export', query: { as_of: v }, headers: staff.headers }),
+  },
+  'assignQualification body.due_at': {
+    kind: 'date-time',
+    send: (v) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/qualifications/${qualificationId}/assignments`,
+        headers: staff.headers,
+        payload: { vr_user_ids: [vrUserId], due_at: v },
+      }),
   },
 };
 

@@ -150,7 +150,8 @@ export const EvaluationBody = Type.Object(
       description: 'what the signature means, e.g. "Practical evaluation performed and passed"',
     }),
     notes: Type.Optional(Nullable(Text({ maxLength: 5000 }))),
-    password: Type.String({ minLength: 1, maxLength: 200 }),
+    // The signer's own password as it is (an older one may be shorter than today's minimum).
+    password: Text({ minLength: 1, maxLength: 200 }),
   },
   { additionalProperties: false },
 );
@@ -291,9 +292,9 @@ export const ComplianceExportQuery = Type.Object(
 );
 export type ComplianceExportQuery = Static<typeof ComplianceExportQuery>;
 
-/** Codes are 32 bytes of randomness, base64url: 43 characters. */
+/** Codes are 32 bytes of randomness, base64url: 43 characters; any other text is simply unknown (404). */
 export const CertificateParams = Type.Object(
-  { code: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' }) },
+  { code: Text({ maxLength: 64 }) },
   { additionalProperties: false },
 );
 export type CertificateParams = Static<typeof CertificateParams>;

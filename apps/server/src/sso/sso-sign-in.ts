@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
-import type { SsoError, SsoStartQuery } from '@vrtc/contract';
+import { RETURN_TO_PATTERN, type SsoError, type SsoStartQuery } from '@vrtc/contract';
 import { issueToken } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { createdChanges, recordAudit } from '../audit/audit.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
+import { AppError } from '../platform/service/errors.ts';
 import { authorization, providerConfiguration, redeem } from './oidc.ts';
 import { callbackUrl } from './sso.service.ts';
 
@@ -70,7 +71,15 @@ async function configurationOf(
 }
 
 /** Where to send the browser: the provider's authorization URL, the sign-in remembered. */
+/** A console path to come back to (never another site or the API). */
+const RETURN_TO = new RegExp(RETURN_TO_PATTERN);
+
 export async function startSignIn(ctx: ServiceContext, query: SsoStartQuery): Promise<string> {
+  if (query.return_to !== undefined && !RETURN_TO.test(query.return_to)) {
+    throw new AppError('validation_error', 'querystring.return_to must be a path of the console', {
+      details: { field: 'querystring.return_to' },
+    });
+  }
   const { row, settings } = await configOf(ctx, query);
   const configuration = await configurationOf(ctx, settings);
   const started = await authorization(configuration, callbackUrl(ctx));

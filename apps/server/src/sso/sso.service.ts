@@ -1,4 +1,4 @@
-import type { SsoConfig, SsoConfigBody } from '@vrtc/contract';
+import { EMAIL_DOMAIN_PATTERN, type SsoConfig, type SsoConfigBody } from '@vrtc/contract';
 import type { Caller } from '../auth/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import type { Tx } from '../platform/database/db.ts';
@@ -92,12 +92,32 @@ const domainTaken = (domain: string) =>
     { details: { field: 'body.email_domains', domain } },
   );
 
+const EMAIL_DOMAIN = new RegExp(EMAIL_DOMAIN_PATTERN);
+
+/** An issuer that is an http(s) URL and domains that are host names, or 400 naming the field. */
+function checkSettingsText(body: SsoConfigBody) {
+  const invalid = (field: string, message: string) =>
+    new AppError('validation_error', `${field} ${message}`, { details: { field } });
+  let issuer: URL | undefined;
+  try {
+    issuer = new URL(body.issuer);
+  } catch {
+    issuer = undefined;
+  }
+  if (!issuer || !['http:', 'https:'].includes(issuer.protocol)) {
+    throw invalid('body.issuer', 'must be an http or https URL');
+  }
+  const domain = body.email_domains.find((candidate) => !EMAIL_DOMAIN.test(candidate));
+  if (domain !== undefined) throw invalid('body.email_domains', 'must be host names');
+}
+
 export async function putSsoConfig(
   ctx: ServiceContext,
   caller: Caller,
   organizationId: string,
   body: SsoConfigBody,
 ): Promise<SsoConfig> {
+  checkSettingsText(body);
   if (body.issuer.startsWith('http:') && ctx.config.ssoAllowHttp !== 'true') {
     throw new AppError(
       'validation_error',

@@ -59,6 +59,8 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   QUOTA_VR_USERS: { set: '50', holds: 50, bad: 'lots' },
   QUOTA_DEVICES: { set: '20', holds: 20, bad: '-20' },
   QUOTA_INTEGRATIONS: { set: '3', holds: 3, bad: 'few' },
+  LOGIN_SLOW_DELAY_MS: { set: '500', holds: 500, bad: 'slow' },
+  SSO_ALLOW_HTTP: { set: 'true', holds: 'true', bad: 'yes' },
   QUOTA_ENROLLMENT_CODES_PER_DAY: { set: '5', holds: 5, bad: 'ten' },
   LIVE_MAX_STREAMS: { set: '10', holds: 10, bad: '10.5' },
   WEB_DIST_DIR: { set: 'console/dist', holds: path.resolve('console/dist'), bad: '\t' },
@@ -145,6 +147,8 @@ describe('configuration', () => {
       quotas: { vrUsers: 100_000, devices: 10_000, integrations: 20, enrollmentCodesPerDay: 100 },
       liveMaxStreams: 2000,
       webDistDir: path.resolve(import.meta.dirname, '../../../../web/dist'),
+      loginSlowDelayMs: 3000,
+      ssoAllowHttp: 'false',
     });
   });
 
@@ -180,7 +184,7 @@ describe('configuration', () => {
 
   it('does not repeat a refused secret in its message (it would land in the log)', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'abc' })).toThrow(
-      /^ADMIN_PASSWORD must be 6 to 200 characters long$/,
+      /^ADMIN_PASSWORD must be 8 to 200 characters long$/,
     );
     expect(() => loadConfig({ SIGNING_SECRET: 'leaked\n' })).toThrow(
       /^SIGNING_SECRET must not hold control characters[^"]*$/,
