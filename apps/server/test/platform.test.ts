@@ -329,7 +329,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
     expect(failure?.exitCode).toBe(1);
     expect(failure?.message.trim()).toBe(
       'PORT must be an integer from 0 to 65535, got "eighty"\n' +
-        'ADMIN_PASSWORD must be 6 to 200 characters long',
+        'ADMIN_PASSWORD must be 8 to 200 characters long',
     );
   });
 

@@ -74,7 +74,7 @@ describe('signing in', () => {
     await page.setViewportSize(VIEWPORTS.laptop);
 
     await signIn(page, clientEmail, clientPassword);
-    await expect.poll(() => page.getByTestId('user-role').innerText()).toBe('CLIENT');
+    await expect.poll(() => page.getByTestId('user-role').innerText()).toBe('STAFF');
     expect(await page.getByText('Training center').count()).toBe(1);
     expect(await page.getByText('Admin Features').count()).toBe(0);
     await page.context().close();

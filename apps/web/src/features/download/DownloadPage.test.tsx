@@ -139,8 +139,9 @@ describe('download screen', () => {
     expect(screen.getByText('sdk/unity')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Read the SDK guide' }));
     const dialog = await screen.findByRole('dialog', { name: 'Unity SDK guide' });
-    // The package's own README: install, enrol, the loop, offline behaviour.
-    expect(await within(dialog).findByText(/await client\.EnrollAsync\(/)).toBeInTheDocument();
-    expect(within(dialog).getByText(/Offline: what the SDK guarantees/)).toBeInTheDocument();
+    // The package's own README: install, enrol, the loop, what queued reports promise, resume.
+    expect(await within(dialog).findByText(/await client\.TryEnrollAsync\(/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/Reports: what "queued" promises/)).toBeInTheDocument();
+    expect(within(dialog).getByText(/After a crash or a restart: resume/)).toBeInTheDocument();
   });
 });
