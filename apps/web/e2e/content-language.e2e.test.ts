@@ -209,12 +209,13 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     const dialog = page.getByRole('dialog', {
       name: tr(language, 'vrUsers:sessionsTitle', { name: trainee }),
     });
-    for (const name of [scenario(), module()]) {
-      await dialog.getByRole('cell', { name, exact: true }).waitFor();
-    }
-    // The level cell names the level, then (on a line of its own) the revision that ran.
-    const levelName = level(0).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    await dialog.getByRole('cell', { name: new RegExp(`^${levelName}`) }).waitFor();
+    // One cell says what ran: the scenario, then "module — level", then the revision that ran.
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await dialog
+      .getByRole('cell', {
+        name: new RegExp(`^${escape(scenario())}\\s*${escape(module())} — ${escape(level(0))}`),
+      })
+      .waitFor();
     await page.context().close();
   });
 
