@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_MIN_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from '@vrtc/contract';
 import { expectAccessible } from './axe';
 import { tr } from './i18n';
 import { adminToken, createTenant, type Tenant } from './seed';
@@ -117,7 +118,14 @@ describe('changing one’s own password', () => {
     await expect.poll(() => current.evaluate((node) => node === document.activeElement)).toBe(true);
     await field(dialog, t('layout:password.new')).waitFor();
     await field(dialog, t('layout:password.repeat')).waitFor();
-    await dialog.getByText(t('layout:password.hint', { count: 6 })).waitFor();
+    await dialog
+      .getByText(
+        t('layout:password.hint', {
+          count: PASSWORD_MIN_LENGTH,
+          recommended: PASSWORD_RECOMMENDED_LENGTH,
+        }),
+      )
+      .waitFor();
 
     // The rules are checked in the browser, in Russian.
     await page.keyboard.type('что-то');
@@ -126,7 +134,7 @@ describe('changing one’s own password', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('12346');
     await page.keyboard.press('Enter');
-    await dialog.getByText(t('layout:password.tooShort', { count: 6 })).waitFor();
+    await dialog.getByText(t('layout:password.tooShort', { count: PASSWORD_MIN_LENGTH })).waitFor();
     await dialog.getByText(t('layout:password.mismatch')).waitFor();
 
     // Within the phone's width, and accessible.

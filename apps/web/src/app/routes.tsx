@@ -71,8 +71,11 @@ const LoginPage = screen<'LoginPage', LoginPageProps>(
   'LoginPage',
 );
 const AppLayout = screen(signedIn, 'AppLayout');
-/** An unknown address, or an admin's page for staff: in the layout's chunk, loaded with it. */
-const NotFoundPage = screen<'NotFoundPage', NotFoundPageProps>(signedIn, 'NotFoundPage');
+/** An unknown address, or an admin's page for staff: a chunk of its own, loaded when asked for. */
+const NotFoundPage = screen<'NotFoundPage', NotFoundPageProps>(
+  () => signedIn().then((module) => module.screens.notFound()),
+  'NotFoundPage',
+);
 const VrUsersPage = screen(
   () => signedIn().then((module) => module.screens.vrUsers()),
   'VrUsersPage',

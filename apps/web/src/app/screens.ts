@@ -6,7 +6,6 @@
  * instead of copying it into each (issue #27).
  */
 export { AppLayout } from '../features/layout/AppLayout';
-export { NotFoundPage } from '../features/layout/NotFoundPage';
 
 export const screens = {
   vrUsers: () => import('../features/vr-users/VrUsersPage'),
@@ -23,4 +22,5 @@ export const screens = {
   content: () => import('../features/admin-content/ContentPage'),
   scenarioAccess: () => import('../features/admin-access/ScenarioAccessPage'),
   globalStats: () => import('../features/admin-stats/GlobalStatsPage'),
+  notFound: () => import('../features/layout/NotFoundPage'),
 };

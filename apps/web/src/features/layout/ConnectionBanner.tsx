@@ -1,8 +1,9 @@
-import { Alert } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useServerConnection } from '../../api/connection';
 import { formatTime } from '../../lib/format';
+import { DangerNotice } from './DangerNotice';
 
 /**
  * Said above every screen while the server cannot be reached: what is on screen is what was last
@@ -13,20 +14,19 @@ export function ConnectionBanner() {
   const { reachable, lastReachedAt } = useServerConnection();
   if (reachable) return null;
   return (
-    <Alert
+    <DangerNotice
       role="alert"
-      data-testid="connection-banner"
-      color="red"
-      variant="light"
-      mb="md"
+      testId="connection-banner"
       icon={<IconPlugConnectedX size={20} aria-hidden />}
       title={t('layout:offline.title')}
     >
-      {lastReachedAt === undefined
-        ? t('layout:offline.text')
-        : t('layout:offline.textSince', {
-            time: formatTime(new Date(lastReachedAt), i18n.language),
-          })}
-    </Alert>
+      <Text size="sm">
+        {lastReachedAt === undefined
+          ? t('layout:offline.text')
+          : t('layout:offline.textSince', {
+              time: formatTime(new Date(lastReachedAt), i18n.language),
+            })}
+      </Text>
+    </DangerNotice>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { IconPlugConnectedX } from '@tabler/icons-react';
 import { Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onServerBack } from '../../api/connection';
 import { retryFailedScreens } from '../../lib/screen-retry';
+import { DangerNotice } from './DangerNotice';
 
 /** A failed screen is tried again this often, and at once when the server answers again. */
 export const SCREEN_RETRY_MS = 5000;
@@ -11,10 +12,8 @@ export const SCREEN_RETRY_MS = 5000;
 function ScreenFailed({ onRetry }: { onRetry: () => void }) {
   const { t } = useTranslation();
   return (
-    <Alert
-      color="red"
-      variant="light"
-      data-testid="screen-failed"
+    <DangerNotice
+      testId="screen-failed"
       icon={<IconPlugConnectedX size={20} aria-hidden />}
       title={t('layout:offline.screenFailed')}
     >
@@ -24,7 +23,7 @@ function ScreenFailed({ onRetry }: { onRetry: () => void }) {
           {t('layout:offline.retryNow')}
         </Button>
       </Stack>
-    </Alert>
+    </DangerNotice>
   );
 }
 
