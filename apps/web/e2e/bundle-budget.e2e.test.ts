@@ -141,11 +141,8 @@ describe('what a first visit loads (issue #27)', () => {
     // Issue #27's target: 198.0 KB received in 16 requests when it was reached (docs/benchmarks.md,
     // console-load). Floating, toasts, dialogs and the other language load on first use; a change
     // that brings any of it back to the first render fails here.
-    // Over it since the offline banner, the screen-load retry and the console kit joined the
-    // layout: 201.8 KB measured. Held at 203 KB so it cannot grow further unseen, while issue #42
-    // (back to 200 KB or less) stays open.
-    it('receives at most 203 KB (issue #27: 200 KB, issue #42 open)', () => {
-      expect(first.bytes, first.list).toBeLessThanOrEqual(203 * KB);
+    it('receives at most 200 KB (issue #27)', () => {
+      expect(first.bytes, first.list).toBeLessThanOrEqual(200 * KB);
     });
   });
 });

@@ -3,6 +3,7 @@ import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from
 import { listPageFields, listQueryFields } from './lists.ts';
 import { RecordQualification } from './qualifications.ts';
 import { lateResultFields, levelRevisionField, sessionEnglishNames } from './sessions.ts';
+import { VR_USER_SORT_FIELDS } from './vr-user-fields.ts';
 
 export const VrUser = Type.Object({
   id: Uuid,
@@ -15,13 +16,7 @@ export const VrUser = Type.Object({
 });
 export type VrUser = Static<typeof VrUser>;
 
-export const VR_USER_SORT_FIELDS = [
-  'name',
-  'session_count',
-  'completed_count',
-  'last_session_at',
-  'created_at',
-] as const;
+export { VR_USER_SORT_FIELDS };
 
 /** `q` matches the name or the notes. Default order: by name. */
 export const VrUserListQuery = Type.Object(listQueryFields(VR_USER_SORT_FIELDS), {
