@@ -279,9 +279,14 @@ export async function startHeartbeatServer(
   };
 }
 
-/** A database of its own on the DATABASE_URL server, dropped afterwards; nothing else is touched. */
-export async function createScratchDatabase(serverUrl: string) {
-  const name = `vrtc_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`;
+/**
+ * A database of its own on the DATABASE_URL server, dropped afterwards; nothing else is touched.
+ * `name` when the run names it (to keep it with --keep), else a fresh one.
+ */
+export async function createScratchDatabase(
+  serverUrl: string,
+  name = `vrtc_bench_${Date.now().toString(36)}_${crypto.randomBytes(3).toString('hex')}`,
+) {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {

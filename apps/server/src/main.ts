@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app.ts';
 import { ensureFirstAdmin } from './accounts/first-admin.ts';
 import type { AppInstance } from './platform/http/app-types.ts';
-import { startBackupSocket, type BackupSocket } from './platform/ops/backup.ts';
+import { startBackupSocket, type BackupSocket } from './platform/ops/backup-socket.ts';
 import { loadConfig, type Config } from './platform/config/config.ts';
 import { prepareDataDir } from './platform/config/data-dir.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './platform/database/db.ts';

@@ -166,7 +166,7 @@ export function historyCsvRow(
 export function safeFileNamePart(value: string): string {
   const cleaned = value
     .normalize('NFC')
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must not hold
     .replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, '_')
     .replace(/\s+/g, '_')
     .replace(/_+/g, '_')

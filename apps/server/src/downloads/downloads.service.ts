@@ -92,28 +92,12 @@ export async function saveBuild(
   const dir = buildsDir(ctx.config);
   await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
   const temp = path.join(dir, `.${platform}.${crypto.randomBytes(6).toString('hex')}.upload`);
-  let size = 0;
-  let head = Buffer.alloc(0);
-  const counter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      size += chunk.length;
-      if (size > APP_BUILD_MAX_BYTES) return callback(tooLarge());
-      if (head.length < ZIP_SIGNATURE.length) {
-        head = Buffer.concat([head, chunk.subarray(0, ZIP_SIGNATURE.length - head.length)]);
-        if (head.length === ZIP_SIGNATURE.length && !head.equals(ZIP_SIGNATURE)) {
-          return callback(notAnApk());
-        }
-      }
-      callback(null, chunk);
-    },
-    flush(callback) {
-      callback(size > 0 && head.length < ZIP_SIGNATURE.length ? notAnApk() : null);
-    },
-  });
+  const counter = apkGate(tooLarge);
   // Opened before streaming, so the cleanup below never races the file's creation.
   const out = (await fs.promises.open(temp, 'wx', 0o600)).createWriteStream();
   try {
-    await pipeline(body, counter, out);
+    await pipeline(body, counter.stream, out);
+    const size = counter.size();
     if (size === 0) throw new AppError('bad_request', 'The build file is empty');
     const uploadedAt = ctx.clock.now();
     await fs.promises.utimes(temp, uploadedAt, uploadedAt);
@@ -151,15 +135,46 @@ export async function saveBuild(
     out.destroy();
     await fs.promises.rm(temp, { force: true });
     await fs.promises.rm(`${temp}.json`, { force: true });
-    if (error instanceof AppError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
-      throw new AppError('bad_request', 'The upload was interrupted', {
-        headers: { connection: 'close' },
-      });
-    }
-    throw error;
+    throw uploadFailure(error);
   }
+}
+
+/**
+ * Passes an upload through while counting it: past the size limit, or when its first bytes are not
+ * a zip's (an APK is one), the stream fails at once instead of filling the disk.
+ */
+function apkGate(tooLarge: () => AppError): { stream: Transform; size: () => number } {
+  let size = 0;
+  let head = Buffer.alloc(0);
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > APP_BUILD_MAX_BYTES) return callback(tooLarge());
+      if (head.length < ZIP_SIGNATURE.length) {
+        head = Buffer.concat([head, chunk.subarray(0, ZIP_SIGNATURE.length - head.length)]);
+        if (head.length === ZIP_SIGNATURE.length && !head.equals(ZIP_SIGNATURE)) {
+          return callback(notAnApk());
+        }
+      }
+      callback(null, chunk);
+    },
+    flush(callback) {
+      callback(size > 0 && head.length < ZIP_SIGNATURE.length ? notAnApk() : null);
+    },
+  });
+  return { stream, size: () => size };
+}
+
+/** A failed upload as the uploader should hear it: a cut connection is their 400, not our 500. */
+function uploadFailure(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    return new AppError('bad_request', 'The upload was interrupted', {
+      headers: { connection: 'close' },
+    });
+  }
+  return error;
 }
 
 const sign = (secret: string, platform: AppPlatform, expires: number) =>

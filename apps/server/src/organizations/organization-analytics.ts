@@ -10,7 +10,14 @@ import {
   type OrganizationTopVrUser,
   type LiveEvent,
 } from '@vrtc/contract';
-import { sql, type Expression, type RawBuilder } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type Selectable,
+} from 'kysely';
+import type { Database, OrganizationsTable, SessionsTable } from '../platform/database/schema.ts';
 import type { Clock } from '../platform/service/clock.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { SharedAnswers } from '../platform/service/shared-answers.ts';
@@ -120,83 +127,111 @@ async function computeAnalytics(
     .selectFrom('organizations as o')
     .where('o.id', '=', id)
     .select((eb) => [
-      jsonArray<OrganizationTopVrUser>(
-        eb
-          .selectFrom(
-            eb
-              .selectFrom('w as s')
-              .select([
-                's.vr_user_id',
-                sql<string>`max(s.vr_user_name)`.as('recorded_name'),
-                countSql().as('session_count'),
-                successRateSql('s').as('success_rate'),
-              ])
-              .groupBy(groupKeySql('s.vr_user_id', 's.vr_user_name'))
-              .modifyEnd(leadingGroups(ORGANIZATION_ANALYTICS_TOP_VR_USERS))
-              .as('g'),
-          )
-          .leftJoin('vr_users as v', 'v.id', 'g.vr_user_id')
-          .select([
-            'g.vr_user_id',
-            sql<string>`coalesce(v.name, g.recorded_name)`.as('name'),
-            'g.session_count',
-            'g.success_rate',
-          ])
-          .orderBy('g.session_count', 'desc')
-          .orderBy('name')
-          .limit(ORGANIZATION_ANALYTICS_TOP_VR_USERS),
-      ).as('top_vr_users'),
-      jsonArray<OrganizationDeviceUsage>(
-        eb
-          .selectFrom(
-            eb
-              .selectFrom('w as s')
-              .select([
-                's.device_id',
-                sql<string>`max(s.device_name)`.as('recorded_name'),
-                sql<string>`max(s.device_type)`.as('recorded_type'),
-                countSql().as('session_count'),
-              ])
-              .groupBy([
-                ...groupKeySql('s.device_id', 's.device_name'),
-                ...groupKeySql('s.device_id', 's.device_type'),
-              ])
-              .modifyEnd(leadingGroups(ORGANIZATION_ANALYTICS_TOP_DEVICES))
-              .as('g'),
-          )
-          .leftJoin('devices as d', 'd.id', 'g.device_id')
-          .select([
-            'g.device_id',
-            sql<string>`coalesce(d.name, g.recorded_name)`.as('device_name'),
-            sql<string>`coalesce(d.type, g.recorded_type)`.as('device_type'),
-            'g.session_count',
-          ])
-          .orderBy('g.session_count', 'desc')
-          .orderBy('device_name')
-          .limit(ORGANIZATION_ANALYTICS_TOP_DEVICES),
-      ).as('device_usage'),
-      jsonArray<OrganizationScenarioStat>(
-        eb
-          .selectFrom('w as s')
-          .leftJoin('scenarios as sc', 'sc.id', 's.scenario_id')
-          .select([
-            groupedNameSql('sc.name', 's.scenario_name').as('scenario_name'),
-            groupedOptionalNameSql('sc.id', 'sc.name_en', 's.scenario_name_en').as(
-              'scenario_name_en',
-            ),
-            countSql().as('session_count'),
-            successRateSql('s').as('success_rate'),
-            averageCompletionSql('s').as('average_completion'),
-          ])
-          .groupBy(groupKeySql('s.scenario_id', 's.scenario_name'))
-          .orderBy('session_count', 'desc')
-          .orderBy('scenario_name'),
-      ).as('scenario_stats'),
+      topVrUsers(eb).as('top_vr_users'),
+      deviceUsage(eb).as('device_usage'),
+      scenarioStats(eb).as('scenario_stats'),
     ])
     .executeTakeFirst();
   if (!row) throw notFound('Organization');
   return { days, ...row };
 }
+
+/** The window's sessions, as the common table `w` of computeAnalytics holds them. */
+type WindowRow = Pick<
+  Selectable<SessionsTable>,
+  | 'vr_user_id'
+  | 'vr_user_name'
+  | 'device_id'
+  | 'device_name'
+  | 'device_type'
+  | 'scenario_id'
+  | 'scenario_name'
+  | 'scenario_name_en'
+  | 'status'
+  | 'success'
+  | 'completed_tasks'
+  | 'max_tasks'
+>;
+type WindowBuilder = ExpressionBuilder<Database & { w: WindowRow; o: OrganizationsTable }, 'o'>;
+
+/** The trainees with the most sessions in the window, by their current names. */
+const topVrUsers = (eb: WindowBuilder) =>
+  jsonArray<OrganizationTopVrUser>(
+    eb
+      .selectFrom(
+        eb
+          .selectFrom('w as s')
+          .select([
+            's.vr_user_id',
+            sql<string>`max(s.vr_user_name)`.as('recorded_name'),
+            countSql().as('session_count'),
+            successRateSql('s').as('success_rate'),
+          ])
+          .groupBy(groupKeySql('s.vr_user_id', 's.vr_user_name'))
+          .modifyEnd(leadingGroups(ORGANIZATION_ANALYTICS_TOP_VR_USERS))
+          .as('g'),
+      )
+      .leftJoin('vr_users as v', 'v.id', 'g.vr_user_id')
+      .select([
+        'g.vr_user_id',
+        sql<string>`coalesce(v.name, g.recorded_name)`.as('name'),
+        'g.session_count',
+        'g.success_rate',
+      ])
+      .orderBy('g.session_count', 'desc')
+      .orderBy('name')
+      .limit(ORGANIZATION_ANALYTICS_TOP_VR_USERS),
+  );
+
+/** The headsets used in the window, the busiest first, by their current names. */
+const deviceUsage = (eb: WindowBuilder) =>
+  jsonArray<OrganizationDeviceUsage>(
+    eb
+      .selectFrom(
+        eb
+          .selectFrom('w as s')
+          .select([
+            's.device_id',
+            sql<string>`max(s.device_name)`.as('recorded_name'),
+            sql<string>`max(s.device_type)`.as('recorded_type'),
+            countSql().as('session_count'),
+          ])
+          .groupBy([
+            ...groupKeySql('s.device_id', 's.device_name'),
+            ...groupKeySql('s.device_id', 's.device_type'),
+          ])
+          .modifyEnd(leadingGroups(ORGANIZATION_ANALYTICS_TOP_DEVICES))
+          .as('g'),
+      )
+      .leftJoin('devices as d', 'd.id', 'g.device_id')
+      .select([
+        'g.device_id',
+        sql<string>`coalesce(d.name, g.recorded_name)`.as('device_name'),
+        sql<string>`coalesce(d.type, g.recorded_type)`.as('device_type'),
+        'g.session_count',
+      ])
+      .orderBy('g.session_count', 'desc')
+      .orderBy('device_name')
+      .limit(ORGANIZATION_ANALYTICS_TOP_DEVICES),
+  );
+
+/** Each scenario run in the window with its success rate and completion. */
+const scenarioStats = (eb: WindowBuilder) =>
+  jsonArray<OrganizationScenarioStat>(
+    eb
+      .selectFrom('w as s')
+      .leftJoin('scenarios as sc', 'sc.id', 's.scenario_id')
+      .select([
+        groupedNameSql('sc.name', 's.scenario_name').as('scenario_name'),
+        groupedOptionalNameSql('sc.id', 'sc.name_en', 's.scenario_name_en').as('scenario_name_en'),
+        countSql().as('session_count'),
+        successRateSql('s').as('success_rate'),
+        averageCompletionSql('s').as('average_completion'),
+      ])
+      .groupBy(groupKeySql('s.scenario_id', 's.scenario_name'))
+      .orderBy('session_count', 'desc')
+      .orderBy('scenario_name'),
+  );
 
 /**
  * The `limit` groups with the most sessions, and every group tied with the last of them: the

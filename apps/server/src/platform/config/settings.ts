@@ -128,7 +128,7 @@ export function integer({
 /** Any characters a shell, a unit file and a log line agree on: refuses blanks and controls. */
 function checkText(text: string): string {
   if (text.trim() === '') throw new SettingProblem('must not be blank');
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
   if (/[\u0000-\u001f\u007f]/.test(text)) {
     throw new SettingProblem(
       'must not hold control characters (a line break or carriage return left in the file?)',

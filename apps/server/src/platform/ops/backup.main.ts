@@ -3,7 +3,8 @@
 // the server (DATA_DIR, DATABASE_URL). Exit codes: 0 done, 1 refused or failed (one line says why),
 // 2 wrong usage.
 import { loadConfig, type Config } from '../config/config.ts';
-import { BackupError, createBackup, restoreBackup } from './backup.ts';
+import { BackupError } from './backup-socket.ts';
+import { createBackup, restoreBackup } from './backup.ts';
 
 const USAGE =
   'usage: npm run backup -- FILE            back up DATA_DIR (the server may be running)\n' +

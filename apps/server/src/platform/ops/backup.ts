@@ -1,13 +1,12 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import * as tar from 'tar';
-import { openDatabase, type DatabaseHandle, type Db } from '../database/db.ts';
+import { openDatabase, type Db } from '../database/db.ts';
 import { ownerOnlyFiles, prepareDataDir } from '../config/data-dir.ts';
+import { BackupError, requestSnapshot, runningServer } from './backup-socket.ts';
 
 /**
  * Backups of the embedded database (PGlite) with what else lives in DATA_DIR: the uploaded app
@@ -23,17 +22,12 @@ import { ownerOnlyFiles, prepareDataDir } from '../config/data-dir.ts';
  * running, the backup opens the data directory itself (and holds its lock meanwhile).
  */
 
-export const BACKUP_SOCKET_NAME = 'backup.sock';
 const MANIFEST = 'vrtc-backup.json';
 const DATABASE_ENTRY = 'pglite.tar.gz';
 const SECRET_ENTRY = 'signing-secret';
 const BUILDS_DIR = 'builds';
-/** A socket path longer than this does not fit sockaddr_un on Linux (108 bytes with the NUL). */
-const MAX_SOCKET_PATH = 100;
 const FORMAT = 'vrtc-backup';
 const FORMAT_VERSION = 1;
-
-export class BackupError extends Error {}
 
 export interface Manifest {
   format: typeof FORMAT;
@@ -48,160 +42,6 @@ export interface Manifest {
   /** Each file's modification time to the millisecond (a tar keeps whole seconds): a build's
    * upload time is shown in the console. */
   modified: Record<string, string>;
-}
-
-const socketPathOf = (dataDir: string) => path.join(dataDir, BACKUP_SOCKET_NAME);
-
-// ——— in the server process ———
-
-export interface BackupSocket {
-  close(): Promise<void>;
-}
-
-/**
- * Serves consistent snapshots of the running server's embedded database on DATA_DIR/backup.sock
- * (mode 0600: the server's user, and root, only). One request per connection: a line
- * `{"op":"snapshot"}`, answered by a line `{"ok":true,"bytes":N}` and N bytes of tar, or
- * `{"ok":false,"message":…}`. Statements wait while the data directory is dumped.
- */
-export async function startBackupSocket(
-  database: DatabaseHandle,
-  dataDir: string,
-  log: FastifyBaseLogger,
-): Promise<BackupSocket | undefined> {
-  const snapshot = database.snapshotPglite;
-  if (!snapshot) return undefined;
-  const socketPath = socketPathOf(dataDir);
-  if (socketPath.length > MAX_SOCKET_PATH) {
-    log.warn(
-      `no backup socket: ${socketPath} is longer than a Unix socket path may be; ` +
-        '`npm run backup` works only while the server is stopped (use a shorter DATA_DIR)',
-    );
-    return undefined;
-  }
-  // This process holds the data directory's lock: a socket file here is a dead server's.
-  fs.rmSync(socketPath, { force: true });
-  // allowHalfOpen: the client ends its side after the request; the answer still has to go back.
-  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
-    let request = '';
-    socket.setEncoding('utf8');
-    socket.on('error', () => {}); // a client that went away
-    socket.on('data', (chunk: string) => {
-      request += chunk;
-      if (!request.includes('\n')) {
-        if (request.length > 1024) socket.destroy();
-        return;
-      }
-      socket.removeAllListeners('data');
-      const op = parseOp(request.slice(0, request.indexOf('\n')));
-      if (op !== 'snapshot') {
-        socket.end(`${JSON.stringify({ ok: false, message: 'unknown request' })}\n`);
-        return;
-      }
-      const started = Date.now();
-      snapshot().then(
-        (tarball) => {
-          socket.write(`${JSON.stringify({ ok: true, bytes: tarball.length })}\n`);
-          socket.end(tarball);
-          log.info(
-            `backup: served a snapshot of the embedded database (${tarball.length} bytes, ${Date.now() - started} ms)`,
-          );
-        },
-        (error: unknown) => {
-          log.error({ err: error }, 'backup: could not snapshot the embedded database');
-          socket.end(`${JSON.stringify({ ok: false, message: (error as Error).message })}\n`);
-        },
-      );
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  fs.chmodSync(socketPath, 0o600);
-  server.unref();
-  return {
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      }),
-  };
-}
-
-function parseOp(line: string): string | undefined {
-  try {
-    const parsed = JSON.parse(line) as { op?: unknown };
-    return typeof parsed.op === 'string' ? parsed.op : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-// ——— in the backup command ———
-
-/** Asks the server running on `dataDir` for a snapshot of its database. */
-function requestSnapshot(dataDir: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(socketPathOf(dataDir));
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        new BackupError(
-          `A server is running on ${dataDir}, but its backup socket does not answer ` +
-            `(${error.code ?? error.message}). Stop the server and run the backup again, ` +
-            'or restart it so that it opens the socket.',
-        ),
-      );
-    });
-    socket.on('end', () => {
-      const data = Buffer.concat(chunks);
-      const newline = data.indexOf(0x0a);
-      const header = newline < 0 ? undefined : parseHeader(data.subarray(0, newline).toString());
-      if (!header) return reject(new BackupError('The server sent an unreadable answer'));
-      if (!header.ok) {
-        return reject(new BackupError(`The server could not take a snapshot: ${header.message}`));
-      }
-      const tarball = data.subarray(newline + 1);
-      if (tarball.length !== header.bytes) {
-        return reject(
-          new BackupError(
-            `The snapshot was cut short (${tarball.length} of ${header.bytes} bytes)`,
-          ),
-        );
-      }
-      resolve(tarball);
-    });
-    socket.end(`${JSON.stringify({ op: 'snapshot' })}\n`);
-  });
-}
-
-function parseHeader(line: string): { ok: boolean; bytes?: number; message?: string } | undefined {
-  try {
-    return JSON.parse(line) as { ok: boolean; bytes?: number; message?: string };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The pid of the live server holding `dataDir`, if any (its lock file names it). */
-function runningServer(dataDir: string): number | undefined {
-  let holder: number;
-  try {
-    holder = Number(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8').trim());
-  } catch {
-    return undefined;
-  }
-  if (!Number.isInteger(holder) || holder <= 0) return undefined;
-  try {
-    process.kill(holder, 0);
-    return holder;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? holder : undefined;
-  }
 }
 
 const hasDatabase = (dataDir: string) => fs.existsSync(path.join(dataDir, 'pglite', 'PG_VERSION'));
@@ -266,49 +106,9 @@ export async function createBackup(
   const partial = `${target}.partial-${process.pid}`;
   try {
     const pid = runningServer(dataDir);
-    let tarball: Uint8Array;
-    if (pid !== undefined) {
-      tarball = await requestSnapshot(dataDir);
-    } else {
-      const database = await openDatabase({ pgliteDir: dataDir });
-      try {
-        tarball = await database.snapshotPglite!();
-      } finally {
-        await database.close();
-      }
-    }
-    // The builds as they are now (a build uploaded meanwhile replaces the file by a rename, which
-    // leaves these links alone), and the secret.
-    const files: string[] = [];
-    const secret = path.join(dataDir, SECRET_ENTRY);
-    if (fs.existsSync(secret)) {
-      linkOrCopy(secret, path.join(staging, SECRET_ENTRY));
-      files.push(SECRET_ENTRY);
-    }
-    const builds = path.join(dataDir, BUILDS_DIR);
-    if (fs.existsSync(builds)) {
-      for (const name of fs
-        .readdirSync(builds)
-        .filter((n) => n.endsWith('.apk'))
-        .sort()) {
-        linkOrCopy(path.join(builds, name), path.join(staging, BUILDS_DIR, name));
-        files.push(`${BUILDS_DIR}/${name}`);
-      }
-    }
-
-    // Open the snapshot (in memory) before anything is written: a backup that cannot be read
-    // back is refused now, not found out at restore time.
-    const rawTar = path.join(staging, 'pglite.tar');
-    fs.writeFileSync(rawTar, tarball);
-    const copy = await openDatabase({ pgliteSnapshotPath: rawTar });
-    let described: Pick<Manifest, 'migrations' | 'counts'>;
-    try {
-      described = await describeDatabase(copy.db);
-    } finally {
-      await copy.close();
-    }
-    fs.writeFileSync(path.join(staging, DATABASE_ENTRY), zlib.gzipSync(tarball));
-    fs.rmSync(rawTar);
+    const tarball = await takeSnapshot(dataDir, pid);
+    const files = stageFiles(dataDir, staging);
+    const described = await stageDatabase(staging, tarball);
 
     const manifest: Manifest = {
       format: FORMAT,
@@ -338,6 +138,62 @@ export async function createBackup(
   }
 }
 
+/** The database's snapshot: asked of the running server, or taken from the stopped directory. */
+async function takeSnapshot(dataDir: string, pid: number | undefined): Promise<Uint8Array> {
+  if (pid !== undefined) return requestSnapshot(dataDir);
+  const database = await openDatabase({ pgliteDir: dataDir });
+  try {
+    return await database.snapshotPglite!();
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The builds as they are now (a build uploaded meanwhile replaces the file by a rename, which
+ * leaves these links alone), and the secret, linked into the staging directory.
+ */
+function stageFiles(dataDir: string, staging: string): string[] {
+  const files: string[] = [];
+  const secret = path.join(dataDir, SECRET_ENTRY);
+  if (fs.existsSync(secret)) {
+    linkOrCopy(secret, path.join(staging, SECRET_ENTRY));
+    files.push(SECRET_ENTRY);
+  }
+  const builds = path.join(dataDir, BUILDS_DIR);
+  if (fs.existsSync(builds)) {
+    for (const name of fs
+      .readdirSync(builds)
+      .filter((n) => n.endsWith('.apk'))
+      .sort()) {
+      linkOrCopy(path.join(builds, name), path.join(staging, BUILDS_DIR, name));
+      files.push(`${BUILDS_DIR}/${name}`);
+    }
+  }
+  return files;
+}
+
+/**
+ * Opens the snapshot (in memory) before anything is written: a backup that cannot be read back is
+ * refused now, not found out at restore time. Then stages it compressed.
+ */
+async function stageDatabase(
+  staging: string,
+  tarball: Uint8Array,
+): Promise<Pick<Manifest, 'migrations' | 'counts'>> {
+  const rawTar = path.join(staging, 'pglite.tar');
+  fs.writeFileSync(rawTar, tarball);
+  const copy = await openDatabase({ pgliteSnapshotPath: rawTar });
+  try {
+    const described = await describeDatabase(copy.db);
+    fs.writeFileSync(path.join(staging, DATABASE_ENTRY), zlib.gzipSync(tarball));
+    return described;
+  } finally {
+    await copy.close();
+    fs.rmSync(rawTar, { force: true });
+  }
+}
+
 export interface RestoreResult {
   manifest: Manifest;
   /** Row counts read from the restored database. */
@@ -358,28 +214,9 @@ export async function restoreBackup(
   file: string,
   options: { force?: boolean } = {},
 ): Promise<RestoreResult> {
-  if (config.databaseUrl) {
-    throw new BackupError(
-      'DATABASE_URL is set: restore PostgreSQL with pg_restore (docs/operations.md); ' +
-        '`npm run restore` is for the embedded database.',
-    );
-  }
   const source = path.resolve(file);
-  if (!fs.existsSync(source)) throw new BackupError(`No backup at ${source}`);
+  refuseUnsafeRestore(config, source, options);
   const { dataDir } = config;
-  const pid = runningServer(dataDir);
-  if (pid !== undefined) {
-    throw new BackupError(
-      `A server (pid ${pid}) is running on ${dataDir}. Stop it first (e.g. systemctl stop ` +
-        'vrtc), restore, then start it again.',
-    );
-  }
-  if (hasDatabase(dataDir) && !options.force) {
-    throw new BackupError(
-      `${dataDir} (DATA_DIR) already holds a database. Restore into an empty DATA_DIR, or add ` +
-        '--force to move what is there into DATA_DIR/replaced-<time>/ first.',
-    );
-  }
 
   // What is restored is as private as what the server writes (0700 / 0600, whatever the umask).
   prepareDataDir(dataDir);
@@ -401,17 +238,7 @@ export async function restoreBackup(
       fs.createWriteStream(databaseTar),
     );
 
-    let replacedInto: string | undefined;
-    const present = ['pglite', BUILDS_DIR, SECRET_ENTRY].filter((name) =>
-      fs.existsSync(path.join(dataDir, name)),
-    );
-    if (present.length > 0) {
-      replacedInto = path.join(dataDir, `replaced-${new Date().toISOString().replace(/:/g, '-')}`);
-      fs.mkdirSync(replacedInto);
-      for (const name of present) {
-        fs.renameSync(path.join(dataDir, name), path.join(replacedInto, name));
-      }
-    }
+    const replacedInto = moveAside(dataDir);
 
     // Loads the dump into DATA_DIR/pglite (PGlite refuses if a database is there).
     const database = await openDatabase({ pgliteDir: dataDir, pgliteSnapshotPath: databaseTar });
@@ -433,6 +260,52 @@ export async function restoreBackup(
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/** A restore that would lose data or meet a running server is refused before anything moves. */
+function refuseUnsafeRestore(
+  config: { dataDir: string; databaseUrl?: string },
+  source: string,
+  options: { force?: boolean },
+): void {
+  if (config.databaseUrl) {
+    throw new BackupError(
+      'DATABASE_URL is set: restore PostgreSQL with pg_restore (docs/operations.md); ' +
+        '`npm run restore` is for the embedded database.',
+    );
+  }
+  if (!fs.existsSync(source)) throw new BackupError(`No backup at ${source}`);
+  const { dataDir } = config;
+  const pid = runningServer(dataDir);
+  if (pid !== undefined) {
+    throw new BackupError(
+      `A server (pid ${pid}) is running on ${dataDir}. Stop it first (e.g. systemctl stop ` +
+        'vrtc), restore, then start it again.',
+    );
+  }
+  if (hasDatabase(dataDir) && !options.force) {
+    throw new BackupError(
+      `${dataDir} (DATA_DIR) already holds a database. Restore into an empty DATA_DIR, or add ` +
+        '--force to move what is there into DATA_DIR/replaced-<time>/ first.',
+    );
+  }
+}
+
+/** What a forced restore replaces goes to DATA_DIR/replaced-<time>/, never deleted. */
+function moveAside(dataDir: string): string | undefined {
+  const present = ['pglite', BUILDS_DIR, SECRET_ENTRY].filter((name) =>
+    fs.existsSync(path.join(dataDir, name)),
+  );
+  if (present.length === 0) return undefined;
+  const replacedInto = path.join(
+    dataDir,
+    `replaced-${new Date().toISOString().replace(/:/g, '-')}`,
+  );
+  fs.mkdirSync(replacedInto);
+  for (const name of present) {
+    fs.renameSync(path.join(dataDir, name), path.join(replacedInto, name));
+  }
+  return replacedInto;
 }
 
 function isBackupEntry(name: string): boolean {
