@@ -213,13 +213,20 @@ export async function login(
 export async function issueToken(
   ctx: { db: Db | Tx } & Pick<ServiceContext, 'clock' | 'config'>,
   accountId: string,
+  ssoProtocol: 'oidc' | 'saml' | null = null,
 ) {
   const now = ctx.clock.now();
   const { token, hash } = newToken();
   const expiresAt = new Date(now.getTime() + ctx.config.tokenTtlMs);
   await ctx.db
     .insertInto('auth_tokens')
-    .values({ account_id: accountId, token_hash: hash, created_at: now, expires_at: expiresAt })
+    .values({
+      account_id: accountId,
+      token_hash: hash,
+      created_at: now,
+      expires_at: expiresAt,
+      sso_protocol: ssoProtocol,
+    })
     .execute();
   return { token, expiresAt };
 }
