@@ -126,7 +126,7 @@ export async function startSamlIdp(readSp: () => Promise<string>): Promise<SamlI
       const sp = samlify.ServiceProvider({ metadata: spMetadata });
       const query = Object.fromEntries(url.searchParams);
       const { extract } = await idp.parseLoginRequest(sp, 'redirect', { query });
-      const requestId = extract.request.id as string;
+      const requestId = extract.request!.id as string;
       const xml = samlify.Utility.inflateString(query.SAMLRequest!);
       state.lastRequest = { id: requestId, forceAuthn: /ForceAuthn="true"/.test(xml) };
       const login = url.searchParams.get('login');
@@ -165,6 +165,6 @@ export async function startSamlIdp(readSp: () => Promise<string>): Promise<SamlI
 
 /** The SAMLResponse of the provider's answer page. */
 export const samlResponseOf = (html: string) =>
-  /name="SAMLResponse" value="([^"]+)"/.exec(html)?.[1]?.replace(/&#(\d+);/g, (_, code) =>
-    String.fromCharCode(Number(code)),
-  ) ?? '';
+  /name="SAMLResponse" value="([^"]+)"/
+    .exec(html)?.[1]
+    ?.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))) ?? '';

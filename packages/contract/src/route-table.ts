@@ -21,6 +21,7 @@ export const routeTable = {
   samlMetadata: { method: 'GET', path: '/v1/auth/sso/saml/:organizationId/metadata' },
   samlAcs: { method: 'POST', path: '/v1/auth/sso/saml/acs' },
   ssoReauth: { method: 'GET', path: '/v1/auth/sso/reauth' },
+  ssoEndSession: { method: 'GET', path: '/v1/auth/sso/end-session' },
   listDevices: { method: 'GET', path: '/v1/devices' },
   getDevice: { method: 'GET', path: '/v1/devices/:id' },
   deleteDevice: { method: 'DELETE', path: '/v1/devices/:id' },

@@ -22,7 +22,14 @@ import {
   AuditEventPage,
   AuditVerifyResult,
 } from './audit.ts';
-import { LoginBody, LoginResponse, Me, OwnPasswordBody } from './auth.ts';
+import {
+  LoginBody,
+  LoginResponse,
+  LogoutAnswer,
+  Me,
+  OwnPasswordBody,
+  SsoEndSessionQuery,
+} from './auth.ts';
 import {
   Delivery,
   DeliveryListQuery,
@@ -254,7 +261,7 @@ export const routes = {
     ...routeTable.logout,
     access: 'reader',
     tags: ['auth'],
-    success: { status: 200, body: OkBody },
+    success: { status: 200, body: LogoutAnswer },
     errors: [],
   }),
   changeOwnPassword: defineRoute({
@@ -317,6 +324,17 @@ export const routes = {
       'once), unexpired (2 minutes of clock skew) and never seen before. Then as the OIDC callback.',
     body: SamlAcsBody,
     success: { status: 302, redirect: 'the console page asked for, or /login?sso_error=<code>' },
+    errors: [],
+  }),
+  ssoEndSession: defineRoute({
+    ...routeTable.ssoEndSession,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'The sign-out at the organisation’s OIDC provider the sign-out answer offers: 302 to its ' +
+      'end_session_endpoint (back to the console’s /login), or to /login when it has none.',
+    querystring: SsoEndSessionQuery,
+    success: { status: 302, redirect: "the provider's end_session_endpoint, or /login" },
     errors: [],
   }),
   ssoReauth: defineRoute({

@@ -161,7 +161,9 @@ describe('SAML sign-in', () => {
       email: 'ann@happy-saml.example',
     });
     const started = await t.app.inject({ url: '/v1/auth/sso/start?email=ann@happy-saml.example' });
-    expect(new URL(started.headers.location as string).searchParams.get('SAMLRequest')).toBeTruthy();
+    expect(
+      new URL(started.headers.location as string).searchParams.get('SAMLRequest'),
+    ).toBeTruthy();
     const acs = await signIn('ann@happy-saml.example', '/sessions?tab=history');
     expect(acs.statusCode, acs.body).toBe(302);
     expect(acs.headers.location).toBe('/sessions?tab=history');
@@ -221,8 +223,7 @@ describe('SAML sign-in', () => {
 describe('SAML attacks', () => {
   let organizationId = '';
   const victim = 'vic@attack-saml.example';
-  const fresh = () =>
-    responseFor(`/v1/auth/sso/start?organization_id=${organizationId}`, victim);
+  const fresh = () => responseFor(`/v1/auth/sso/start?organization_id=${organizationId}`, victim);
   beforeAll(async () => {
     const organization = await configure('attack-saml.example');
     organizationId = organization.id;
@@ -267,7 +268,8 @@ describe('SAML attacks', () => {
   it('refuses an unsigned assertion and a changed signed one', async () => {
     current = organizationId;
     const unsigned = tamper(await fresh(), (document) => {
-      for (const signature of byName(document, 'Signature')) signature.parentNode!.removeChild(signature);
+      for (const signature of byName(document, 'Signature'))
+        signature.parentNode!.removeChild(signature);
     });
     await refusedAs(unsigned);
     const changed = tamper(await fresh(), (document) => {

@@ -72,7 +72,9 @@ export function readIdpMetadata(xml: string): IdpSettings {
   );
   const entryPoint = attribute(service, 'Location');
   if (!entryPoint) {
-    throw new SamlSettingsError('The metadata has no SingleSignOnService with the redirect binding');
+    throw new SamlSettingsError(
+      'The metadata has no SingleSignOnService with the redirect binding',
+    );
   }
   const keys = select(
     "md:KeyDescriptor[not(@use) or @use='signing']//ds:X509Certificate",

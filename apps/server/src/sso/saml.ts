@@ -147,8 +147,12 @@ export async function validateResponse(
   }
   if (!facts.id) throw new Error('The assertion has no ID');
   const until = facts.notOnOrAfter ?? new Date(now.getTime() + 10 * 60 * 1000);
-  const { getAssertionXml: _xml, getAssertion: _assertion, getSamlResponseXml: _response, ...rest } =
-    profile;
+  const {
+    getAssertionXml: _xml,
+    getAssertion: _assertion,
+    getSamlResponseXml: _response,
+    ...rest
+  } = profile;
   return {
     email: emailOf(profile),
     claims: rest,

@@ -32,8 +32,7 @@ export const FRESH_MS = 5 * 60 * 1000;
 type Pending = Selectable<SsoSignInsTable>;
 
 export type Finished =
-  | { kind: 'signed_in'; token: string; returnTo: string }
-  | { kind: 'redirect'; location: string };
+  { kind: 'signed_in'; token: string; returnTo: string } | { kind: 'redirect'; location: string };
 
 interface Identity {
   email: string | null;

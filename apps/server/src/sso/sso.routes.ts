@@ -9,7 +9,7 @@ import { setSessionCookie } from '../auth/session-cookie.ts';
 import * as sso from './sso.service.ts';
 import { SsoFailure, failurePath, startSignIn } from './sso-sign-in.ts';
 import { finishOidc, finishSaml, type Finished } from './sso-finish.ts';
-import { samlMetadata, ssoTestResult } from './sso-extras.ts';
+import { providerSignOut, samlMetadata, ssoTestResult } from './sso-extras.ts';
 
 /** A SAML response is posted as a form; the parser reads forms in the ACS's scope only. */
 const FORM_LIMIT_BYTES = 1024 * 1024;
@@ -72,6 +72,9 @@ export function ssoSignInRoutes(app: AppInstance, ctx: ServiceContext) {
     const xml = await samlMetadata(ctx, request.params.organizationId);
     return reply.type('application/samlmetadata+xml').send(xml);
   });
+  registerRoute(app, routes.ssoEndSession, async (request, reply) =>
+    reply.redirect(await providerSignOut(ctx, request.query.organization_id), 302),
+  );
   registerRoute(app, routes.ssoReauth, async (request, reply) => {
     const caller = callerOf(request);
     try {
@@ -93,7 +96,12 @@ export function ssoSignInRoutes(app: AppInstance, ctx: ServiceContext) {
     );
     registerRoute(scope, routes.samlAcs, async (request, reply) => {
       try {
-        return answer(request, reply, ctx, await finishSaml(ctx, request.body, requestFacts(request)));
+        return answer(
+          request,
+          reply,
+          ctx,
+          await finishSaml(ctx, request.body, requestFacts(request)),
+        );
       } catch (error) {
         return reply.redirect(failureOf(error), 302);
       }

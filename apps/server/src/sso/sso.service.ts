@@ -29,7 +29,7 @@ type ConfigRow = Selectable<SsoConfigsTable>;
  * Where the provider sends the person back: what its admin registers as the redirect URI. It must
  * be the same on every request, so it comes from PUBLIC_URL, never from a request's Host.
  */
-const baseUrl = (ctx: ServiceContext) =>
+export const baseUrl = (ctx: ServiceContext) =>
   (ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`).replace(/\/$/, '');
 export const callbackUrl = (ctx: ServiceContext) => `${baseUrl(ctx)}/v1/auth/sso/callback`;
 
