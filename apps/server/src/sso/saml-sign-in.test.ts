@@ -313,3 +313,44 @@ describe('SAML attacks', () => {
     await refusedAs(response, 'invalid_state');
   });
 });
+
+describe('SAML test sign-in and re-authentication', () => {
+  it('reports the assertion or the exact failure to the admin, with ForceAuthn, nobody signed in', async () => {
+    const organization = await configure('trial-saml.example');
+    const result = async (answer: { headers: Record<string, unknown> }) => {
+      const at = new URL(answer.headers.location as string, PUBLIC_URL);
+      expect(at.pathname).toBe(`/admin/organizations/${organization.id}`);
+      const testId = at.searchParams.get('sso_test');
+      const read = await t.app.inject({
+        url: `/v1/admin/organizations/${organization.id}/sso/tests/${testId}`,
+        headers: admin.headers,
+      });
+      expect(read.statusCode, read.body).toBe(200);
+      return read.json();
+    };
+    const start = `/v1/admin/organizations/${organization.id}/sso/test`;
+    const started = await t.app.inject({ url: start, headers: admin.headers });
+    const signOn = new URL(started.headers.location as string);
+    signOn.searchParams.set('login', 'tess@trial-saml.example');
+    const page = await (await fetch(signOn)).text();
+    expect(idp.lastRequest?.forceAuthn).toBe(true);
+    const ok = await post(samlResponseOf(page));
+    expect(sessionCookie(ok)).toBeUndefined();
+    expect(await result(ok)).toMatchObject({
+      ok: true,
+      protocol: 'saml',
+      claims: { nameID: 'tess@trial-saml.example', issuer: idp.entityId },
+      account: expect.stringContaining('no account'),
+    });
+    idp.answer = { audience: 'https://another-app.example/saml' };
+    const again = await t.app.inject({ url: start, headers: admin.headers });
+    const next = new URL(again.headers.location as string);
+    next.searchParams.set('login', 'tess@trial-saml.example');
+    const failed = await post(samlResponseOf(await (await fetch(next)).text()));
+    expect(await result(failed)).toMatchObject({
+      ok: false,
+      error: 'invalid_response',
+      reason: expect.stringContaining('audience mismatch'),
+    });
+  });
+});

@@ -56,10 +56,15 @@ async function take(ctx: ServiceContext, state: string | null, protocol: 'oidc' 
   return pending;
 }
 
-const refused = (error: unknown) =>
-  error instanceof SsoFailure
-    ? error
-    : new SsoFailure('invalid_response', (error as Error).message || 'The answer failed a check');
+/** The exact reason: the check's message, and the provider's error code and description. */
+function refused(error: unknown): SsoFailure {
+  if (error instanceof SsoFailure) return error;
+  const detail = error as { message?: unknown; error?: unknown; error_description?: unknown };
+  const reason = [detail.message, detail.error, detail.error_description]
+    .filter((part): part is string => typeof part === 'string' && part !== '')
+    .join(' — ');
+  return new SsoFailure('invalid_response', reason || 'The answer failed a check');
+}
 
 export async function finishOidc(
   ctx: ServiceContext,
