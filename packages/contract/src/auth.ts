@@ -55,3 +55,23 @@ export const LoginResponse = Type.Object({
 export type LoginResponse = Static<typeof LoginResponse>;
 
 export const NullableString = Nullable(Type.String());
+
+/** Where the console sends the browser to sign out at the OIDC provider as well. */
+export const providerSignOutPath = (organizationId: string) =>
+  `/v1/auth/sso/end-session?organization_id=${organizationId}`;
+
+/**
+ * POST /v1/auth/logout: the session ended. A session made by OIDC single sign-on is offered the
+ * provider's sign-out (`provider_logout_url`, a console path that redirects to the provider's
+ * end_session_endpoint, or to /login when it has none); the console follows it.
+ */
+export const LogoutAnswer = Type.Object({
+  ok: Type.Literal(true),
+  provider_logout_url: Type.Optional(Type.String()),
+});
+export type LogoutAnswer = Static<typeof LogoutAnswer>;
+
+export const SsoEndSessionQuery = Type.Object(
+  { organization_id: Uuid },
+  { additionalProperties: false },
+);

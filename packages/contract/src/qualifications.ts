@@ -151,7 +151,9 @@ export const EvaluationBody = Type.Object(
     }),
     notes: Type.Optional(Nullable(Text({ maxLength: 5000 }))),
     // The signer's own password as it is (an older one may be shorter than today's minimum).
-    password: Text({ minLength: 1, maxLength: 200 }),
+    // Left out by an account of single sign-on that has just re-authenticated at its provider
+    // (GET /v1/auth/sso/reauth): that proof is taken instead, once.
+    password: Type.Optional(Text({ minLength: 1, maxLength: 200 })),
   },
   { additionalProperties: false },
 );

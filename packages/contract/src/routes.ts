@@ -22,7 +22,14 @@ import {
   AuditEventPage,
   AuditVerifyResult,
 } from './audit.ts';
-import { LoginBody, LoginResponse, Me, OwnPasswordBody } from './auth.ts';
+import {
+  LoginBody,
+  LoginResponse,
+  LogoutAnswer,
+  Me,
+  OwnPasswordBody,
+  SsoEndSessionQuery,
+} from './auth.ts';
 import {
   Delivery,
   DeliveryListQuery,
@@ -102,7 +109,17 @@ import {
 } from './organizations.ts';
 import { qualificationRoutes } from './qualification-routes.ts';
 import { defineRoute } from './route-map.ts';
-import { SsoCallbackQuery, SsoConfig, SsoConfigBody, SsoStartQuery } from './sso.ts';
+import {
+  SamlAcsBody,
+  SamlMetadataParams,
+  SsoCallbackQuery,
+  SsoConfig,
+  SsoConfigBody,
+  SsoReauthQuery,
+  SsoStartQuery,
+  SsoTestParams,
+  SsoTestResult,
+} from './sso.ts';
 import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
@@ -244,7 +261,7 @@ export const routes = {
     ...routeTable.logout,
     access: 'reader',
     tags: ['auth'],
-    success: { status: 200, body: OkBody },
+    success: { status: 200, body: LogoutAnswer },
     errors: [],
   }),
   changeOwnPassword: defineRoute({
@@ -282,6 +299,54 @@ export const routes = {
       '/login?sso_error=<code> (docs/sso.md).',
     querystring: SsoCallbackQuery,
     success: { status: 302, redirect: 'the console page asked for, or /login?sso_error=<code>' },
+    errors: [],
+  }),
+  samlMetadata: defineRoute({
+    ...routeTable.samlMetadata,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'The console’s SAML service provider metadata for the organisation: its entity ID (this ' +
+      'URL), the assertion consumer service and that assertions must be signed. 404 when the ' +
+      'organisation has no SAML sign-on.',
+    params: SamlMetadataParams,
+    success: { status: 200, file: 'application/samlmetadata+xml' },
+    errors: ['not_found'],
+  }),
+  samlAcs: defineRoute({
+    ...routeTable.samlAcs,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'The SAML assertion consumer service: the identity provider’s response, posted by the ' +
+      'browser as a form. The response or its assertion must be signed by the provider, for this ' +
+      'audience and recipient, in answer to a request of the last 10 minutes (InResponseTo, used ' +
+      'once), unexpired (2 minutes of clock skew) and never seen before. Then as the OIDC callback.',
+    body: SamlAcsBody,
+    success: { status: 302, redirect: 'the console page asked for, or /login?sso_error=<code>' },
+    errors: [],
+  }),
+  ssoEndSession: defineRoute({
+    ...routeTable.ssoEndSession,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'The sign-out at the organisation’s OIDC provider the sign-out answer offers: 302 to its ' +
+      'end_session_endpoint (back to the console’s /login), or to /login when it has none.',
+    querystring: SsoEndSessionQuery,
+    success: { status: 302, redirect: "the provider's end_session_endpoint, or /login" },
+    errors: [],
+  }),
+  ssoReauth: defineRoute({
+    ...routeTable.ssoReauth,
+    access: 'user',
+    tags: ['auth'],
+    description:
+      'Sends an account signed in by single sign-on to its provider to sign in again (OIDC ' +
+      'prompt=login and max_age=0, SAML ForceAuthn). Back from it, the session holds a fresh ' +
+      'authentication for 5 minutes, which one signature takes instead of a password.',
+    querystring: SsoReauthQuery,
+    success: { status: 302, redirect: "the provider's sign-in, then return_to" },
     errors: [],
   }),
 
@@ -640,6 +705,27 @@ export const routes = {
     description: 'Removes the organisation’s single sign-on: its staff sign in by password again.',
     params: IdParams,
     success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+  startSsoTest: defineRoute({
+    ...routeTable.startSsoTest,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'A test sign-in: sends the platform admin’s browser to the organisation’s provider and, ' +
+      'back from it, to /admin/organizations/:id?sso_test=<testId>. Nobody is signed in.',
+    params: IdParams,
+    success: { status: 302, redirect: "the provider's sign-in" },
+    errors: ['not_found'],
+  }),
+  getSsoTest: defineRoute({
+    ...routeTable.getSsoTest,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'What a test sign-in saw (for 10 minutes): the claims, or the exact reason it failed.',
+    params: SsoTestParams,
+    success: { status: 200, body: SsoTestResult },
     errors: ['not_found'],
   }),
 

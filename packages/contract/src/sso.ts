@@ -5,7 +5,7 @@ import { Email, Text, Timestamp, Uuid } from './common.ts';
  * Single sign-on per organisation (docs/sso.md): a platform admin enters the organisation's
  * identity provider; its staff then sign in there, found by email in that organisation only.
  */
-export const SSO_PROTOCOLS = ['oidc'] as const;
+export const SSO_PROTOCOLS = ['oidc', 'saml'] as const;
 export const SsoProtocol = Type.Enum(SSO_PROTOCOLS);
 export type SsoProtocol = Static<typeof SsoProtocol>;
 
@@ -35,8 +35,8 @@ const common = {
   default_role: SsoDefaultRole,
 };
 
-/** PUT /v1/admin/organizations/:id/sso: the whole configuration, replacing any before. */
-export const SsoConfigBody = Type.Object(
+/** PUT /v1/admin/organizations/:id/sso with OIDC: the whole configuration, replacing any before. */
+export const OidcConfigBody = Type.Object(
   {
     protocol: Type.Literal('oidc'),
     /** The provider's issuer; its /.well-known/openid-configuration is read from it. */
@@ -47,9 +47,31 @@ export const SsoConfigBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type SsoConfigBody = Static<typeof SsoConfigBody>;
 
-/** The configuration as stored; the client secret never comes back, only whether one is set. */
+/**
+ * PUT with SAML: the provider's metadata document as its admin downloads it, or its sign-on URL
+ * and signing certificate (PEM or bare base64) entered by hand (400 when neither is complete).
+ */
+export const SamlConfigBody = Type.Object(
+  {
+    protocol: Type.Literal('saml'),
+    idp_metadata_xml: Type.Optional(Text({ nonBlank: true, maxLength: 200_000 })),
+    entry_point: Type.Optional(HttpUrl),
+    idp_certificate: Type.Optional(Text({ nonBlank: true, maxLength: 20_000 })),
+    ...common,
+  },
+  { additionalProperties: false },
+);
+
+export const SsoConfigBody = Type.Union([OidcConfigBody, SamlConfigBody]);
+export type SsoConfigBody = Static<typeof SsoConfigBody>;
+export type OidcConfigBody = Static<typeof OidcConfigBody>;
+export type SamlConfigBody = Static<typeof SamlConfigBody>;
+
+/**
+ * The configuration as stored; the client secret never comes back, only whether one is set.
+ * OIDC fields are empty for SAML and SAML fields empty for OIDC.
+ */
 export const SsoConfig = Type.Object({
   organization_id: Uuid,
   protocol: SsoProtocol,
@@ -59,6 +81,15 @@ export const SsoConfig = Type.Object({
   ...common,
   /** What the provider's admin enters as the redirect URI: `{PUBLIC_URL}/v1/auth/sso/callback`. */
   redirect_uri: Type.String(),
+  /** SAML: the provider's entity ID (from its metadata), sign-on URL and signing certificate. */
+  idp_entity_id: Type.String(),
+  entry_point: Type.String(),
+  idp_certificate: Type.String(),
+  /** SAML: the console's assertion consumer service, `{PUBLIC_URL}/v1/auth/sso/saml/acs`. */
+  acs_url: Type.String(),
+  /** SAML: the console's entity ID, which is also its metadata's URL. */
+  sp_entity_id: Type.String(),
+  sp_metadata_url: Type.String(),
   updated_at: Timestamp,
 });
 export type SsoConfig = Static<typeof SsoConfig>;
@@ -75,6 +106,7 @@ export const SSO_ERRORS = [
   'email_not_allowed',
   'no_account',
   'account_inactive',
+  'reauth_mismatch',
 ] as const;
 export type SsoError = (typeof SSO_ERRORS)[number];
 
@@ -100,4 +132,44 @@ export const SsoCallbackQuery = Type.Object(
     error: Type.Optional(Text({ maxLength: 500 })),
   },
   { additionalProperties: true },
+);
+
+/** POST /v1/auth/sso/saml/acs: the identity provider's answer, posted by the browser (a form). */
+export const SamlAcsBody = Type.Object(
+  {
+    SAMLResponse: Text({ nonBlank: true, maxLength: 500_000 }),
+    RelayState: Type.Optional(Text({ maxLength: 2000 })),
+  },
+  { additionalProperties: true },
+);
+export type SamlAcsBody = Static<typeof SamlAcsBody>;
+
+export const SamlMetadataParams = Type.Object(
+  { organizationId: Uuid },
+  { additionalProperties: false },
+);
+
+/** GET /v1/auth/sso/reauth: where to come back once the provider has asked again. */
+export const SsoReauthQuery = Type.Object(
+  { return_to: Type.Optional(Text({ maxLength: 2000 })) },
+  { additionalProperties: false },
+);
+
+/** What a platform admin's test sign-in saw: the claims, or the exact reason it failed. */
+export const SsoTestResult = Type.Object({
+  ok: Type.Boolean(),
+  protocol: SsoProtocol,
+  /** The claims (OIDC) or the assertion's NameID and attributes (SAML) when ok. */
+  claims: Type.Record(Type.String(), Type.Unknown()),
+  /** The failure's code and the check that refused, when not ok. */
+  error: Type.Union([Type.String(), Type.Null()]),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  /** Whether that person could sign in here (the account lookup's result, nobody is signed in). */
+  account: Type.String(),
+});
+export type SsoTestResult = Static<typeof SsoTestResult>;
+
+export const SsoTestParams = Type.Object(
+  { id: Uuid, testId: Text({ nonBlank: true, maxLength: 200 }) },
+  { additionalProperties: false },
 );

@@ -39,9 +39,9 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
   });
   registerRoute(app, routes.me, (request) => auth.me(callerOf(request)));
   registerRoute(app, routes.logout, async (request, reply) => {
-    await auth.logout(ctx, callerOf(request));
+    const answer = await auth.logout(ctx, callerOf(request));
     clearSessionCookie(reply);
-    return { ok: true as const };
+    return answer;
   });
   registerRoute(app, routes.changeOwnPassword, async (request) => {
     await auth.changeOwnPassword(ctx, callerOf(request), request.body, request.ip);

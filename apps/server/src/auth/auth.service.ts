@@ -1,4 +1,11 @@
-import type { LoginBody, LoginResponse, Me, OwnPasswordBody } from '@vrtc/contract';
+import {
+  providerSignOutPath,
+  type LoginBody,
+  type LoginResponse,
+  type LogoutAnswer,
+  type Me,
+  type OwnPasswordBody,
+} from '@vrtc/contract';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Caller } from './caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
@@ -213,13 +220,20 @@ export async function login(
 export async function issueToken(
   ctx: { db: Db | Tx } & Pick<ServiceContext, 'clock' | 'config'>,
   accountId: string,
+  ssoProtocol: 'oidc' | 'saml' | null = null,
 ) {
   const now = ctx.clock.now();
   const { token, hash } = newToken();
   const expiresAt = new Date(now.getTime() + ctx.config.tokenTtlMs);
   await ctx.db
     .insertInto('auth_tokens')
-    .values({ account_id: accountId, token_hash: hash, created_at: now, expires_at: expiresAt })
+    .values({
+      account_id: accountId,
+      token_hash: hash,
+      created_at: now,
+      expires_at: expiresAt,
+      sso_protocol: ssoProtocol,
+    })
     .execute();
   return { token, expiresAt };
 }
@@ -295,15 +309,23 @@ export function me(caller: Caller): Me {
   };
 }
 
-export async function logout(ctx: ServiceContext, caller: Caller): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('auth_tokens').where('id', '=', caller.tokenId).execute();
+/** Ends the session; one made by OIDC single sign-on is offered its provider's sign-out too. */
+export async function logout(ctx: ServiceContext, caller: Caller): Promise<LogoutAnswer> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const ended = await trx
+      .deleteFrom('auth_tokens')
+      .where('id', '=', caller.tokenId)
+      .returning('sso_protocol')
+      .executeTakeFirst();
     await recordAudit(trx, {
       by: caller,
       at: ctx.clock.now(),
       action: 'auth.logout',
       target: { type: 'account', id: caller.accountId, label: caller.email },
     });
+    return ended?.sso_protocol === 'oidc'
+      ? { ok: true, provider_logout_url: providerSignOutPath(caller.organizationId) }
+      : { ok: true };
   });
 }
 

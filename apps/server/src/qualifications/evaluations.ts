@@ -1,5 +1,6 @@
 import type { Evaluation, EvaluationBody, Revocation, RevokeBody } from '@vrtc/contract';
 import { confirmOwnPassword } from '../auth/auth.service.ts';
+import { takeFreshAuthentication } from '../auth/fresh-authentication.ts';
 import type { Caller } from '../auth/caller.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
@@ -45,7 +46,8 @@ async function pairOf(trx: Db | Tx, caller: Caller, vrUserId: string, qualificat
 
 /**
  * Signs an evaluation (21 CFR 11.50, 11.200): the signer re-enters its own password, checked and
- * counted as a sign-in's; a wrong one stores nothing. The signature shows the signer's name (an
+ * counted as a sign-in's, or has just re-authenticated at its identity provider (single sign-on,
+ * auth/fresh-authentication.ts); a wrong one stores nothing. The signature shows the signer's name (an
  * account's name is its email), email, the moment and its meaning, as they were when signed.
  */
 export async function signEvaluation(
@@ -56,7 +58,15 @@ export async function signEvaluation(
   clientAddress: string,
 ): Promise<Evaluation> {
   await pairOf(ctx.db, caller, vrUserId, body.qualification_id);
-  if (!(await confirmOwnPassword(ctx, caller, body.password, clientAddress))) {
+  if (body.password === undefined) {
+    // An account of single sign-on re-authenticated at its provider a moment ago (used once).
+    if (!(await takeFreshAuthentication(ctx, caller))) {
+      throw new AppError(
+        'signature_rejected',
+        'Give your password, or sign in again at your identity provider (GET /v1/auth/sso/reauth): nothing was signed',
+      );
+    }
+  } else if (!(await confirmOwnPassword(ctx, caller, body.password, clientAddress))) {
     throw new AppError('signature_rejected', 'The password is wrong: nothing was signed');
   }
   const signedAt = ctx.clock.now();
@@ -90,6 +100,8 @@ export async function signEvaluation(
         meaning: [null, row.meaning],
         signer_email: [null, row.signer_email],
         signed_at: [null, iso(signedAt)],
+        // How the signer proved itself: its password, or a fresh sign-in at its provider.
+        authenticated_by: [null, body.password === undefined ? 'single sign-on' : 'password'],
       },
     });
     await noticeAward(trx, caller.organizationId, vrUser, qualification.id, signedAt);

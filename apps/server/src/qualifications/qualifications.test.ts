@@ -304,6 +304,48 @@ describe('a trainee’s qualification', () => {
       .execute();
   });
 
+  it('takes a fresh sign-in at the identity provider instead of a password, once', async () => {
+    const level = await grantedLevel();
+    const q = await createQualification({
+      name: 'Crane signal person',
+      level_ids: [level.id],
+      validity_days: 365,
+      evaluation_required: true,
+    });
+    const trainee = await makeVrUser(t.db, staff.organization.id);
+    await assign(q.id, [trainee.id]);
+    await passLevel(trainee.id, level.id, ago(2));
+    const sign = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/vr-users/${trainee.id}/evaluations`,
+        headers: staff.headers,
+        payload: { qualification_id: q.id, result: 'pass', meaning: 'Observed and passed' },
+      });
+    const fresh = (until: Date) =>
+      t.db
+        .updateTable('auth_tokens')
+        .set({ sso_protocol: 'oidc', sso_fresh_until: until })
+        .where('account_id', '=', staff.account.id)
+        .execute();
+    expect((await sign()).json().error).toBe('signature_rejected');
+    // GET /v1/auth/sso/reauth leaves this on the session (src/sso/oidc-sign-in.test.ts).
+    await fresh(new Date(t.clock.now().getTime() - 1000));
+    expect((await sign()).json().error).toBe('signature_rejected');
+    await fresh(new Date(t.clock.now().getTime() + 60_000));
+    const signed = await sign();
+    expect(signed.statusCode, signed.body).toBe(201);
+    const again = await sign();
+    expect(again.statusCode).toBe(403);
+    const event = await t.db
+      .selectFrom('audit_events')
+      .select(['changes'])
+      .where('action', '=', 'qualification.evaluation_signed')
+      .where('target_id', '=', q.id)
+      .executeTakeFirstOrThrow();
+    expect(event.changes).toMatchObject({ authenticated_by: [null, 'single sign-on'] });
+  });
+
   it('keeps what was done when the level is renamed, and shows archived ones in the record', async () => {
     const level = await grantedLevel();
     const q = await createQualification({

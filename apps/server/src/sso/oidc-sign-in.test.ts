@@ -27,6 +27,7 @@ beforeAll(async () => {
     client_id: clientId,
     client_secret: `${clientId}-secret`,
     redirect_uris: [CALLBACK],
+    post_logout_redirect_uris: [`${PUBLIC_URL}/login`],
     grant_types: ['authorization_code'],
     response_types: ['code'],
   });
@@ -240,5 +241,121 @@ describe('OIDC sign-in', () => {
   it('sends an unknown domain back to the sign-in page', async () => {
     const started = await start('email=someone@nowhere.example');
     expect(started.headers.location).toBe('/login?sso_error=not_configured');
+  });
+
+  it('re-authenticates at the provider for a signature: prompt=login, max_age=0, used once', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'fresh.example');
+    await makeAccount(t.db, { organization_id: organization.id, email: 'sig@fresh.example' });
+    const { callback } = await signIn('sig@fresh.example');
+    const cookie = { vrtc_session: sessionCookie(callback)!.value };
+    const headers = { host: new URL(PUBLIC_URL).host };
+    const reauth = (returnTo: string) =>
+      t.app.inject({
+        url: `/v1/auth/sso/reauth?return_to=${encodeURIComponent(returnTo)}`,
+        headers,
+        cookies: cookie,
+      });
+    const asked = await reauth('/vr-users/x?sign=1');
+    expect(asked.statusCode, asked.body).toBe(302);
+    const authorize = new URL(asked.headers.location as string);
+    expect(authorize.searchParams.get('prompt')).toBe('login');
+    expect(authorize.searchParams.get('max_age')).toBe('0');
+    const back = await signInAtProvider(authorize.href, 'sig@fresh.example');
+    const returned = await t.app.inject({ url: back.slice(PUBLIC_URL.length) });
+    expect(returned.headers.location).toBe('/vr-users/x?sign=1');
+    // The session holds the proof; nobody else's sign-in at the provider gives one.
+    const token = await t.db
+      .selectFrom('auth_tokens')
+      .innerJoin('accounts', 'accounts.id', 'auth_tokens.account_id')
+      .select(['auth_tokens.sso_fresh_until', 'auth_tokens.sso_protocol'])
+      .where('accounts.email', '=', 'sig@fresh.example')
+      .executeTakeFirstOrThrow();
+    expect(token.sso_protocol).toBe('oidc');
+    expect(token.sso_fresh_until!.getTime()).toBeGreaterThan(t.clock.now().getTime());
+    await makeAccount(t.db, { organization_id: organization.id, email: 'other@fresh.example' });
+    const wrong = await signInAtProvider(
+      (await reauth('/')).headers.location as string,
+      'other@fresh.example',
+    );
+    const refused = await t.app.inject({ url: wrong.slice(PUBLIC_URL.length) });
+    expect(refused.headers.location).toBe('/login?sso_error=reauth_mismatch');
+  });
+
+  it('offers the provider’s sign-out to a session of OIDC, and not to a password’s', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'bye.example');
+    await makeAccount(t.db, { organization_id: organization.id, email: 'bye@bye.example' });
+    const { callback } = await signIn('bye@bye.example');
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: { host: new URL(PUBLIC_URL).host, origin: PUBLIC_URL },
+      cookies: { vrtc_session: sessionCookie(callback)!.value },
+    });
+    expect(out.statusCode, out.body).toBe(200);
+    const offered = out.json<{ provider_logout_url?: string }>().provider_logout_url;
+    expect(offered).toBe(`/v1/auth/sso/end-session?organization_id=${organization.id}`);
+    const endSession = await t.app.inject({ url: offered! });
+    const atProvider = new URL(endSession.headers.location as string);
+    expect(atProvider.origin).toBe(issuer);
+    expect(atProvider.searchParams.get('post_logout_redirect_uri')).toBe(`${PUBLIC_URL}/login`);
+    expect((await fetch(atProvider)).status).toBe(200);
+    const byPassword = await makeTenant(t);
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/logout',
+      headers: byPassword.headers,
+    });
+    expect(plain.json()).toEqual({ ok: true });
+  });
+
+  it('runs a platform admin’s test sign-in: the claims, or the exact failure, nobody signed in', async () => {
+    const organization = await makeOrganization(t.db);
+    await configure(organization.id, 'trial.example', { jit: true });
+    const test = () =>
+      t.app.inject({
+        url: `/v1/admin/organizations/${organization.id}/sso/test`,
+        headers: admin.headers,
+      });
+    const started = await test();
+    expect(started.statusCode, started.body).toBe(302);
+    const back = await signInAtProvider(started.headers.location as string, 'tia@trial.example');
+    const returned = await t.app.inject({ url: back.slice(PUBLIC_URL.length) });
+    expect(sessionCookie(returned)).toBeUndefined();
+    const location = new URL(returned.headers.location as string, PUBLIC_URL);
+    expect(location.pathname).toBe(`/admin/organizations/${organization.id}`);
+    const result = await t.app.inject({
+      url: `/v1/admin/organizations/${organization.id}/sso/tests/${location.searchParams.get('sso_test')}`,
+      headers: admin.headers,
+    });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json()).toMatchObject({
+      ok: true,
+      protocol: 'oidc',
+      claims: { email: 'tia@trial.example', iss: issuer },
+      account: expect.stringContaining('would be made'),
+    });
+    expect(
+      await t.db
+        .selectFrom('accounts')
+        .select('id')
+        .where('email', '=', 'tia@trial.example')
+        .execute(),
+    ).toEqual([]);
+    // A wrong client secret: the reason the provider gave comes back.
+    await configure(organization.id, 'trial.example', { client_secret: 'not-the-secret' });
+    const again = await test();
+    const failed = await signInAtProvider(again.headers.location as string, 'tia@trial.example');
+    const failedAt = new URL(
+      (await t.app.inject({ url: failed.slice(PUBLIC_URL.length) })).headers.location as string,
+      PUBLIC_URL,
+    );
+    const reason = await t.app.inject({
+      url: `/v1/admin/organizations/${organization.id}/sso/tests/${failedAt.searchParams.get('sso_test')}`,
+      headers: admin.headers,
+    });
+    expect(reason.json()).toMatchObject({ ok: false, error: 'invalid_response' });
+    expect(reason.json().reason).toMatch(/invalid_client|client/i);
   });
 });

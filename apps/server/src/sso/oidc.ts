@@ -41,10 +41,14 @@ export interface Authorization {
   codeVerifier: string;
 }
 
-/** The provider's authorization URL: code flow, PKCE S256, a fresh state and nonce. */
+/**
+ * The provider's authorization URL: code flow, PKCE S256, a fresh state and nonce; `fresh` asks
+ * the provider to authenticate the person again (prompt=login, max_age=0).
+ */
 export async function authorization(
   configuration: client.Configuration,
   redirectUri: string,
+  fresh = false,
 ): Promise<Authorization> {
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
@@ -56,6 +60,8 @@ export async function authorization(
     code_challenge_method: 'S256',
     state,
     nonce,
+    // A re-authentication (or a test): the provider asks for the person's credentials again.
+    ...(fresh ? { prompt: 'login', max_age: '0' } : {}),
   });
   return { url, state, nonce, codeVerifier };
 }

@@ -1,4 +1,10 @@
-import { EMAIL_DOMAIN_PATTERN, type SsoConfig, type SsoConfigBody } from '@vrtc/contract';
+import {
+  EMAIL_DOMAIN_PATTERN,
+  type OidcConfigBody,
+  type SamlConfigBody,
+  type SsoConfig,
+  type SsoConfigBody,
+} from '@vrtc/contract';
 import type { Caller } from '../auth/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import type { Tx } from '../platform/database/db.ts';
@@ -9,6 +15,7 @@ import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { iso } from '../platform/service/serialize.ts';
 import { sealSecret } from './secret-box.ts';
+import { SamlSettingsError, certificatesOf, readIdpMetadata } from './saml-xml.ts';
 
 /**
  * An organisation's identity provider, set by a platform admin (docs/sso.md). The client secret
@@ -22,13 +29,21 @@ type ConfigRow = Selectable<SsoConfigsTable>;
  * Where the provider sends the person back: what its admin registers as the redirect URI. It must
  * be the same on every request, so it comes from PUBLIC_URL, never from a request's Host.
  */
-export const callbackUrl = (ctx: ServiceContext) =>
-  `${(ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`).replace(/\/$/, '')}/v1/auth/sso/callback`;
+export const baseUrl = (ctx: ServiceContext) =>
+  (ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`).replace(/\/$/, '');
+export const callbackUrl = (ctx: ServiceContext) => `${baseUrl(ctx)}/v1/auth/sso/callback`;
+
+/** SAML: the console's ACS (one for every organisation) and its entity ID for one organisation. */
+export const samlEndpoints = (ctx: ServiceContext, organizationId: string) => ({
+  acsUrl: `${baseUrl(ctx)}/v1/auth/sso/saml/acs`,
+  spEntityId: `${baseUrl(ctx)}/v1/auth/sso/saml/${organizationId}/metadata`,
+});
 
 function toSsoConfig(ctx: ServiceContext, row: ConfigRow, domains: string[]): SsoConfig {
+  const saml = samlEndpoints(ctx, row.organization_id);
   return {
     organization_id: row.organization_id,
-    protocol: 'oidc',
+    protocol: row.protocol,
     issuer: row.issuer ?? '',
     client_id: row.client_id ?? '',
     client_secret_set: row.client_secret_encrypted !== null,
@@ -37,6 +52,12 @@ function toSsoConfig(ctx: ServiceContext, row: ConfigRow, domains: string[]): Ss
     jit: row.jit,
     default_role: row.default_role as SsoConfig['default_role'],
     redirect_uri: callbackUrl(ctx),
+    idp_entity_id: row.idp_entity_id ?? '',
+    entry_point: row.entry_point ?? '',
+    idp_certificate: row.idp_certificate ?? '',
+    acs_url: saml.acsUrl,
+    sp_entity_id: saml.spEntityId,
+    sp_metadata_url: saml.spEntityId,
     updated_at: iso(row.updated_at),
   };
 }
@@ -48,6 +69,8 @@ const audited = (row: ConfigRow | undefined, domains: string[]) =>
         protocol: row.protocol,
         issuer: row.issuer,
         client_id: row.client_id,
+        idp_entity_id: row.idp_entity_id,
+        entry_point: row.entry_point,
         email_domains: domains,
         enforced: row.enforced,
         jit: row.jit,
@@ -94,21 +117,72 @@ const domainTaken = (domain: string) =>
 
 const EMAIL_DOMAIN = new RegExp(EMAIL_DOMAIN_PATTERN);
 
-/** An issuer that is an http(s) URL and domains that are host names, or 400 naming the field. */
-function checkSettingsText(body: SsoConfigBody) {
-  const invalid = (field: string, message: string) =>
-    new AppError('validation_error', `${field} ${message}`, { details: { field } });
-  let issuer: URL | undefined;
+const invalid = (field: string, message: string) =>
+  new AppError('validation_error', `${field} ${message}`, { details: { field } });
+
+/** An http(s) URL (https unless SSO_ALLOW_HTTP), or 400 naming the field. */
+function checkUrl(ctx: ServiceContext, field: string, text: string) {
+  let url: URL | undefined;
   try {
-    issuer = new URL(body.issuer);
+    url = new URL(text);
   } catch {
-    issuer = undefined;
+    url = undefined;
   }
-  if (!issuer || !['http:', 'https:'].includes(issuer.protocol)) {
-    throw invalid('body.issuer', 'must be an http or https URL');
+  if (!url || !['http:', 'https:'].includes(url.protocol)) {
+    throw invalid(field, 'must be an http or https URL');
   }
+  if (url.protocol === 'http:' && ctx.config.ssoAllowHttp !== 'true') {
+    throw invalid(field, 'must be https (SSO_ALLOW_HTTP allows http)');
+  }
+}
+
+/** The OIDC client's columns, its secret sealed. */
+function oidcValues(ctx: ServiceContext, body: OidcConfigBody) {
+  checkUrl(ctx, 'body.issuer', body.issuer);
+  return {
+    issuer: body.issuer,
+    client_id: body.client_id,
+    client_secret_encrypted: sealSecret(ctx.config.dataDir, body.client_secret),
+    idp_entity_id: null,
+    entry_point: null,
+    idp_certificate: null,
+  };
+}
+
+/** The SAML provider's columns, from its metadata or from its sign-on URL and certificate. */
+function samlValues(ctx: ServiceContext, body: SamlConfigBody) {
+  const field = body.idp_metadata_xml !== undefined ? 'body.idp_metadata_xml' : 'body.entry_point';
+  try {
+    const settings =
+      body.idp_metadata_xml !== undefined
+        ? readIdpMetadata(body.idp_metadata_xml)
+        : body.entry_point !== undefined && body.idp_certificate !== undefined
+          ? {
+              entityId: null,
+              entryPoint: body.entry_point,
+              certificates: certificatesOf(body.idp_certificate),
+            }
+          : undefined;
+    if (!settings) throw invalid(field, 'or entry_point with idp_certificate is needed');
+    checkUrl(ctx, field, settings.entryPoint);
+    return {
+      issuer: null,
+      client_id: null,
+      client_secret_encrypted: null,
+      idp_entity_id: settings.entityId,
+      entry_point: settings.entryPoint,
+      idp_certificate: settings.certificates.join(''),
+    };
+  } catch (error) {
+    if (error instanceof SamlSettingsError) throw invalid(field, error.message);
+    throw error;
+  }
+}
+
+function providerValues(ctx: ServiceContext, body: SsoConfigBody) {
   const domain = body.email_domains.find((candidate) => !EMAIL_DOMAIN.test(candidate));
   if (domain !== undefined) throw invalid('body.email_domains', 'must be host names');
+  return body.protocol === 'oidc' ? oidcValues(ctx, body) : samlValues(ctx, body);
 }
 
 export async function putSsoConfig(
@@ -117,19 +191,9 @@ export async function putSsoConfig(
   organizationId: string,
   body: SsoConfigBody,
 ): Promise<SsoConfig> {
-  checkSettingsText(body);
-  if (body.issuer.startsWith('http:') && ctx.config.ssoAllowHttp !== 'true') {
-    throw new AppError(
-      'validation_error',
-      'The issuer must be https (SSO_ALLOW_HTTP allows http)',
-      {
-        details: { field: 'body.issuer' },
-      },
-    );
-  }
+  const provider = providerValues(ctx, body);
   const domains = [...new Set(body.email_domains.map((domain) => domain.toLowerCase()))].sort();
   const now = ctx.clock.now();
-  const sealed = sealSecret(ctx.config.dataDir, body.client_secret);
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
       const name = await organizationName(trx, organizationId);
@@ -149,9 +213,7 @@ export async function putSsoConfig(
       const beforeDomains = before ? await domainsOf(trx, organizationId) : [];
       const values = {
         protocol: body.protocol,
-        issuer: body.issuer,
-        client_id: body.client_id,
-        client_secret_encrypted: sealed,
+        ...provider,
         enforced: body.enforced,
         jit: body.jit,
         default_role: body.default_role,
@@ -182,7 +244,10 @@ export async function putSsoConfig(
           ...(before
             ? changedFields(audited(before, beforeDomains), audited(saved, domains))
             : createdChanges(audited(saved, domains))),
-          client_secret: [before ? true : null, true],
+          client_secret: [
+            before ? before.client_secret_encrypted !== null : null,
+            saved.client_secret_encrypted !== null,
+          ],
         },
       });
       return saved;

@@ -92,13 +92,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
+    let providerSignOut: string | undefined;
     try {
       // Ends the sign-in and clears its cookie, which script cannot.
-      await api.call(routes.logout);
+      providerSignOut = (await api.call(routes.logout)).provider_logout_url;
     } catch {
       // Signing out locally matters more than telling the server.
     }
     dropLogin();
+    // A session of OIDC single sign-on signs out at the provider too (it comes back to /login).
+    if (providerSignOut?.startsWith('/v1/auth/sso/')) window.location.assign(providerSignOut);
   }, [dropLogin]);
 
   const value = useMemo(() => ({ state, login, logout }), [state, login, logout]);

@@ -32,6 +32,10 @@ export interface AuthTokensTable {
   token_hash: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** Made by single sign-on (migration 0027): by which protocol. */
+  sso_protocol: 'oidc' | 'saml' | null;
+  /** Until when a re-authentication at the provider may stand in for a password, once. */
+  sso_fresh_until: Timestamp | null;
 }
 
 export interface RateLimitCountersTable {
@@ -375,6 +379,10 @@ export interface SsoConfigsTable {
   issuer: string | null;
   client_id: string | null;
   client_secret_encrypted: string | null;
+  /** SAML (migration 0027): the provider's entity ID, sign-on URL and signing certificates. */
+  idp_entity_id: string | null;
+  entry_point: string | null;
+  idp_certificate: string | null;
   enforced: boolean;
   jit: boolean;
   default_role: string;
@@ -446,9 +454,21 @@ export interface SsoEmailDomainsTable {
 export interface SsoSignInsTable {
   state: string;
   organization_id: string;
-  nonce: string;
-  code_verifier: string;
+  nonce: string | null;
+  code_verifier: string | null;
   return_to: string;
+  expires_at: Timestamp;
+  protocol: Generated<'oidc' | 'saml'>;
+  purpose: Generated<'sign_in' | 'test' | 'reauth'>;
+  /** reauth: the console session that asked. */
+  auth_token_id: string | null;
+  /** test: what the test sign-in saw (JSON). */
+  result: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+}
+
+export interface SamlAssertionsUsedTable {
+  organization_id: string;
+  assertion_id: string;
   expires_at: Timestamp;
 }
 
@@ -463,6 +483,7 @@ export interface Database {
   sso_configs: SsoConfigsTable;
   sso_email_domains: SsoEmailDomainsTable;
   sso_sign_ins: SsoSignInsTable;
+  saml_assertions_used: SamlAssertionsUsedTable;
   integrations: IntegrationsTable;
   outbox_events: OutboxEventsTable;
   deliveries: DeliveriesTable;

@@ -1,9 +1,10 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import i18n from '../../i18n';
 import { mockFetch, renderWithProviders } from '../../test/render';
 import { LoginPage } from './LoginPage';
+import { goTo } from './single-sign-on';
 
 const signedOut = { status: 401, body: { error: 'unauthorized', message: 'x' } };
 
@@ -48,5 +49,37 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('alert')).toBeInTheDocument();
     expect(calls.filter((call) => call.url === '/v1/auth/login')).toHaveLength(1);
+  });
+
+  it('sends an organisation that enforces single sign-on to its provider', async () => {
+    const leave = vi.spyOn(goTo, 'href').mockImplementation(() => undefined);
+    mockFetch({
+      'GET /v1/me': signedOut,
+      'POST /v1/auth/login': {
+        status: 403,
+        body: { error: 'sso_required', message: 'Sign in with single sign-on' },
+      },
+    });
+    renderWithProviders(<LoginPage />, { route: '/login?next=%2Fsessions' });
+    await userEvent.type(await screen.findByLabelText('Email'), 'kim@strict.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'any-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await vi.waitFor(() =>
+      expect(leave).toHaveBeenCalledWith(
+        '/v1/auth/sso/start?email=kim%40strict.example&return_to=%2Fsessions',
+      ),
+    );
+    leave.mockClear();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue with single sign-on' }));
+    expect(leave).toHaveBeenCalledTimes(1);
+    leave.mockRestore();
+  });
+
+  it('says why a single sign-on failed, in the console’s words', async () => {
+    mockFetch({ 'GET /v1/me': signedOut });
+    renderWithProviders(<LoginPage />, { route: '/login?sso_error=no_account' });
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'There is no account for you here. Ask your administrator.',
+    );
   });
 });

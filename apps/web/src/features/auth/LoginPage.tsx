@@ -14,7 +14,8 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { errorText } from '../../lib/error-text';
+import { errorCodeOf, errorText } from '../../lib/error-text';
+import { goTo, ssoErrorOf, ssoStartUrl } from './single-sign-on';
 import { useAuth } from '../../auth/AuthProvider';
 import { afterSignIn } from '../../auth/next-path';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
@@ -49,9 +50,20 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [failure, setFailure] = useState<string>();
+  const ssoError = ssoErrorOf(location.search);
+  const [failure, setFailure] = useState<string | undefined>(
+    ssoError ? t(`auth:ssoError.${ssoError}`) : undefined,
+  );
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
+
+  /** "Continue with single sign-on": the provider of the email's organisation. */
+  function singleSignOn() {
+    const errors = checkFields(email, 'x');
+    setFieldErrors(errors);
+    if (errors.email) return;
+    goTo.href(ssoStartUrl(email, afterSignIn(location.search)));
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,6 +80,8 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
       await login(email.trim(), password);
       navigate(next, { replace: true });
     } catch (error) {
+      // The organisation signs in at its identity provider: go there with this email.
+      if (errorCodeOf(error, ['sso_required'])) return goTo.href(ssoStartUrl(email, next));
       setFailure(errorText(error, t('auth:loginFailed')));
     } finally {
       setSubmitting(false);
@@ -116,6 +130,9 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
               />
               <Button type="submit" loading={submitting} fullWidth mt="xs">
                 {t('auth:signIn')}
+              </Button>
+              <Button variant="subtle" fullWidth onClick={singleSignOn}>
+                {t('auth:continueWithSso')}
               </Button>
             </Stack>
           </form>
