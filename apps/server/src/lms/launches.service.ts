@@ -199,7 +199,13 @@ async function learnerOf(
   const now = ctx.clock.now();
   const created = await trx
     .insertInto('vr_users')
-    .values({ organization_id: organizationId, name, notes: null, external_id: externalId, created_at: now })
+    .values({
+      organization_id: organizationId,
+      name,
+      notes: null,
+      external_id: externalId,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await recordAudit(trx, {
@@ -207,7 +213,12 @@ async function learnerOf(
     at: now,
     action: 'vr_user.created',
     target: { type: 'vr_user', id: created.id, label: name },
-    changes: createdChanges({ name, notes: null, external_id: externalId, created_by: 'lms_launch' }),
+    changes: createdChanges({
+      name,
+      notes: null,
+      external_id: externalId,
+      created_by: 'lms_launch',
+    }),
   });
   return created.id;
 }

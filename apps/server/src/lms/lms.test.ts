@@ -1,4 +1,9 @@
-import type { AuditEventPage, LmsLaunch, LmsLaunchCreated, LmsPackageKeyList } from '@vrtc/contract';
+import type {
+  AuditEventPage,
+  LmsLaunch,
+  LmsLaunchCreated,
+  LmsPackageKeyList,
+} from '@vrtc/contract';
 import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeStartableSetup, makeTenant } from '../../test/factories.ts';
@@ -58,7 +63,12 @@ function claim(headers: Record<string, string>, pin: string) {
   });
 }
 
-function finish(headers: Record<string, string>, sessionId: string, done: number, success: boolean) {
+function finish(
+  headers: Record<string, string>,
+  sessionId: string,
+  done: number,
+  success: boolean,
+) {
   return t.app.inject({
     method: 'POST',
     url: `/v1/headset/sessions/${sessionId}/finish`,

@@ -29,20 +29,29 @@ interface ExportTarget {
 /** The level (of a scenario the organisation may run) or the qualification (of the organisation). */
 async function targetOf(trx: Tx, caller: Caller, query: LmsExportQuery): Promise<ExportTarget> {
   if (Boolean(query.level_id) === Boolean(query.qualification_id)) {
-    throw new AppError('validation_error', 'querystring needs exactly one of level_id and qualification_id');
+    throw new AppError(
+      'validation_error',
+      'querystring needs exactly one of level_id and qualification_id',
+    );
   }
   if (query.level_id) {
     const level = await trx
       .selectFrom('levels as l')
       .innerJoin('modules as m', 'm.id', 'l.module_id')
       .innerJoin('scenario_access as a', (join) =>
-        join.onRef('a.scenario_id', '=', 'm.scenario_id').on('a.organization_id', '=', caller.organizationId),
+        join
+          .onRef('a.scenario_id', '=', 'm.scenario_id')
+          .on('a.organization_id', '=', caller.organizationId),
       )
       .select(['l.id', 'l.name', 'l.name_en'])
       .where('l.id', '=', query.level_id)
       .executeTakeFirst();
     if (!level) throw notFound('Level');
-    return { levelId: level.id, qualificationId: null, title: { ru: level.name, en: level.name_en } };
+    return {
+      levelId: level.id,
+      qualificationId: null,
+      title: { ru: level.name, en: level.name_en },
+    };
   }
   const qualification = await trx
     .selectFrom('qualifications')
@@ -189,7 +198,11 @@ export async function revokePackageKey(
       .executeTakeFirst();
     if (!key) throw notFound('Package key');
     if (key.revoked_at) return;
-    await trx.updateTable('lms_package_keys').set({ revoked_at: now }).where('id', '=', id).execute();
+    await trx
+      .updateTable('lms_package_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .execute();
     await recordAudit(trx, {
       by: caller,
       at: now,

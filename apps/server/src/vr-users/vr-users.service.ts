@@ -132,27 +132,29 @@ async function externalIdChecked<T>(work: Promise<T>): Promise<T> {
 }
 
 export async function createVrUser(ctx: ServiceContext, caller: Caller, body: VrUserBody) {
-  const row = await externalIdChecked(ctx.db.transaction().execute(async (trx) => {
-    await checkQuota(trx, caller.organizationId, 'vr_users', ctx.config.quotas.vrUsers);
-    const values = {
-      name: body.name.trim(),
-      notes: textOrNull(body.notes),
-      external_id: textOrNull(body.external_id),
-    };
-    const created = await trx
-      .insertInto('vr_users')
-      .values({ ...values, organization_id: caller.organizationId, created_at: ctx.clock.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      by: caller,
-      at: ctx.clock.now(),
-      action: 'vr_user.created',
-      target: { type: 'vr_user', id: created.id, label: values.name },
-      changes: createdChanges(values),
-    });
-    return created;
-  }));
+  const row = await externalIdChecked(
+    ctx.db.transaction().execute(async (trx) => {
+      await checkQuota(trx, caller.organizationId, 'vr_users', ctx.config.quotas.vrUsers);
+      const values = {
+        name: body.name.trim(),
+        notes: textOrNull(body.notes),
+        external_id: textOrNull(body.external_id),
+      };
+      const created = await trx
+        .insertInto('vr_users')
+        .values({ ...values, organization_id: caller.organizationId, created_at: ctx.clock.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        by: caller,
+        at: ctx.clock.now(),
+        action: 'vr_user.created',
+        target: { type: 'vr_user', id: created.id, label: values.name },
+        changes: createdChanges(values),
+      });
+      return created;
+    }),
+  );
   return getVrUser(ctx.db, caller, row.id);
 }
 
@@ -163,24 +165,26 @@ export async function updateVrUser(
   body: VrUserBody,
 ) {
   const name = body.name.trim();
-  const updated = await externalIdChecked(updateAudited<VrUserRow>(ctx.db, {
-    table: 'vr_users',
-    id,
-    organizationId: caller.organizationId,
-    set: {
-      name,
-      notes: body.notes !== undefined ? textOrNull(body.notes) : undefined,
-      external_id: body.external_id !== undefined ? textOrNull(body.external_id) : undefined,
-    },
-    record: {
-      by: caller,
-      at: ctx.clock.now(),
-      action: 'vr_user.updated',
-      target: { type: 'vr_user', id, label: name },
-    },
-    // The answer from the same statement: no read after it.
-    returning: VR_USER_COLUMNS.map((column) => column.slice('v.'.length)),
-  }));
+  const updated = await externalIdChecked(
+    updateAudited<VrUserRow>(ctx.db, {
+      table: 'vr_users',
+      id,
+      organizationId: caller.organizationId,
+      set: {
+        name,
+        notes: body.notes !== undefined ? textOrNull(body.notes) : undefined,
+        external_id: body.external_id !== undefined ? textOrNull(body.external_id) : undefined,
+      },
+      record: {
+        by: caller,
+        at: ctx.clock.now(),
+        action: 'vr_user.updated',
+        target: { type: 'vr_user', id, label: name },
+      },
+      // The answer from the same statement: no read after it.
+      returning: VR_USER_COLUMNS.map((column) => column.slice('v.'.length)),
+    }),
+  );
   if (!updated) throw notFound('VR user');
   return toVrUser(updated);
 }

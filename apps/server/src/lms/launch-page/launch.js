@@ -7,6 +7,7 @@
  * config.js (written at export) sets window.VRTC_LMS:
  *   { consoleUrl, packageKey, scormVersion: '1.2' | '2004', defaultLanguage, title: { ru, en } }
  */
+/* global window, document -- a browser page (run by the LMS), not Node */
 (function () {
   'use strict';
 
@@ -65,7 +66,7 @@
   function hasApi(win, name) {
     try {
       return win[name] !== undefined && win[name] !== null;
-    } catch (error) {
+    } catch {
       return false; // another origin's window: not the runtime's
     }
   }
@@ -83,11 +84,21 @@
       var api2004 = findApi('API_1484_11');
       if (!api2004) return null;
       return {
-        start: function () { return api2004.Initialize(''); },
-        get: function (key) { return api2004.GetValue(key); },
-        set: function (key, value) { return api2004.SetValue(key, String(value)); },
-        commit: function () { return api2004.Commit(''); },
-        finish: function () { return api2004.Terminate(''); },
+        start: function () {
+          return api2004.Initialize('');
+        },
+        get: function (key) {
+          return api2004.GetValue(key);
+        },
+        set: function (key, value) {
+          return api2004.SetValue(key, String(value));
+        },
+        commit: function () {
+          return api2004.Commit('');
+        },
+        finish: function () {
+          return api2004.Terminate('');
+        },
         learnerId: 'cmi.learner_id',
         learnerName: 'cmi.learner_name',
         language: 'cmi.learner_preference.language',
@@ -95,7 +106,10 @@
         writeResult: function (result) {
           var outcome = outcomeOf(result);
           api2004.SetValue('cmi.exit', 'suspend');
-          api2004.SetValue('cmi.completion_status', outcome === 'incomplete' ? 'incomplete' : 'completed');
+          api2004.SetValue(
+            'cmi.completion_status',
+            outcome === 'incomplete' ? 'incomplete' : 'completed',
+          );
           api2004.SetValue('cmi.success_status', outcome === 'incomplete' ? 'unknown' : outcome);
           api2004.SetValue('cmi.score.min', '0');
           api2004.SetValue('cmi.score.max', '100');
@@ -114,11 +128,21 @@
     var api = findApi('API');
     if (!api) return null;
     return {
-      start: function () { return api.LMSInitialize(''); },
-      get: function (key) { return api.LMSGetValue(key); },
-      set: function (key, value) { return api.LMSSetValue(key, String(value)); },
-      commit: function () { return api.LMSCommit(''); },
-      finish: function () { return api.LMSFinish(''); },
+      start: function () {
+        return api.LMSInitialize('');
+      },
+      get: function (key) {
+        return api.LMSGetValue(key);
+      },
+      set: function (key, value) {
+        return api.LMSSetValue(key, String(value));
+      },
+      commit: function () {
+        return api.LMSCommit('');
+      },
+      finish: function () {
+        return api.LMSFinish('');
+      },
       learnerId: 'cmi.core.student_id',
       learnerName: 'cmi.core.student_name',
       language: 'cmi.student_preference.language',
@@ -156,7 +180,13 @@
   /** SCORM 1.2's CMITimespan: HHHH:MM:SS. */
   function scorm12Time(seconds) {
     var s = Math.max(0, Math.round(seconds));
-    return pad(Math.floor(s / 3600), 4) + ':' + pad(Math.floor((s % 3600) / 60), 2) + ':' + pad(s % 60, 2);
+    return (
+      pad(Math.floor(s / 3600), 4) +
+      ':' +
+      pad(Math.floor((s % 3600) / 60), 2) +
+      ':' +
+      pad(s % 60, 2)
+    );
   }
 
   /** SCORM 2004's timeinterval (ISO 8601 duration). */
@@ -195,7 +225,9 @@
   }
 
   function pickLanguage(preference) {
-    var code = String(preference || '').slice(0, 2).toLowerCase();
+    var code = String(preference || '')
+      .slice(0, 2)
+      .toLowerCase();
     if (TEXT[code]) language = code;
     document.documentElement.lang = language;
     $('title').textContent = (config.title && (config.title[language] || config.title.ru)) || '';
@@ -292,7 +324,11 @@
       message: text(outcome),
       tone: outcome,
       detail:
-        text('score', { score: result.score, done: result.completed_tasks, max: result.max_tasks }) +
+        text('score', {
+          score: result.score,
+          done: result.completed_tasks,
+          max: result.max_tasks,
+        }) +
         ' ' +
         text('saved'),
     });
@@ -309,7 +345,7 @@
   function savedToken() {
     try {
       return JSON.parse(lms.get(lms.suspendData) || '{}').launch_token || null;
-    } catch (error) {
+    } catch {
       return null;
     }
   }
