@@ -114,7 +114,8 @@ export const LmsLaunchCreated = Type.Object({
 export type LmsLaunchCreated = Static<typeof LmsLaunchCreated>;
 
 export const ClaimLaunchBody = Type.Object(
-  { pin: Type.String({ pattern: '^[0-9]{6}$', maxLength: 6 }) },
+  // Six digits; anything else is a PIN no launch waits with (launch_pin_invalid, counted).
+  { pin: Text({ minLength: 1, maxLength: 6 }) },
   { additionalProperties: false },
 );
 export type ClaimLaunchBody = Static<typeof ClaimLaunchBody>;
