@@ -33,6 +33,7 @@ const serverDomains = dirsOf('apps/server/src').filter((dir) => dir !== 'platfor
  */
 export const SERVER_DOMAIN_USES = {
   headset: ['auth', 'devices', 'sessions'],
+  lms: ['auth', 'headset', 'sessions'],
   organizations: ['auth', 'devices', 'stats'],
   stats: ['auth', 'devices', 'qualifications'],
   sessions: ['auth', 'devices'],

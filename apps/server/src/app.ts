@@ -1,3 +1,4 @@
+import { lmsLaunchRoutes, lmsRoutes } from './lms/lms.routes.ts';
 import { WEBHOOK_EVENT_SCHEMAS, type LiveEvent } from '@vrtc/contract';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
@@ -134,6 +135,7 @@ const consoleRouteModules: RouteModule[] = [
   integrationsRoutes,
   qualificationsRoutes,
   ssoAdminRoutes,
+  lmsRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -178,6 +180,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   healthRoutes(app, health);
   const lastSeen = keepLastSeen(app, ctx);
   headsetRoutes(app, ctx, lastSeen);
+  // Called from LMS pages on other sites and by headsets: outside the browser scope (lms/).
+  lmsLaunchRoutes(app, ctx);
   await app.register(browserRoutes(ctx, new LiveStreams(ctx, live, notifications)));
 
   // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.

@@ -9,6 +9,7 @@ import {
   type RouteName,
 } from '@vrtc/contract';
 import type { InjectOptions } from 'fastify';
+import { strFromU8, unzipSync } from 'fflate';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runSweep } from '../src/headset/sweeper.ts';
@@ -60,7 +61,7 @@ interface Expected {
   call: () => Promise<Call>;
   /** Part of the event's changes, [before, after] per field. */
   changes?: Record<string, [unknown, unknown]>;
-  actor?: 'account' | 'headset';
+  actor?: 'account' | 'headset' | 'system';
 }
 
 const SSO_BODY = {
@@ -616,7 +617,65 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     },
     changes: { reason: [null, 'Incident in bay 3'] },
   },
+  // Into any LMS (issue 41).
+  exportLmsPackage: {
+    action: 'lms_package.exported',
+    call: async () => ({
+      as: staff,
+      query: `level_id=${await grantedLevel()}&scorm_version=2004`,
+    }),
+    changes: { scorm_version: [null, '2004'] },
+  },
+  revokeLmsPackageKey: {
+    action: 'lms_package.revoked',
+    call: async () => {
+      const key = await lmsPackage();
+      return { as: staff, params: { id: key.id } };
+    },
+  },
+  createLmsLaunch: {
+    action: 'vr_user.created',
+    actor: 'system',
+    call: async () => {
+      const key = await lmsPackage();
+      return {
+        as: 'nobody',
+        payload: { package_key: key.key, learner_id: 'lms-learner-7', learner_name: 'Lee, Kim' },
+      };
+    },
+    changes: { name: [null, 'Lee, Kim'], external_id: [null, 'lms-learner-7'] },
+  },
+  claimLmsLaunch: {
+    action: 'session.started',
+    actor: 'headset',
+    call: async () => {
+      const setup = await makeStartableSetup(t, staff.organization.id);
+      const key = await lmsPackage(setup.level.id);
+      const launch = await t.app.inject({
+        method: 'POST',
+        url: '/v1/lms/launches',
+        payload: { package_key: key.key, learner_id: 'lms-learner-8' },
+      });
+      return { as: setup.headset, payload: { pin: launch.json<{ pin: string }>().pin } };
+    },
+    changes: { started_by: [null, 'lms_launch'] },
+  },
 };
+
+/** An LMS package of the staff's organisation, exported through the API: its id and key. */
+async function lmsPackage(levelId?: string): Promise<{ id: string; key: string }> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/v1/lms/packages?level_id=${levelId ?? (await grantedLevel())}&scorm_version=1.2`,
+    headers: staff.headers,
+  });
+  const files = unzipSync(new Uint8Array(response.rawPayload));
+  const key = /"packageKey": "([^"]+)"/.exec(strFromU8(files['config.js']!))![1]!;
+  const [listed] = (
+    await t.app.inject({ url: '/v1/lms/package-keys', headers: staff.headers })
+  ).json<{ package_keys: { id: string }[] }>().package_keys;
+  return { id: listed!.id, key };
+}
 
 /** A level of a scenario the staff's organisation holds a grant for. */
 async function grantedLevel(): Promise<string> {

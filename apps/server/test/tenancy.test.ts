@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './harness.ts';
 import {
@@ -107,6 +108,21 @@ describe('tenant isolation', () => {
       })
       .execute();
     const aQ = `/v1/qualifications/${aQualification.id}`;
+    // An LMS package key of A (issue 41).
+    const aPackageKey = await t.db
+      .insertInto('lms_package_keys')
+      .values({
+        organization_id: a.organization.id,
+        level_id: null,
+        qualification_id: aQualification.id,
+        key_hash: crypto.randomBytes(32).toString('hex'),
+        scorm_version: '1.2',
+        title: 'A package',
+        created_by_email: null,
+        created_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const calls = (bSetup: Awaited<ReturnType<typeof makeStartableSetup>>): Call[] => [
       // Qualifications (issue 37): A's qualification, A's trainee.
@@ -188,6 +204,22 @@ describe('tenant isolation', () => {
         method: 'POST',
         route: '/v1/sessions/{id}/cancel',
         url: `/v1/sessions/${aEnded.id}/cancel`,
+      },
+      {
+        method: 'POST',
+        route: '/v1/lms/package-keys/{id}/revoke',
+        url: `/v1/lms/package-keys/${aPackageKey.id}/revoke`,
+      },
+      // Ids in a query: A's qualification, a level only A holds a grant for.
+      {
+        method: 'POST',
+        route: '/v1/lms/packages',
+        url: `/v1/lms/packages?qualification_id=${aQualification.id}&scorm_version=1.2`,
+      },
+      {
+        method: 'POST',
+        route: '/v1/lms/packages',
+        url: `/v1/lms/packages?level_id=${aIdle.level.id}&scorm_version=2004`,
       },
       // Ids in a body: A's device, A's VR user, a level only A holds a grant for.
       {

@@ -39,6 +39,7 @@ export const AUDIT_TARGET_TYPES = [
   'integration',
   'qualification',
   'sso_config',
+  'lms_package',
 ] as const;
 export const AuditTargetType = Type.Enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = Static<typeof AuditTargetType>;
@@ -121,6 +122,9 @@ export const AUDIT_ACTIONS = [
   'qualification.unassigned',
   'qualification.evaluation_signed',
   'qualification.revoked',
+  // SCORM packages for an LMS (issue 41)
+  'lms_package.exported',
+  'lms_package.revoked',
 ] as const;
 export const AuditAction = Type.Enum(AUDIT_ACTIONS);
 export type AuditAction = Static<typeof AuditAction>;

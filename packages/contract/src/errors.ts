@@ -16,6 +16,10 @@ export const ERRORS = {
     status: 400,
     when: 'a headset presents a wrong, expired or revoked enrolment code',
   },
+  launch_pin_invalid: {
+    status: 400,
+    when: 'a headset enters a PIN that no launch of its organisation is waiting with (wrong, expired or already used)',
+  },
   level_not_available: {
     status: 400,
     when: 'a qualification names a level of a scenario its organisation has no access to (or no such level)',
@@ -48,6 +52,10 @@ export const ERRORS = {
     status: 403,
     when: "a change (POST, PUT, PATCH, DELETE) signed in by the console's cookie whose Origin is missing or not the console's own; a sign-in from another site's page",
   },
+  lms_key_invalid: {
+    status: 403,
+    when: "an LMS package's key that is unknown or revoked, or a launch token that is unknown",
+  },
   download_link_invalid: { status: 403, when: 'a tampered or expired download link' },
   not_found: {
     status: 404,
@@ -55,6 +63,10 @@ export const ERRORS = {
   },
   conflict: { status: 409, when: 'the request clashes with data stored meanwhile' },
   email_taken: { status: 409, when: 'another account already has this email' },
+  external_id_taken: {
+    status: 409,
+    when: 'another VR user of the organisation already has this external id',
+  },
   vr_user_has_sessions: { status: 409, when: 'deleting a VR user who has sessions' },
   device_in_session: { status: 409, when: 'deleting a headset during its active session' },
   device_not_waiting: {

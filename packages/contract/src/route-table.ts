@@ -123,4 +123,10 @@ export const routeTable = {
   listCompliance: { method: 'GET', path: '/v1/compliance' },
   exportCompliance: { method: 'GET', path: '/v1/compliance/export' },
   getCertificate: { method: 'GET', path: '/v1/certificates/:code' },
+  exportLmsPackage: { method: 'POST', path: '/v1/lms/packages' },
+  listLmsPackageKeys: { method: 'GET', path: '/v1/lms/package-keys' },
+  revokeLmsPackageKey: { method: 'POST', path: '/v1/lms/package-keys/:id/revoke' },
+  createLmsLaunch: { method: 'POST', path: '/v1/lms/launches' },
+  getLmsLaunch: { method: 'GET', path: '/v1/lms/launches/current' },
+  claimLmsLaunch: { method: 'POST', path: '/v1/headset/launches/claim' },
 } as const;

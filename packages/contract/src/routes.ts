@@ -44,6 +44,7 @@ import {
   IntegrationWithSecret,
 } from './integrations.ts';
 import { IdParams, OkBody } from './common.ts';
+import { lmsRoutes } from './lms.ts';
 import {
   ContentLevel,
   ContentModule,
@@ -1253,6 +1254,7 @@ export const routes = {
     errors: ['not_found', 'integration_disabled'],
   }),
   ...qualificationRoutes,
+  ...lmsRoutes,
 } as const;
 
 export type Routes = typeof routes;

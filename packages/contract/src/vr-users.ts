@@ -9,6 +9,8 @@ export const VrUser = Type.Object({
   id: Uuid,
   name: Type.String(),
   notes: Nullable(Type.String()),
+  /** The learner id an LMS knows them by (docs/lms.md); unique within the organisation. */
+  external_id: Nullable(Type.String()),
   session_count: Type.Integer(),
   completed_count: Type.Integer(),
   last_session_at: Nullable(Timestamp),
@@ -18,7 +20,7 @@ export type VrUser = Static<typeof VrUser>;
 
 export { VR_USER_SORT_FIELDS };
 
-/** `q` matches the name or the notes. Default order: by name. */
+/** `q` matches the name, the notes or the external id. Default order: by name. */
 export const VrUserListQuery = Type.Object(listQueryFields(VR_USER_SORT_FIELDS), {
   additionalProperties: false,
 });
@@ -31,6 +33,7 @@ export const VrUserBody = Type.Object(
   {
     name: Name,
     notes: Type.Optional(Nullable(Text({ maxLength: 2000 }))),
+    external_id: Type.Optional(Nullable(Text({ maxLength: 255 }))),
   },
   { additionalProperties: false },
 );

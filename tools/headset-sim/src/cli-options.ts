@@ -21,6 +21,8 @@ Usage: npm run headset -- --server URL --code CODE [options]
   --drop-network-after T  lose the network this long after connecting, e.g. 30s, 2m, 1500 (ms)
   --drop-network-for T    ...for this long (default: for good); sessions keep playing meanwhile,
                         their reports wait in the outbox and are sent in order when it is back
+  --pin PIN             claim an LMS launch: the 6-digit PIN its page shows (the first headset
+                        enters it and plays the session)
   --verbose             also print every heartbeat and every report delivered
   --help                this text
 
@@ -90,6 +92,7 @@ export function parseCli(argv: string[]) {
       'state-dir': { type: 'string', default: '.headset-sim' },
       'drop-network-after': { type: 'string' },
       'drop-network-for': { type: 'string' },
+      pin: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -118,8 +121,12 @@ export function parseCli(argv: string[]) {
   if (dropFor !== undefined && dropAfter === undefined) {
     throw new UsageError('--drop-network-for needs --drop-network-after');
   }
+  if (values.pin !== undefined && !/^\d{6}$/.test(values.pin)) {
+    throw new UsageError(`--pin must be 6 digits, got "${values.pin}"`);
+  }
   return {
     help: values.help,
+    pin: values.pin,
     server,
     code: values.code,
     type,

@@ -101,6 +101,13 @@ async function main() {
     `${running.length} headset(s) connected to ${options.server}; waiting for sessions. Ctrl+C to stop.`,
   );
 
+  if (options.pin) {
+    const session = await running[0]!.claimLaunch(options.pin);
+    console.log(
+      `[${running[0]!.name}] claimed PIN ${options.pin}: ${session.vr_user_name} on ${session.level_name}`,
+    );
+  }
+
   if (options.dropNetworkAfterMs !== undefined) {
     const timer = setTimeout(() => {
       for (const headset of running) headset.dropConnection(options.dropNetworkForMs);

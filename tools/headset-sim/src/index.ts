@@ -43,7 +43,8 @@ type HeadsetRoute =
   | typeof routes.enroll
   | typeof routes.heartbeat
   | typeof routes.reportProgress
-  | typeof routes.finishSession;
+  | typeof routes.finishSession
+  | typeof routes.claimLmsLaunch;
 
 /**
  * A simulated headset speaking the headset protocol (docs/headset-protocol.md): enrols with a
@@ -386,6 +387,22 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.credentials = { device_id: response.device_id, device_token: response.device_token };
     this.emitEvent({ type: 'enrolled', credentials: this.credentials });
     return this.credentials;
+  }
+
+  /**
+   * Enters the PIN an LMS's launch page shows (docs/lms.md): the server starts the launch's
+   * session on this headset, which the next heartbeat delivers and this headset then plays.
+   */
+  async claimLaunch(pin: string): Promise<RouteResponse<typeof routes.claimLmsLaunch>> {
+    if (!this.credentials) throw new Error(`${this.name}: not enrolled`);
+    const session = await this.request(
+      routes.claimLmsLaunch,
+      { body: { pin } },
+      this.credentials.device_token,
+    );
+    // The session is delivered by the heartbeat: ask now rather than at the next interval.
+    await this.heartbeat();
+    return session;
   }
 
   /**

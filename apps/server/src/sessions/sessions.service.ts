@@ -15,7 +15,7 @@ import { checkQuota } from '../platform/service/quota.ts';
 import type { Session } from '../platform/database/schema.ts';
 import { iso, isoOrNull } from '../platform/service/serialize.ts';
 import { endActiveSession, recordSessionEnd, sessionLabel } from './session-end.ts';
-import { createdChanges, recordAudit } from '../audit/audit.ts';
+import { createdChanges, recordAudit, type AuditRecord } from '../audit/audit.ts';
 import { recordOutbox } from '../outbox/outbox.ts';
 import { sessionStartedData } from './session-outbox-data.ts';
 import { publishSession } from './session-events.ts';
@@ -60,32 +60,66 @@ export function toHistorySession(row: Session): HistorySession {
 }
 
 /**
- * Starts a session on a waiting device, all in one transaction. The device row is locked first,
- * so concurrent starts (and a concurrent delete) on one device run one after the other; the
- * partial unique index sessions_one_active_per_device is the backstop, answered as device_busy.
+ * Who starts a session: a signed-in account from the console, or a headset claiming an LMS
+ * launch (lms/, docs/lms.md), recorded as the actor with `started_by: lms_launch`.
  */
-export async function startSession(
+export interface Starter {
+  organizationId: string;
+  accountId: string | null;
+  email: string | null;
+  by: AuditRecord['by'];
+  /** The device itself asks (a claim): it is online, whatever its last buffered sighting says. */
+  deviceIsCaller?: boolean;
+  /** How the start came, in its audit event's changes; absent for the console. */
+  via?: 'lms_launch';
+  /** Done in the start's transaction once the session is stored (an LMS launch claimed). */
+  inTransaction?: (trx: Tx, session: Session) => Promise<void>;
+}
+
+const consoleStarter = (caller: Caller): Starter => ({
+  organizationId: caller.organizationId,
+  accountId: caller.accountId,
+  email: caller.email,
+  by: caller,
+});
+
+/** A start from the console (POST /v1/sessions/start). */
+export function startSession(
   ctx: SessionsContext,
   caller: Caller,
   body: StartSessionBody,
 ): Promise<StartedSession> {
+  return startSessionAs(ctx, consoleStarter(caller), body);
+}
+
+/**
+ * Starts a session on a waiting device, all in one transaction. The device row is locked first,
+ * so concurrent starts (and a concurrent delete) on one device run one after the other; the
+ * partial unique index sessions_one_active_per_device is the backstop, answered as device_busy.
+ */
+export async function startSessionAs(
+  ctx: SessionsContext,
+  starter: Starter,
+  body: StartSessionBody,
+): Promise<StartedSession> {
   const now = ctx.clock.now();
+  const org = starter.organizationId;
   try {
     const row = await ctx.db.transaction().execute(async (trx) => {
-      const device = await lockStartableDevice(ctx, trx, caller, body.device_id, now);
-      const level = await findGrantedLevel(trx, caller, body.level_id, now);
+      const device = await lockStartableDevice(ctx, trx, starter, body.device_id, now);
+      const level = await findGrantedLevel(trx, org, body.level_id, now);
       const options = await findOptions(trx, level.level_id, body.selected_options ?? []);
-      const vrUser = await resolveVrUser(trx, caller, body, now, ctx.config.quotas.vrUsers);
+      const vrUser = await resolveVrUser(trx, org, body, now, ctx.config.quotas.vrUsers);
       const session = await trx
         .insertInto('sessions')
         .values({
-          organization_id: caller.organizationId,
+          organization_id: org,
           device_id: device.id,
           vr_user_id: vrUser.id,
           scenario_id: level.scenario_id,
           module_id: level.module_id,
           level_id: level.level_id,
-          started_by_account_id: caller.accountId,
+          started_by_account_id: starter.accountId,
           device_name: device.name,
           device_type: device.type,
           vr_user_name: vrUser.name,
@@ -99,17 +133,18 @@ export async function startSession(
           level_revision: level.level_revision,
           max_tasks: level.max_tasks,
           selected_options: JSON.stringify(options),
-          started_by_email: caller.email,
+          started_by_email: starter.email,
           started_at: now,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
       // The device's next heartbeat delivers the session (other processes: from commit on).
       await ctx.deviceEvents.changed(trx, device.id);
-      await recordStart(trx, caller, now, session, {
+      await recordStart(trx, starter, now, session, {
         createdVrUser: 'created' in vrUser ? vrUser : undefined,
         optionNames: options.map((option) => option.name),
       });
+      await starter.inTransaction?.(trx, session);
       return session;
     });
     publishSession(ctx.live, 'started', row);
@@ -130,7 +165,7 @@ export async function startSession(
  */
 async function recordStart(
   trx: Tx,
-  caller: Caller,
+  starter: Starter,
   now: Date,
   session: Session,
   told: { createdVrUser?: { id: string; name: string }; optionNames: string[] },
@@ -138,7 +173,7 @@ async function recordStart(
   const vrUser = told.createdVrUser;
   if (vrUser) {
     await recordAudit(trx, {
-      by: caller,
+      by: starter.by,
       at: now,
       action: 'vr_user.created',
       target: { type: 'vr_user', id: vrUser.id, label: vrUser.name },
@@ -146,7 +181,7 @@ async function recordStart(
     });
   }
   await recordAudit(trx, {
-    by: caller,
+    by: starter.by,
     at: now,
     action: 'session.started',
     target: { type: 'session', id: session.id, label: sessionLabel(session) },
@@ -162,6 +197,7 @@ async function recordStart(
       level_number: session.level_number,
       max_tasks: session.max_tasks,
       selected_options: told.optionNames,
+      ...(starter.via ? { started_by: starter.via } : {}),
     }),
   });
   await recordOutbox(trx, {
@@ -175,7 +211,7 @@ async function recordStart(
 async function lockStartableDevice(
   ctx: SessionsContext,
   trx: Tx,
-  caller: Caller,
+  starter: Starter,
   deviceId: string,
   now: Date,
 ) {
@@ -183,7 +219,7 @@ async function lockStartableDevice(
     .selectFrom('devices')
     .select(['id', 'name', 'type', 'last_seen_at'])
     .where('id', '=', deviceId)
-    .where('organization_id', '=', caller.organizationId)
+    .where('organization_id', '=', starter.organizationId)
     .forUpdate()
     .executeTakeFirst();
   if (!device) throw notFound('Device');
@@ -196,20 +232,21 @@ async function lockStartableDevice(
   if (active) throw new AppError('device_busy', DEVICE_BUSY_MESSAGE);
   // The same rule as deviceStatusSql: waiting = seen within OFFLINE_AFTER_MS.
   const seenSince = now.getTime() - ctx.config.offlineAfterMs;
-  if (!device.last_seen_at || device.last_seen_at.getTime() <= seenSince) {
+  const seen = starter.deviceIsCaller ? now : device.last_seen_at;
+  if (!seen || seen.getTime() <= seenSince) {
     throw new AppError('device_not_waiting', DEVICE_OFFLINE_MESSAGE);
   }
   return device;
 }
 
 /** The level, if its scenario is active and the organisation holds a live grant for it. */
-async function findGrantedLevel(trx: Tx, caller: Caller, levelId: string, now: Date) {
+async function findGrantedLevel(trx: Tx, organizationId: string, levelId: string, now: Date) {
   const level = await trx
     .selectFrom('levels as l')
     .innerJoin('modules as m', 'm.id', 'l.module_id')
     .innerJoin('scenarios as s', 's.id', 'm.scenario_id')
     .innerJoin('scenario_access as a', (join) =>
-      join.onRef('a.scenario_id', '=', 's.id').on('a.organization_id', '=', caller.organizationId),
+      join.onRef('a.scenario_id', '=', 's.id').on('a.organization_id', '=', organizationId),
     )
     .select([
       'l.id as level_id',
@@ -264,7 +301,7 @@ async function findOptions(trx: Tx, levelId: string, optionIds: string[]) {
  */
 async function resolveVrUser(
   trx: Tx,
-  caller: Caller,
+  organizationId: string,
   body: StartSessionBody,
   now: Date,
   vrUserQuota: number,
@@ -274,28 +311,28 @@ async function resolveVrUser(
       .selectFrom('vr_users')
       .select(['id', 'name'])
       .where('id', '=', body.vr_user_id)
-      .where('organization_id', '=', caller.organizationId)
+      .where('organization_id', '=', organizationId)
       .executeTakeFirst();
     if (!byId) throw notFound('VR user');
     return byId;
   }
   const name = body.vr_user_name.trim();
-  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${caller.organizationId}::text || ':' || lower(${name}::text), 0))`.execute(
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${organizationId}::text || ':' || lower(${name}::text), 0))`.execute(
     trx,
   );
   const existing = await trx
     .selectFrom('vr_users')
     .select(['id', 'name'])
-    .where('organization_id', '=', caller.organizationId)
+    .where('organization_id', '=', organizationId)
     .where(sql<string>`lower(btrim(name))`, '=', sql<string>`lower(${name}::text)`)
     .orderBy('created_at')
     .orderBy('id')
     .executeTakeFirst();
   if (existing) return existing;
-  await checkQuota(trx, caller.organizationId, 'vr_users', vrUserQuota);
+  await checkQuota(trx, organizationId, 'vr_users', vrUserQuota);
   const created = await trx
     .insertInto('vr_users')
-    .values({ organization_id: caller.organizationId, name, notes: null, created_at: now })
+    .values({ organization_id: organizationId, name, notes: null, created_at: now })
     .returning(['id', 'name'])
     .executeTakeFirstOrThrow();
   return { ...created, created: true };

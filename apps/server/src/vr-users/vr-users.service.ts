@@ -13,6 +13,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';
+import { isUniqueViolation } from '../platform/database/pg-errors.ts';
 import { createdChanges, deletedChanges, recordAudit, updateAudited } from '../audit/audit.ts';
 import {
   containsPattern,
@@ -31,6 +32,7 @@ interface VrUserRow {
   id: string;
   name: string;
   notes: string | null;
+  external_id: string | null;
   created_at: Date;
   session_count: number;
   completed_count: number;
@@ -42,6 +44,7 @@ function toVrUser(row: VrUserRow): VrUser {
     id: row.id,
     name: row.name,
     notes: row.notes,
+    external_id: row.external_id,
     session_count: row.session_count,
     completed_count: row.completed_count,
     last_session_at: isoOrNull(row.last_session_at),
@@ -54,6 +57,7 @@ const VR_USER_COLUMNS = [
   'v.id',
   'v.name',
   'v.notes',
+  'v.external_id',
   'v.created_at',
   'v.session_count',
   'v.completed_count',
@@ -81,7 +85,11 @@ export async function listVrUsers(
   if (hasSearch(query.q)) {
     const pattern = containsPattern(query.q);
     base = base.where((eb) =>
-      eb.or([eb('v.name', 'ilike', pattern), eb('v.notes', 'ilike', pattern)]),
+      eb.or([
+        eb('v.name', 'ilike', pattern),
+        eb('v.notes', 'ilike', pattern),
+        eb('v.external_id', 'ilike', pattern),
+      ]),
     );
   }
   // The count first, so a page past the middle is read from the far end (pageRead); the page's
@@ -111,24 +119,42 @@ export async function getVrUser(db: Db | Tx, caller: Caller, id: string): Promis
   return toVrUser(row);
 }
 
+/** A unique violation on vr_users_external_id, answered as the code the console words. */
+async function externalIdChecked<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError('external_id_taken', 'Another VR user already has this external id');
+    }
+    throw error;
+  }
+}
+
 export async function createVrUser(ctx: ServiceContext, caller: Caller, body: VrUserBody) {
-  const row = await ctx.db.transaction().execute(async (trx) => {
-    await checkQuota(trx, caller.organizationId, 'vr_users', ctx.config.quotas.vrUsers);
-    const values = { name: body.name.trim(), notes: textOrNull(body.notes) };
-    const created = await trx
-      .insertInto('vr_users')
-      .values({ ...values, organization_id: caller.organizationId, created_at: ctx.clock.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      by: caller,
-      at: ctx.clock.now(),
-      action: 'vr_user.created',
-      target: { type: 'vr_user', id: created.id, label: values.name },
-      changes: createdChanges(values),
-    });
-    return created;
-  });
+  const row = await externalIdChecked(
+    ctx.db.transaction().execute(async (trx) => {
+      await checkQuota(trx, caller.organizationId, 'vr_users', ctx.config.quotas.vrUsers);
+      const values = {
+        name: body.name.trim(),
+        notes: textOrNull(body.notes),
+        external_id: textOrNull(body.external_id),
+      };
+      const created = await trx
+        .insertInto('vr_users')
+        .values({ ...values, organization_id: caller.organizationId, created_at: ctx.clock.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        by: caller,
+        at: ctx.clock.now(),
+        action: 'vr_user.created',
+        target: { type: 'vr_user', id: created.id, label: values.name },
+        changes: createdChanges(values),
+      });
+      return created;
+    }),
+  );
   return getVrUser(ctx.db, caller, row.id);
 }
 
@@ -139,20 +165,26 @@ export async function updateVrUser(
   body: VrUserBody,
 ) {
   const name = body.name.trim();
-  const updated = await updateAudited<VrUserRow>(ctx.db, {
-    table: 'vr_users',
-    id,
-    organizationId: caller.organizationId,
-    set: { name, notes: body.notes !== undefined ? textOrNull(body.notes) : undefined },
-    record: {
-      by: caller,
-      at: ctx.clock.now(),
-      action: 'vr_user.updated',
-      target: { type: 'vr_user', id, label: name },
-    },
-    // The answer from the same statement: no read after it.
-    returning: VR_USER_COLUMNS.map((column) => column.slice('v.'.length)),
-  });
+  const updated = await externalIdChecked(
+    updateAudited<VrUserRow>(ctx.db, {
+      table: 'vr_users',
+      id,
+      organizationId: caller.organizationId,
+      set: {
+        name,
+        notes: body.notes !== undefined ? textOrNull(body.notes) : undefined,
+        external_id: body.external_id !== undefined ? textOrNull(body.external_id) : undefined,
+      },
+      record: {
+        by: caller,
+        at: ctx.clock.now(),
+        action: 'vr_user.updated',
+        target: { type: 'vr_user', id, label: name },
+      },
+      // The answer from the same statement: no read after it.
+      returning: VR_USER_COLUMNS.map((column) => column.slice('v.'.length)),
+    }),
+  );
   if (!updated) throw notFound('VR user');
   return toVrUser(updated);
 }

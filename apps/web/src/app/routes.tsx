@@ -38,13 +38,13 @@ type Screen<P extends object = object> = ComponentType<P> & { preload(): Promise
 function screen<K extends string, P extends object = object>(
   load: () => Promise<Record<K, ComponentType<P>>>,
   name: K,
-  namespace?: string,
+  namespace?: string | string[],
 ): Screen<P> {
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
   /** The retry generation a download failed in; undefined while none has. */
   let failedIn: number | undefined;
   const preload = () =>
-    (loading ??= Promise.all([load(), namespace ? loadDictionary(namespace) : undefined]).then(
+    (loading ??= Promise.all([load(), ...[namespace ?? []].flat().map(loadDictionary)]).then(
       ([module]) => ({ default: module[name] }),
       (error: unknown) => {
         // A failed download is tried again on the next visit, not remembered.
@@ -99,7 +99,8 @@ const SessionsPage = screen(
 const ScenariosPage = screen(
   () => signedIn().then((module) => module.screens.scenarios()),
   'ScenariosPage',
-  'scenarios',
+  // Its levels' "Export for LMS" dialog speaks from the lms dictionary.
+  ['scenarios', 'lms'],
 );
 const DownloadPage = screen(
   () => signedIn().then((module) => module.screens.download()),
@@ -115,6 +116,11 @@ const IntegrationsPage = screen(
   () => signedIn().then((module) => module.screens.integrations()),
   'IntegrationsPage',
   'integrations',
+);
+const LmsPackagesPage = screen(
+  () => signedIn().then((module) => module.screens.lmsPackages()),
+  'LmsPackagesPage',
+  'lms',
 );
 const OrganizationsPage = screen(
   () => signedIn().then((module) => module.screens.organizations()),
@@ -156,6 +162,7 @@ const SCREENS: Record<string, Screen> = {
   download: DownloadPage,
   audit: AuditLogPage,
   integrations: IntegrationsPage,
+  'lms-packages': LmsPackagesPage,
   'admin/organizations': OrganizationsPage,
   'admin/users': UsersPage,
   'admin/devices': AdminDevicesPage,
@@ -209,6 +216,7 @@ export function AppRoutes() {
           <Route path="download" element={<DownloadPage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="integrations" element={<IntegrationsPage />} />
+          <Route path="lms-packages" element={<LmsPackagesPage />} />
           <Route
             path="admin"
             element={<RequireAdmin notAllowed={<NotFoundPage reason="not-allowed" />} />}

@@ -16,6 +16,7 @@ export const screens = {
   download: () => import('../features/download/DownloadPage'),
   audit: () => import('../features/audit/AuditLogPage'),
   integrations: () => import('../features/integrations/IntegrationsPage'),
+  lmsPackages: () => import('../features/lms/LmsPackagesPage'),
   organizations: () => import('../features/admin-organizations/OrganizationsPage'),
   users: () => import('../features/admin-users/UsersPage'),
   adminDevices: () => import('../features/admin-devices/AdminDevicesPage'),

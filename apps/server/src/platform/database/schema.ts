@@ -49,6 +49,8 @@ export interface VrUsersTable {
   organization_id: string;
   name: string;
   notes: string | null;
+  /** The learner id an LMS knows them by (migration 0029); unique per organisation. */
+  external_id: Generated<string | null>;
   created_at: CreatedAt;
   /** Kept by the sessions_rollup trigger (migration 0004); never written by the application. */
   session_count: Generated<number>;
@@ -179,6 +181,34 @@ export interface LevelOptionsTable {
   description_en: Generated<string | null>;
   order_index: Generated<number>;
   created_at: CreatedAt;
+}
+
+/** SCORM package keys and the launches they open (migration 0029, docs/lms.md). */
+export interface LmsPackageKeysTable {
+  id: Generated<string>;
+  organization_id: string;
+  level_id: string | null;
+  qualification_id: string | null;
+  key_hash: string;
+  scorm_version: '1.2' | '2004';
+  title: string;
+  created_by_email: string | null;
+  created_at: Timestamp;
+  revoked_at: Date | null;
+}
+
+export interface LmsLaunchesTable {
+  id: Generated<string>;
+  organization_id: string;
+  package_key_id: string;
+  vr_user_id: string;
+  level_id: string;
+  pin: string;
+  pin_expires_at: Date;
+  token_hash: string;
+  session_id: string | null;
+  claimed_at: Date | null;
+  created_at: Timestamp;
 }
 
 export interface ScenarioAccessTable {
@@ -505,6 +535,8 @@ export interface Database {
   levels: LevelsTable;
   level_options: LevelOptionsTable;
   scenario_access: ScenarioAccessTable;
+  lms_package_keys: LmsPackageKeysTable;
+  lms_launches: LmsLaunchesTable;
   sessions: SessionsTable;
   session_tasks: SessionTasksTable;
   headset_idempotency_keys: HeadsetIdempotencyKeysTable;

@@ -9,6 +9,7 @@ import {
   IconListDetails,
   IconPlayerPlay,
   IconPlugConnected,
+  IconSchool,
   IconUserCog,
   IconUsers,
   IconDevices,
@@ -32,6 +33,8 @@ export const clientNav: NavItem[] = [
   { path: '/audit', labelKey: 'layout:nav.audit', icon: IconHistoryToggle },
   // Where results and events go: staff their organisation's, admins any organisation's.
   { path: '/integrations', labelKey: 'layout:nav.integrations', icon: IconPlugConnected },
+  // SCORM packages for the organisation's LMS and their keys (docs/lms.md).
+  { path: '/lms-packages', labelKey: 'layout:nav.lms', icon: IconSchool },
 ];
 
 /** Admin Features: admins only. */

@@ -13,6 +13,7 @@ const vrUser: VrUser = {
   id: ID,
   name: 'Ivan Petrov',
   notes: null,
+  external_id: null,
   session_count: 3,
   completed_count: 2,
   last_session_at: '2026-05-10T12:00:00.000Z',

@@ -152,7 +152,12 @@ export function TraineePage() {
       <div className={classes.noPrint}>
         <PageHeader
           title={name}
-          subtitle={t('vrUsers:record.title')}
+          subtitle={[
+            t('vrUsers:record.title'),
+            vrUser.data?.external_id && `${t('vrUsers:externalId')}: ${vrUser.data.external_id}`,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
           actions={
             <>
               <Button

@@ -14,24 +14,32 @@ export interface VrUserFormModalProps {
   onClose: () => void;
 }
 
-/** Add or edit a VR user: name required, notes optional. */
+/** Add or edit a VR user: name required, notes and the LMS's learner id (external id) optional. */
 export function VrUserFormModal({ opened, vrUser, onClose }: VrUserFormModalProps) {
   const { t } = useTranslation();
   const save = useSaveVrUser();
   const form = useForm({
-    initialValues: { name: '', notes: '' },
+    initialValues: { name: '', notes: '', externalId: '' },
     validate: { name: (value) => (value.trim() ? null : t('vrUsers:nameRequired')) },
   });
 
   useResetOnOpen(opened, vrUser?.id, () => {
-    form.setValues({ name: vrUser?.name ?? '', notes: vrUser?.notes ?? '' });
+    form.setValues({
+      name: vrUser?.name ?? '',
+      notes: vrUser?.notes ?? '',
+      externalId: vrUser?.external_id ?? '',
+    });
   });
 
   const submit = form.onSubmit(async (values) => {
     try {
       await save.mutateAsync({
         id: vrUser?.id,
-        body: { name: values.name.trim(), notes: values.notes.trim() || null },
+        body: {
+          name: values.name.trim(),
+          notes: values.notes.trim() || null,
+          external_id: values.externalId.trim() || null,
+        },
       });
       notifySuccess(vrUser ? t('vrUsers:updated') : t('vrUsers:createdToast'));
       onClose();
@@ -61,6 +69,12 @@ export function VrUserFormModal({ opened, vrUser, onClose }: VrUserFormModalProp
             minRows={2}
             maxLength={2000}
             {...form.getInputProps('notes')}
+          />
+          <TextInput
+            label={t('vrUsers:externalId')}
+            description={t('vrUsers:externalIdHint')}
+            maxLength={255}
+            {...form.getInputProps('externalId')}
           />
           <FormFooter
             submitLabel={vrUser ? t('common:save') : t('common:create')}

@@ -10,6 +10,7 @@ const vrUser = {
   id: '00000000-0000-4000-8000-0000000000a1',
   name: 'Ivan Petrov',
   notes: null,
+  external_id: null,
   session_count: 1,
   completed_count: 0,
   last_session_at: '2026-05-10T12:00:00.000Z',

@@ -18,6 +18,7 @@ const trainees: VrUser[] = Array.from({ length: 12 }, (_, index) => {
     id: `00000000-0000-4000-8000-0000000000${String(n).padStart(2, '0')}`,
     name: `Trainee ${String(n).padStart(2, '0')}`,
     notes: n === 7 ? 'Night shift' : null,
+    external_id: n === 7 ? 'emp-0007' : null,
     session_count: n,
     completed_count: 0,
     last_session_at: null,

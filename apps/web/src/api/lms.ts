@@ -1,0 +1,40 @@
+import type { LmsPackageKeyQuery, ScormVersion } from '@vrtc/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client';
+import { routes } from './routes';
+
+/**
+ * Into any LMS (docs/lms.md): SCORM packages exported for a level or a qualification, and the
+ * organisation's package keys with their revocation.
+ */
+export const lmsKeys = {
+  all: ['lms'] as const,
+  packageKeys: (query: LmsPackageKeyQuery) => ['lms', 'package-keys', query] as const,
+};
+
+export function usePackageKeys(query: LmsPackageKeyQuery) {
+  return useQuery({
+    queryKey: lmsKeys.packageKeys(query),
+    queryFn: ({ signal }) => api.call(routes.listLmsPackageKeys, { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRevokePackageKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.call(routes.revokeLmsPackageKey, { params: { id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: lmsKeys.all }),
+  });
+}
+
+/** The package's zip: each export mints a new key, so the list is asked anew. */
+export async function downloadLmsPackage(
+  target: { level_id: string } | { qualification_id: string },
+  version: ScormVersion,
+) {
+  const file = await api.download(routes.exportLmsPackage, {
+    query: { ...target, scorm_version: version },
+  });
+  return { blob: file.blob, filename: file.filename ?? `scorm-${version}.zip` };
+}
