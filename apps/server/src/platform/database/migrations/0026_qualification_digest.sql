@@ -40,3 +40,8 @@ CREATE TABLE qualification_digest_mails (
 );
 CREATE INDEX qualification_digest_mails_unsent_idx ON qualification_digest_mails (created_at)
   WHERE sent_at IS NULL;
+
+-- Qualifications read each trainee's completions (qualifications/standing.ts): the successes of
+-- an organisation's sessions by trainee and level, with their end, from the index alone.
+CREATE INDEX sessions_completions_idx ON sessions (organization_id, vr_user_id, level_id, ended_at)
+  WHERE success IS TRUE;
