@@ -62,6 +62,7 @@ import { startAuditLinker } from './audit/audit-linker.ts';
 import { startAuditPurge } from './audit/audit-purge.ts';
 import { integrationsRoutes } from './integrations/integrations.routes.ts';
 import { startQualificationNotices } from './qualifications/notices.ts';
+import { startQualificationDigest } from './qualifications/digest-job.ts';
 import { qualificationsRoutes } from './qualifications/qualifications.routes.ts';
 import { ssoAdminRoutes, ssoSignInRoutes } from './sso/sso.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
@@ -193,6 +194,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     startAuditPurge(app, ctx, jobs);
     startIntegrationsUpkeep(app, ctx, jobs);
     startQualificationNotices(app, ctx, jobs);
+    startQualificationDigest(app, ctx, jobs);
     dispatcher.start();
   }
   // Last: nothing after it can fail and leave the listening connection open.

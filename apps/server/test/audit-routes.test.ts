@@ -141,6 +141,11 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     }),
     changes: { password: [AUDIT_REDACTED, AUDIT_REDACTED] },
   },
+  putOwnSettings: {
+    action: 'account.updated',
+    call: async () => ({ as: await makeTenant(t), payload: { qualification_digest: false } }),
+    changes: { qualification_digest: [true, false] },
+  },
   deleteDevice: {
     action: 'device.deleted',
     call: async () => {

@@ -23,6 +23,8 @@ import {
   AuditVerifyResult,
 } from './audit.ts';
 import {
+  AccountSettings,
+  AccountSettingsBody,
   LoginBody,
   LoginResponse,
   LogoutAnswer,
@@ -256,6 +258,26 @@ export const routes = {
     access: 'reader',
     tags: ['auth'],
     success: { status: 200, body: Me },
+    errors: [],
+  }),
+  getOwnSettings: defineRoute({
+    ...routeTable.getOwnSettings,
+    access: 'user',
+    tags: ['auth'],
+    description:
+      'The caller’s own settings: the daily qualifications digest by email (on unless turned ' +
+      'off) and the language of its mails; `mail_configured` is false when the server sends no ' +
+      'mail (SMTP_URL unset).',
+    success: { status: 200, body: AccountSettings },
+    errors: [],
+  }),
+  putOwnSettings: defineRoute({
+    ...routeTable.putOwnSettings,
+    access: 'user',
+    tags: ['auth'],
+    description: 'Changes the caller’s own settings; fields left out stay as they are.',
+    body: AccountSettingsBody,
+    success: { status: 200, body: AccountSettings },
     errors: [],
   }),
   logout: defineRoute({

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { ensureBuilt } from '../../../scripts/build.mjs';
 import { DEMO_ADMIN, DEMO_HEADSETS, DEMO_STAFF, SCENARIOS } from './demo-content.ts';
 import { seedDemo, seedHistory, type DemoSeed, type HistoryDevice } from './demo.seed.ts';
+import { DEMO_QUALIFIED_TRAINEES, seedQualifications } from './demo.qualifications.ts';
 
 /**
  * `npm run demo`: the real server (@vrtc/server's startServer, run from its sources, background
@@ -180,6 +181,7 @@ async function main(running: Running) {
     id: headset.deviceId!,
   }));
   const history = await seedHistory(db!, systemClock, seed!, headsetDevices);
+  await seedQualifications(db!, systemClock, seed!);
 
   const rule = '─'.repeat(78);
   say();
@@ -195,6 +197,10 @@ async function main(running: Running) {
     `  Demo data       2 organisations, ${SCENARIOS.length} scenarios, ` +
       `${seed!.demo.vrUsers.length + seed!.partner.vrUsers.length} VR users, ` +
       `${history.total} past sessions over six weeks`,
+  );
+  say(
+    `                  2 qualifications, ${DEMO_QUALIFIED_TRAINEES.length} trainees in every ` +
+      'status (Compliance)',
   );
   say(
     config.databaseUrl

@@ -1,4 +1,5 @@
 import type {
+  CompliancePage,
   GlobalStats,
   LoginResponse,
   OrganizationList,
@@ -25,6 +26,11 @@ import {
   type HistoryDevice,
   type HistorySummary,
 } from '../src/demo.seed.ts';
+import {
+  DEMO_QUALIFICATIONS,
+  DEMO_QUALIFIED_TRAINEES,
+  seedQualifications,
+} from '../src/demo.qualifications.ts';
 
 /**
  * The demo seed on a test database, read back through the API: logins, organisations, content a
@@ -250,5 +256,56 @@ describe('demo seed', () => {
       disconnected: 28,
       timeout: 8,
     });
+  });
+});
+
+/**
+ * The qualifications (seeded after the history, so the history's figures above stay its own):
+ * read back through GET /v1/compliance, every status the rules derive, and an overdue row.
+ */
+describe('the demo qualifications', () => {
+  let ids: Record<keyof typeof DEMO_QUALIFICATIONS, string>;
+  let rows: CompliancePage['rows'];
+  beforeAll(async () => {
+    ids = await seedQualifications(t.db, t.clock, seed);
+    const staff = await login(DEMO_STAFF.email, DEMO_STAFF.password);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/v1/compliance?limit=100',
+      headers: bearer(staff.token),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    rows = response.json<CompliancePage>().rows;
+  });
+
+  it('holds two qualifications, one with a signed evaluation', async () => {
+    const qualifications = await t.db
+      .selectFrom('qualifications')
+      .select(['id', 'evaluation_required'])
+      .where('organization_id', '=', seed.demo.id)
+      .execute();
+    expect(qualifications).toHaveLength(2);
+    expect(qualifications.find((q) => q.id === ids.forklift)?.evaluation_required).toBe(true);
+    expect(qualifications.find((q) => q.id === ids.fire)?.evaluation_required).toBe(false);
+  });
+
+  it('shows a trainee in every status, and an overdue assignment', () => {
+    const seen = rows.map((row) => [row.vr_user_name, row.status, row.overdue]);
+    expect(seen.sort()).toEqual(
+      DEMO_QUALIFIED_TRAINEES.map((spec) => [spec.name, spec.status, 'dueDaysAgo' in spec]).sort(),
+    );
+    const statuses = new Set(rows.map((row) => row.status));
+    for (const status of [
+      'qualified',
+      'expiring',
+      'expired',
+      'pending_evaluation',
+      'not_qualified',
+      'revoked',
+    ]) {
+      expect(statuses.has(status as never), status).toBe(true);
+    }
+    expect(rows.filter((row) => row.overdue)).toHaveLength(1);
+    expect(rows.find((row) => row.status === 'qualified')?.certificate_code).toMatch(/^[\w-]{43}$/);
   });
 });

@@ -4,6 +4,7 @@ import { type ServiceContext } from '../platform/service/context.ts';
 import { callerOf } from '../auth/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as accounts from './accounts.service.ts';
+import { getOwnSettings, putOwnSettings } from './own-settings.ts';
 
 export function accountsRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.listAccounts, (request) => accounts.listAccounts(ctx, request.query));
@@ -22,4 +23,8 @@ export function accountsRoutes(app: AppInstance, ctx: ServiceContext) {
     await accounts.changePassword(ctx, callerOf(request), request.params.id, request.body);
     return { ok: true as const };
   });
+  registerRoute(app, routes.getOwnSettings, (request) => getOwnSettings(ctx, callerOf(request)));
+  registerRoute(app, routes.putOwnSettings, (request) =>
+    putOwnSettings(ctx, callerOf(request), request.body),
+  );
 }

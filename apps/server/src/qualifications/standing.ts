@@ -92,6 +92,7 @@ export async function pieceRecords(
     if (!record) records.set(key, (record = emptyRecord()));
     return record;
   };
+  // Joined, not `= ANY(array)`: a list's thousands of trainees would be scanned per session row.
   const users = sql`${[...vrUserIds]}::uuid[]`;
   const qualifications = sql`${[...qualificationIds]}::uuid[]`;
   const read = upTo
@@ -108,7 +109,8 @@ export async function pieceRecords(
     WITH pieces AS (
       SELECT 'completion' AS kind, s.vr_user_id, ql.qualification_id, s.level_id, s.ended_at AS at
       FROM sessions s JOIN qualification_levels ql ON ql.level_id = s.level_id
-      WHERE s.organization_id = ${organizationId} AND s.vr_user_id = ANY(${users})
+        JOIN unnest(${users}) AS u (id) ON u.id = s.vr_user_id
+      WHERE s.organization_id = ${organizationId}
         AND ql.qualification_id = ANY(${qualifications})
         AND ${endedSql('s')} AND ${succeededSql('s')} AND s.ended_at IS NOT NULL
       UNION ALL

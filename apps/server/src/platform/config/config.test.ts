@@ -60,6 +60,16 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   QUOTA_DEVICES: { set: '20', holds: 20, bad: '-20' },
   QUOTA_INTEGRATIONS: { set: '3', holds: 3, bad: 'few' },
   LOGIN_SLOW_DELAY_MS: { set: '500', holds: 500, bad: 'slow' },
+  SMTP_URL: {
+    set: 'smtp://digest:secret@mail.internal:587',
+    holds: 'smtp://digest:secret@mail.internal:587',
+    bad: 'mail.internal:25',
+  },
+  MAIL_FROM: {
+    set: 'VR training <no-reply@example.org>',
+    holds: 'VR training <no-reply@example.org>',
+    bad: 'no-reply',
+  },
   SSO_ALLOW_HTTP: { set: 'true', holds: 'true', bad: 'yes' },
   QUOTA_ENROLLMENT_CODES_PER_DAY: { set: '5', holds: 5, bad: 'ten' },
   LIVE_MAX_STREAMS: { set: '10', holds: 10, bad: '10.5' },
@@ -149,6 +159,8 @@ describe('configuration', () => {
       webDistDir: path.resolve(import.meta.dirname, '../../../../web/dist'),
       loginSlowDelayMs: 3000,
       ssoAllowHttp: 'false',
+      smtpUrl: undefined,
+      mailFrom: undefined,
     });
   });
 

@@ -197,6 +197,25 @@ export const CONFIG_SETTINGS = {
       return entries.map((entry) => entry.toLowerCase());
     },
   }),
+  /** Read by qualifications/digest-mail.ts: unset, no mail is sent (decision 033). */
+  smtpUrl: url({
+    name: 'SMTP_URL',
+    schemes: ['smtp', 'smtps'],
+    shownDefault: 'unset (no mail)',
+    meaning:
+      'mail server of the daily qualifications digest, `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`; unset → no mail is sent and the console says so',
+    secret: true,
+  }),
+  mailFrom: text({
+    name: 'MAIL_FROM',
+    shownDefault: '`no-reply@localhost`',
+    meaning:
+      'sender of the mails, `address@example.org` or `Name <address@example.org>`; unset → `no-reply@` the host of `PUBLIC_URL` when set',
+    check: (value) =>
+      /^([^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/.test(value.trim())
+        ? undefined
+        : 'must be an email address, or a name and <address>',
+  }),
   /** Read by sso/: plain-http identity providers, for development and tests only. */
   ssoAllowHttp: oneOf({
     name: 'SSO_ALLOW_HTTP',

@@ -24,6 +24,8 @@ export interface AccountsTable {
   active: Generated<boolean>;
   created_at: CreatedAt;
   sso_exempt: Generated<boolean>;
+  qualification_digest: Generated<boolean>;
+  language: 'ru' | 'en' | null;
 }
 
 export interface AuthTokensTable {
@@ -476,6 +478,30 @@ export interface QualificationNoticesTable {
   sent_at: Timestamp;
 }
 
+/** The daily email digest (qualifications/digest.ts): one per organisation and UTC day. */
+export interface QualificationDigestsTable {
+  organization_id: string;
+  day: string;
+  window_from: Timestamp;
+  window_to: Timestamp;
+  entries: number;
+}
+
+export interface QualificationDigestMailsTable {
+  id: Generated<string>;
+  organization_id: string;
+  day: string;
+  account_id: string | null;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+  claimed_until: Timestamp | null;
+  attempts: Generated<number>;
+  sent_at: Timestamp | null;
+  last_error: string | null;
+}
+
 export interface SsoEmailDomainsTable {
   domain: string;
   organization_id: string;
@@ -504,6 +530,8 @@ export interface SamlAssertionsUsedTable {
 
 export interface Database {
   qualification_notices: QualificationNoticesTable;
+  qualification_digests: QualificationDigestsTable;
+  qualification_digest_mails: QualificationDigestMailsTable;
   qualifications: QualificationsTable;
   qualification_levels: QualificationLevelsTable;
   qualification_assignments: QualificationAssignmentsTable;

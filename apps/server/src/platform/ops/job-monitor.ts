@@ -12,7 +12,8 @@ export type BackgroundJob =
   | 'audit_link'
   | 'audit_purge'
   | 'integrations_upkeep'
-  | 'qualification_notices';
+  | 'qualification_notices'
+  | 'qualification_digest';
 
 /** What the background jobs tell the rest of the process: for metrics and for /readyz. */
 export interface JobReport {

@@ -92,7 +92,7 @@ export class Metrics implements JobReport {
     });
     this.jobRuns = new client.Counter({
       name: 'vrtc_background_job_runs_total',
-      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_link, audit_purge, integrations_upkeep, qualification_notices), by outcome (ok, failed)',
+      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_link, audit_purge, integrations_upkeep, qualification_notices, qualification_digest), by outcome (ok, failed)',
       labelNames: ['job', 'outcome'],
       registers,
     });
@@ -144,6 +144,7 @@ export class Metrics implements JobReport {
       'audit_purge',
       'integrations_upkeep',
       'qualification_notices',
+      'qualification_digest',
     ]) {
       for (const outcome of ['ok', 'failed']) this.jobRuns.labels(job, outcome).inc(0);
     }
