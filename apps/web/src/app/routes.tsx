@@ -116,6 +116,30 @@ const IntegrationsPage = screen(
   'IntegrationsPage',
   'integrations',
 );
+const CompliancePage = screen(
+  () => signedIn().then((module) => module.screens.compliance()),
+  'CompliancePage',
+  'qualifications',
+);
+const QualificationsPage = screen(
+  () => signedIn().then((module) => module.screens.qualifications()),
+  'QualificationsPage',
+  'qualifications',
+);
+/**
+ * A certificate's public pages (the QR's verify page, the printable sheet): no sign-in, and none
+ * of the signed-in layout loaded with them (a site supervisor opens them on a phone).
+ */
+const VerifyPage = screen(
+  () => import('../features/qualifications/VerifyPage'),
+  'VerifyPage',
+  'verify',
+);
+const CertificatePage = screen(
+  () => import('../features/qualifications/CertificatePage'),
+  'CertificatePage',
+  'verify',
+);
 const OrganizationsPage = screen(
   () => signedIn().then((module) => module.screens.organizations()),
   'OrganizationsPage',
@@ -156,6 +180,8 @@ const SCREENS: Record<string, Screen> = {
   download: DownloadPage,
   audit: AuditLogPage,
   integrations: IntegrationsPage,
+  compliance: CompliancePage,
+  'compliance/qualifications': QualificationsPage,
   'admin/organizations': OrganizationsPage,
   'admin/users': UsersPage,
   'admin/devices': AdminDevicesPage,
@@ -192,6 +218,8 @@ export function AppRoutes() {
             </PublicOnly>
           }
         />
+        <Route path="/verify/:code" element={<VerifyPage />} />
+        <Route path="/certificates/:code" element={<CertificatePage />} />
         <Route
           path="/"
           element={
@@ -209,6 +237,8 @@ export function AppRoutes() {
           <Route path="download" element={<DownloadPage />} />
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="integrations" element={<IntegrationsPage />} />
+          <Route path="compliance" element={<CompliancePage />} />
+          <Route path="compliance/qualifications" element={<QualificationsPage />} />
           <Route
             path="admin"
             element={<RequireAdmin notAllowed={<NotFoundPage reason="not-allowed" />} />}
