@@ -177,13 +177,15 @@ describe.each(LANGUAGES)('qualifications in %s', (language: Language) => {
     await signIn(page, tenant.email, tenant.password);
     await page.goto(`${baseUrl()}/vr-users/${annaId}`);
     const section = page.getByTestId('trainee-qualifications');
-    await section.getByRole('button', { name: t('qualifications:record.signEvaluation') }).click();
+    await section
+      .getByRole('button', { name: t('qualifications:record.signEvaluation'), exact: true })
+      .click();
     const dialog = page.getByRole('dialog');
     await dialog
       .getByTestId('signature-preview')
       .getByText(tenant.email, { exact: false })
       .waitFor();
-    await dialog.getByRole('textbox', { name: t('qualifications:sign.qualification') }).click();
+    await dialog.locator('input[aria-haspopup="listbox"]').first().click();
     await page
       .getByRole('option', { name: language === 'en' ? forklift.nameEn : forklift.name })
       .click();

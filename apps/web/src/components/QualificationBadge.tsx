@@ -47,8 +47,9 @@ export function QualificationBadge({ status }: { status: QualificationStatus }) 
 export function OverdueMark() {
   const { t } = useTranslation('qualifications');
   return (
+    // Red's darkest shade: the words stay readable (4.5:1) on a striped row's grey too.
     <Badge
-      color="red"
+      color="red.9"
       variant="outline"
       leftSection={<IconAlertTriangle size={12} aria-hidden />}
       styles={FULL_LABEL_BADGE}

@@ -37,7 +37,7 @@ export function ComplianceTotals({ totals, state }: { totals: Totals; state: Com
       <Button
         size="compact-sm"
         radius="xl"
-        color="red"
+        color="red.9"
         variant={filters.overdue ? 'filled' : 'outline'}
         leftSection={<IconAlertTriangle size={14} aria-hidden />}
         aria-pressed={Boolean(filters.overdue)}
