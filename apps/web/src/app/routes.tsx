@@ -122,6 +122,30 @@ const LmsPackagesPage = screen(
   'LmsPackagesPage',
   'lms',
 );
+const CompliancePage = screen(
+  () => signedIn().then((module) => module.screens.compliance()),
+  'CompliancePage',
+  'qualifications',
+);
+const QualificationsPage = screen(
+  () => signedIn().then((module) => module.screens.qualifications()),
+  'QualificationsPage',
+  'qualifications',
+);
+/**
+ * A certificate's public pages (the QR's verify page, the printable sheet): no sign-in, and none
+ * of the signed-in layout loaded with them (a site supervisor opens them on a phone).
+ */
+const VerifyPage = screen(
+  () => import('../features/qualifications/VerifyPage'),
+  'VerifyPage',
+  'verify',
+);
+const CertificatePage = screen(
+  () => import('../features/qualifications/CertificatePage'),
+  'CertificatePage',
+  'verify',
+);
 const OrganizationsPage = screen(
   () => signedIn().then((module) => module.screens.organizations()),
   'OrganizationsPage',
@@ -163,6 +187,8 @@ const SCREENS: Record<string, Screen> = {
   audit: AuditLogPage,
   integrations: IntegrationsPage,
   'lms-packages': LmsPackagesPage,
+  compliance: CompliancePage,
+  'compliance/qualifications': QualificationsPage,
   'admin/organizations': OrganizationsPage,
   'admin/users': UsersPage,
   'admin/devices': AdminDevicesPage,
@@ -199,6 +225,8 @@ export function AppRoutes() {
             </PublicOnly>
           }
         />
+        <Route path="/verify/:code" element={<VerifyPage />} />
+        <Route path="/certificates/:code" element={<CertificatePage />} />
         <Route
           path="/"
           element={
@@ -217,6 +245,8 @@ export function AppRoutes() {
           <Route path="audit" element={<AuditLogPage />} />
           <Route path="integrations" element={<IntegrationsPage />} />
           <Route path="lms-packages" element={<LmsPackagesPage />} />
+          <Route path="compliance" element={<CompliancePage />} />
+          <Route path="compliance/qualifications" element={<QualificationsPage />} />
           <Route
             path="admin"
             element={<RequireAdmin notAllowed={<NotFoundPage reason="not-allowed" />} />}

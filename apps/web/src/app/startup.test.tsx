@@ -28,6 +28,8 @@ describe('before the first render', () => {
     startEarly('/sessions?tab=history', (path) => preloaded.push(path));
     startEarly('/login?next=%2Fdevices', (path) => preloaded.push(path));
     startEarly('/', (path) => preloaded.push(path));
+    startEarly('/verify/AbC', (path) => preloaded.push(path));
+    startEarly('/certificates/AbC', (path) => preloaded.push(path));
     expect(preloaded).toEqual(['/sessions?tab=history', '/']);
     // One check at a time: the provider, not yet mounted, has not taken the first.
     expect(calls.map((call) => call.url)).toEqual(['/v1/me']);

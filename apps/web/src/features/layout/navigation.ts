@@ -6,6 +6,7 @@ import {
   IconFolders,
   IconHistoryToggle,
   IconKey,
+  IconListCheck,
   IconListDetails,
   IconPlayerPlay,
   IconPlugConnected,
@@ -28,6 +29,8 @@ export const clientNav: NavItem[] = [
   { path: '/devices', labelKey: 'layout:nav.devices', icon: IconDeviceVisionPro },
   { path: '/sessions', labelKey: 'layout:nav.sessions', icon: IconPlayerPlay },
   { path: '/scenarios', labelKey: 'layout:nav.scenarios', icon: IconListDetails },
+  // Who is qualified, until when: staff and the auditor (issue 37).
+  { path: '/compliance', labelKey: 'layout:nav.compliance', icon: IconListCheck },
   { path: '/download', labelKey: 'layout:nav.download', icon: IconDownload },
   // Staff read their organisation's events; admins every organisation's.
   { path: '/audit', labelKey: 'layout:nav.audit', icon: IconHistoryToggle },

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { IconArrowLeft, IconDownload, IconPrinter } from '@tabler/icons-react';
 import type { TrainingRecord } from '@vrtc/contract';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import {
@@ -32,6 +32,11 @@ import { TrainingRecordCards } from './TrainingRecordCards';
 import { TrainingRecordPaper } from './TrainingRecordPaper';
 import { LevelName, Result } from './TrainingRecordParts';
 import { VrUserSessionTimeline } from './VrUserSessionTimeline';
+
+// The qualifications (and their dictionary) load with the record, not with the VR users list.
+const TraineeQualifications = lazy(() =>
+  import('./TraineeQualifications').then((module) => ({ default: module.TraineeQualifications })),
+);
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -191,6 +196,17 @@ export function TraineePage() {
           {record.data ? <RecordTable record={record.data} /> : null}
         </QueryState>
       </Card>
+      {record.data ? (
+        <div className={classes.noPrint}>
+          <Suspense fallback={null}>
+            <TraineeQualifications
+              vrUserId={id}
+              vrUserName={name}
+              qualifications={record.data.qualifications}
+            />
+          </Suspense>
+        </div>
+      ) : null}
       {record.data && recordSessions.data ? (
         <TrainingRecordPaper record={record.data} sessions={recordSessions.data} />
       ) : null}
