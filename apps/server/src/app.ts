@@ -63,6 +63,7 @@ import { integrationsRoutes } from './integrations/integrations.routes.ts';
 import { startQualificationNotices } from './qualifications/notices.ts';
 import { qualificationsRoutes } from './qualifications/qualifications.routes.ts';
 import { ssoAdminRoutes, ssoSignInRoutes } from './sso/sso.routes.ts';
+import { scimRoutes, scimTokenRoutes } from './scim/scim.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
@@ -134,6 +135,7 @@ const consoleRouteModules: RouteModule[] = [
   integrationsRoutes,
   qualificationsRoutes,
   ssoAdminRoutes,
+  scimTokenRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -178,6 +180,9 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   healthRoutes(app, health);
   const lastSeen = keepLastSeen(app, ctx);
   headsetRoutes(app, ctx, lastSeen);
+  // The organisation's directory (SCIM 2.0): a machine with its own token, media type and error
+  // form, not a browser and not the console's API (decision 029).
+  await app.register(scimRoutes(ctx), { prefix: '/scim/v2' });
   await app.register(browserRoutes(ctx, new LiveStreams(ctx, live, notifications)));
 
   // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.

@@ -103,6 +103,7 @@ import {
 import { qualificationRoutes } from './qualification-routes.ts';
 import { defineRoute } from './route-map.ts';
 import { SsoCallbackQuery, SsoConfig, SsoConfigBody, SsoStartQuery } from './sso.ts';
+import { ScimTokenBody, ScimTokenIssued, ScimTokenState } from './scim.ts';
 import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
@@ -638,6 +639,40 @@ export const routes = {
     access: 'admin',
     tags: ['admin-organizations'],
     description: 'Removes the organisation’s single sign-on: its staff sign in by password again.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: an organisation's SCIM provisioning token (docs/sso.md) ----
+  getScimToken: defineRoute({
+    ...routeTable.getScimToken,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Whether the organisation has a SCIM token: its name, when it was issued and last used, ' +
+      'and the SCIM base URL. Never the token.',
+    params: IdParams,
+    success: { status: 200, body: ScimTokenState },
+    errors: ['not_found'],
+  }),
+  issueScimToken: defineRoute({
+    ...routeTable.issueScimToken,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Issues the organisation’s SCIM token, replacing any before (rotation: the old one stops ' +
+      'at once). The token is answered this once and stored hashed.',
+    params: IdParams,
+    body: ScimTokenBody,
+    success: { status: 201, body: ScimTokenIssued },
+    errors: ['not_found'],
+  }),
+  revokeScimToken: defineRoute({
+    ...routeTable.revokeScimToken,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description: 'Revokes the organisation’s SCIM token: its directory is refused (401) from now.',
     params: IdParams,
     success: { status: 200, body: OkBody },
     errors: ['not_found'],
