@@ -25,12 +25,7 @@ import {
   totalOf,
 } from '../platform/database/paging.ts';
 import { iso } from '../platform/service/serialize.ts';
-import {
-  changedFields,
-  deletedChanges,
-  recordAudit,
-  type AuditRecord,
-} from '../audit/audit.ts';
+import { changedFields, deletedChanges, recordAudit, type AuditRecord } from '../audit/audit.ts';
 
 interface AccountRow {
   id: string;
