@@ -46,6 +46,7 @@ export const SERVER_DOMAIN_USES = {
   integrations: ['auth'],
   qualifications: ['auth'],
   sso: ['auth', 'accounts'],
+  scim: ['auth', 'accounts'],
   auth: [],
 };
 /**

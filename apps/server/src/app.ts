@@ -65,6 +65,7 @@ import { startQualificationNotices } from './qualifications/notices.ts';
 import { startQualificationDigest } from './qualifications/digest-job.ts';
 import { qualificationsRoutes } from './qualifications/qualifications.routes.ts';
 import { ssoAdminRoutes, ssoSignInRoutes } from './sso/sso.routes.ts';
+import { scimRoutes, scimTokenRoutes } from './scim/scim.routes.ts';
 import { Dispatcher } from './integrations/dispatcher.ts';
 import { startIntegrationsUpkeep } from './integrations/upkeep.ts';
 
@@ -137,6 +138,7 @@ const consoleRouteModules: RouteModule[] = [
   qualificationsRoutes,
   ssoAdminRoutes,
   lmsRoutes,
+  scimTokenRoutes,
 ];
 
 /** Builds the HTTP application without listening, so tests can call `app.inject`. */
@@ -183,6 +185,9 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   headsetRoutes(app, ctx, lastSeen);
   // Called from LMS pages on other sites and by headsets: outside the browser scope (lms/).
   lmsLaunchRoutes(app, ctx);
+  // The organisation's directory (SCIM 2.0): a machine with its own token, media type and error
+  // form, not a browser and not the console's API (decision 029).
+  await app.register(scimRoutes(ctx), { prefix: '/scim/v2' });
   await app.register(browserRoutes(ctx, new LiveStreams(ctx, live, notifications)));
 
   // Results out (decision 026): every process delivers, woken by the outbox's NOTIFY at commit.

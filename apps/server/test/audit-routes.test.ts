@@ -298,6 +298,29 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     },
     changes: { issuer: [SSO_BODY.issuer, null] },
   },
+  issueScimToken: {
+    action: 'sso.scim_token_issued',
+    call: async () => {
+      const organization = await makeOrganization(t.db, { name: 'Plant with a directory' });
+      return { as: admin, params: { id: organization.id }, payload: { name: 'Entra ID' } };
+    },
+    changes: { name: [null, 'Entra ID'], token: [null, AUDIT_REDACTED] },
+  },
+  revokeScimToken: {
+    action: 'sso.scim_token_revoked',
+    call: async () => {
+      const organization = await makeOrganization(t.db, { name: 'Plant leaving its directory' });
+      const issued = await t.app.inject({
+        method: 'POST',
+        url: `/v1/admin/organizations/${organization.id}/scim-token`,
+        headers: admin.headers,
+        payload: { name: 'Okta' },
+      });
+      expect(issued.statusCode, issued.body).toBe(201);
+      return { as: admin, params: { id: organization.id } };
+    },
+    changes: { name: ['Okta', null], token: [AUDIT_REDACTED, null] },
+  },
   createAccount: {
     action: 'account.created',
     call: async () => ({

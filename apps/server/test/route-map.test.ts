@@ -31,11 +31,26 @@ describe('the route map', () => {
     expect(served().filter((route) => route.includes(' /v1/'))).toEqual(declared);
   });
 
-  it('leaves out only the probes, which answer balancers and process managers, not clients', () => {
-    expect(served().filter((route) => !route.includes(' /v1/'))).toEqual([
-      'GET /healthz',
-      'GET /readyz',
-    ]);
+  it('leaves out only the probes and SCIM, which speak to machines in forms of their own', () => {
+    // The probes answer balancers and process managers; SCIM (RFC 7644) answers the
+    // organisation's directory with its own token, media type and errors (decision 029).
+    expect(served().filter((route) => !route.includes(' /v1/'))).toEqual(
+      [
+        'GET /healthz',
+        'GET /readyz',
+        'GET /scim/v2/ServiceProviderConfig',
+        'GET /scim/v2/ResourceTypes',
+        'GET /scim/v2/ResourceTypes/{id}',
+        'GET /scim/v2/Schemas',
+        'GET /scim/v2/Schemas/{id}',
+        'GET /scim/v2/Users',
+        'POST /scim/v2/Users',
+        'GET /scim/v2/Users/{id}',
+        'PUT /scim/v2/Users/{id}',
+        'PATCH /scim/v2/Users/{id}',
+        'DELETE /scim/v2/Users/{id}',
+      ].sort(),
+    );
   });
 
   it('documents each route’s success and error answers', () => {

@@ -37,7 +37,10 @@ const notClientRoute = (path: string) =>
   path.startsWith('/v1/vr-app/files/') ||
   path.startsWith('/v1/auth/') ||
   // A certificate's code is its holder's to show anyone (public, no organisation asks).
-  path.startsWith('/v1/certificates/');
+  path.startsWith('/v1/certificates/') ||
+  // SCIM: the organisation's directory token, not a user's; another organisation's token gets
+  // 404 on each of these in src/scim/scim.test.ts.
+  path.startsWith('/scim/');
 
 async function snapshotOf(organizationId: string) {
   const [vrUsers, devices, sessions] = await Promise.all([

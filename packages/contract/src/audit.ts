@@ -10,8 +10,11 @@ import { IsoDate } from './stats.ts';
  * GET /v1/admin/audit/verify checks.
  */
 
-/** Who acted: a console account, an enrolled headset, or the server itself (the sweeper, a job). */
-export const AUDIT_ACTOR_TYPES = ['account', 'headset', 'system'] as const;
+/**
+ * Who acted: a console account, an enrolled headset, the server itself (the sweeper, a job), or
+ * an organisation's directory through its SCIM token (docs/sso.md).
+ */
+export const AUDIT_ACTOR_TYPES = ['account', 'headset', 'system', 'scim_token'] as const;
 export const AuditActorType = Type.Enum(AUDIT_ACTOR_TYPES);
 export type AuditActorType = Static<typeof AuditActorType>;
 
@@ -40,6 +43,7 @@ export const AUDIT_TARGET_TYPES = [
   'qualification',
   'sso_config',
   'lms_package',
+  'scim_token',
 ] as const;
 export const AuditTargetType = Type.Enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = Static<typeof AuditTargetType>;
@@ -67,6 +71,8 @@ export const AUDIT_ACTIONS = [
   // single sign-on (admin; sign-ins by the provider)
   'sso.configured',
   'sso.removed',
+  'sso.scim_token_issued',
+  'sso.scim_token_revoked',
   // VR users
   'vr_user.created',
   'vr_user.updated',
@@ -144,7 +150,10 @@ export const AuditActor = Type.Object({
   type: AuditActorType,
   /** The account's or headset's id; null for the system, or a sign-in by an unknown email. */
   id: Nullable(Uuid),
-  /** The account's email at that moment (kept after the account is gone); null for others. */
+  /**
+   * The account's email at that moment (kept after the account is gone); a SCIM token's name;
+   * null for others.
+   */
   email: Nullable(Type.String()),
   role: Nullable(Role),
 });

@@ -25,3 +25,4 @@ export * from './integrations.ts';
 export * from './qualifications.ts';
 export * from './sso.ts';
 export * from './lms.ts';
+export * from './scim.ts';

@@ -123,6 +123,7 @@ import {
   SsoTestParams,
   SsoTestResult,
 } from './sso.ts';
+import { ScimTokenBody, ScimTokenIssued, ScimTokenState } from './scim.ts';
 import { routeTable } from './route-table.ts';
 import {
   ActiveSessionList,
@@ -749,6 +750,40 @@ export const routes = {
       'What a test sign-in saw (for 10 minutes): the claims, or the exact reason it failed.',
     params: SsoTestParams,
     success: { status: 200, body: SsoTestResult },
+    errors: ['not_found'],
+  }),
+
+  // ---- Admin: an organisation's SCIM provisioning token (docs/sso.md) ----
+  getScimToken: defineRoute({
+    ...routeTable.getScimToken,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Whether the organisation has a SCIM token: its name, when it was issued and last used, ' +
+      'and the SCIM base URL. Never the token.',
+    params: IdParams,
+    success: { status: 200, body: ScimTokenState },
+    errors: ['not_found'],
+  }),
+  issueScimToken: defineRoute({
+    ...routeTable.issueScimToken,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description:
+      'Issues the organisation’s SCIM token, replacing any before (rotation: the old one stops ' +
+      'at once). The token is answered this once and stored hashed.',
+    params: IdParams,
+    body: ScimTokenBody,
+    success: { status: 201, body: ScimTokenIssued },
+    errors: ['not_found'],
+  }),
+  revokeScimToken: defineRoute({
+    ...routeTable.revokeScimToken,
+    access: 'admin',
+    tags: ['admin-organizations'],
+    description: 'Revokes the organisation’s SCIM token: its directory is refused (401) from now.',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
     errors: ['not_found'],
   }),
 

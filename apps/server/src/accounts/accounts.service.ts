@@ -25,7 +25,7 @@ import {
   totalOf,
 } from '../platform/database/paging.ts';
 import { iso } from '../platform/service/serialize.ts';
-import { changedFields, deletedChanges, recordAudit } from '../audit/audit.ts';
+import { changedFields, deletedChanges, recordAudit, type AuditRecord } from '../audit/audit.ts';
 
 interface AccountRow {
   id: string;
@@ -214,25 +214,64 @@ export async function updateAccount(
         ...(body.active !== undefined ? { active: body.active } : {}),
         ...(body.sso_exempt !== undefined ? { sso_exempt: body.sso_exempt } : {}),
       };
-      if (Object.keys(changes).length > 0) {
-        await trx.updateTable('accounts').set(changes).where('id', '=', id).execute();
-      }
-      const identityChanged =
-        (body.role !== undefined && body.role !== current.role) ||
-        (body.organization_id !== undefined && body.organization_id !== current.organization_id);
-      if ((current.active && body.active === false) || identityChanged) await endSignIns(trx, id);
-      await recordAudit(trx, {
-        by: caller,
-        at: ctx.clock.now(),
-        action: 'account.updated',
-        // The organisation it belongs to now; a move is told in changes.
-        organizationId: changes.organization_id ?? current.organization_id,
-        target: { type: 'account', id, label: changes.email ?? current.email },
-        changes: changedFields(current, changes),
-      });
+      await applyAccountChange(trx, { by: caller, at: ctx.clock.now(), current, changes });
     }),
   );
   return getAccount(ctx, id);
+}
+
+/** An account as a change finds it (locked FOR UPDATE in the change's transaction). */
+export interface AccountBefore {
+  id: string;
+  email: string;
+  active: boolean;
+  role: Account['role'];
+  organization_id: string;
+  [field: string]: unknown;
+}
+
+/** What a change may set: the admin's fields, and what a directory tells by SCIM. */
+export type AccountChanges = Partial<{
+  email: string;
+  role: Account['role'];
+  organization_id: string;
+  active: boolean;
+  sso_exempt: boolean;
+  external_id: string | null;
+  given_name: string | null;
+  family_name: string | null;
+  display_name: string | null;
+}>;
+
+/**
+ * Writes a change of an account, in `trx`, the one way every writer does (a platform admin, the
+ * organisation's directory by SCIM): the row, then, when it was deactivated or its role or
+ * organisation changed, the end of its sign-ins (tokens removed, so reactivating does not revive
+ * them; the access-change trigger closes its live streams on every process), then its audit event.
+ */
+export async function applyAccountChange(
+  trx: Tx,
+  change: { by: AuditRecord['by']; at: Date; current: AccountBefore; changes: AccountChanges },
+): Promise<void> {
+  const { current, changes } = change;
+  if (Object.keys(changes).length > 0) {
+    await trx.updateTable('accounts').set(changes).where('id', '=', current.id).execute();
+  }
+  const identityChanged =
+    (changes.role !== undefined && changes.role !== current.role) ||
+    (changes.organization_id !== undefined && changes.organization_id !== current.organization_id);
+  if ((current.active && changes.active === false) || identityChanged) {
+    await endSignIns(trx, current.id);
+  }
+  await recordAudit(trx, {
+    by: change.by,
+    at: change.at,
+    action: 'account.updated',
+    // The organisation it belongs to now; a move is told in changes.
+    organizationId: changes.organization_id ?? current.organization_id,
+    target: { type: 'account', id: current.id, label: changes.email ?? current.email },
+    changes: changedFields(current, changes),
+  });
 }
 
 /** Removes the account and its tokens; sessions it started keep started_by_email. */

@@ -349,6 +349,38 @@ describe('three nodes behind nginx', () => {
     }
   });
 
+  it('ends a live stream held by one node when the directory deactivates the person by SCIM through another', async () => {
+    const tenant = await makeTenant();
+    const issued = await call(
+      on(1, `/v1/admin/organizations/${tenant.organizationId}/scim-token`),
+      {
+        headers: bearerHeader(adminToken),
+        body: { name: 'Entra ID' },
+      },
+    );
+    expect(issued.status, issued.text).toBe(201);
+    const stream = await openStream(cluster.nodes[1]!.url, tenant.headers);
+    const disabledAt = Date.now();
+    // As Entra ID sends it, straight to node 0.
+    const disabled = await call(on(0, `/scim/v2/Users/${tenant.accountId}`), {
+      method: 'PATCH',
+      headers: {
+        ...bearerHeader(issued.body.token as string),
+        'content-type': 'application/scim+json',
+      },
+      body: {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+        Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+      },
+    });
+    expect(disabled.status, disabled.text).toBe(200);
+    await stream.ended;
+    expect(Date.now() - disabledAt).toBeLessThan(2000);
+    for (const node of [0, 1, 2]) {
+      expect((await call(on(node, '/v1/events'), { headers: tenant.headers })).status).toBe(401);
+    }
+  });
+
   it('shares the enrolment code and the limits between nodes, keyed on the client nginx saw', async () => {
     const tenant = await makeTenant();
     const codes = await Promise.all(

@@ -66,6 +66,12 @@ const LATIN_ALLOWED = new Set([
   'http',
   'https',
   'v',
+  // Provisioning: the protocol, the address the directory is given, and the directories' names.
+  'SCIM',
+  'URL',
+  'Entra',
+  'ID',
+  'Okta',
 ]);
 
 describe('Russian wording', () => {

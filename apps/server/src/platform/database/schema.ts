@@ -26,6 +26,11 @@ export interface AccountsTable {
   sso_exempt: Generated<boolean>;
   qualification_digest: Generated<boolean>;
   language: 'ru' | 'en' | null;
+  /** What a directory told of the person by SCIM (migration 0028); null otherwise. */
+  external_id: Generated<string | null>;
+  given_name: Generated<string | null>;
+  family_name: Generated<string | null>;
+  display_name: Generated<string | null>;
 }
 
 export interface AuthTokensTable {
@@ -285,7 +290,7 @@ export interface AuditEventsTable {
   seq: ColumnType<string | null, number, never>;
   at: ColumnType<Date, string | Date, never>;
   organization_id: string | null;
-  actor_type: 'account' | 'headset' | 'system';
+  actor_type: 'account' | 'headset' | 'system' | 'scim_token';
   actor_id: string | null;
   actor_email: string | null;
   actor_role: Role | null;
@@ -405,6 +410,15 @@ export interface QualificationsTable {
 }
 
 /** Single sign-on (migration 0021). */
+export interface ScimTokensTable {
+  id: Generated<string>;
+  organization_id: string;
+  name: string;
+  token_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
 export interface SsoConfigsTable {
   organization_id: string;
   protocol: 'oidc' | 'saml';
@@ -539,6 +553,7 @@ export interface Database {
   qualification_revocations: QualificationRevocationsTable;
   qualification_awards: QualificationAwardsTable;
   sso_configs: SsoConfigsTable;
+  scim_tokens: ScimTokensTable;
   sso_email_domains: SsoEmailDomainsTable;
   sso_sign_ins: SsoSignInsTable;
   saml_assertions_used: SamlAssertionsUsedTable;

@@ -1,4 +1,4 @@
-import { Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Divider, Modal, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { Organization } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useSaveOrganization } from '../../api/organizations';
+import { ScimTokenPanel } from './ScimTokenPanel';
 
 /** Create an organisation (name), or edit one (name and active). */
 export function OrganizationFormModal({
@@ -69,6 +70,12 @@ export function OrganizationFormModal({
           />
         </Stack>
       </form>
+      {organization ? (
+        <>
+          <Divider my="lg" />
+          <ScimTokenPanel organizationId={organization.id} />
+        </>
+      ) : null}
     </Modal>
   );
 }

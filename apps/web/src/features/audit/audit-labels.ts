@@ -59,8 +59,14 @@ export function actionFilterData(t: TFunction) {
   }));
 }
 
-/** Who acted: an account's email and its role then, or "Headset", or "System". */
+/**
+ * Who acted: an account's email and its role then, or "Headset", or "System", or a SCIM token
+ * by its name ("SCIM token «Entra ID»"; the name is kept in the actor's email field).
+ */
 export function actorParts(t: TFunction, actor: AuditActor): { who: string; role?: string } {
+  if (actor.type === 'scim_token' && actor.email) {
+    return { who: `${t('audit:actorType.scim_token')} «${actor.email}»` };
+  }
   if (actor.type !== 'account') return { who: t(`audit:actorType.${actor.type}`) };
   return {
     who: actor.email ?? t('audit:actorType.account'),
