@@ -186,6 +186,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'abc' })).toThrow(
       /^ADMIN_PASSWORD must be 8 to 200 characters long$/,
     );
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'Password123' })).toThrow(
+      /^ADMIN_PASSWORD is one of the most common passwords and easily guessed: choose another$/,
+    );
     expect(() => loadConfig({ SIGNING_SECRET: 'leaked\n' })).toThrow(
       /^SIGNING_SECRET must not hold control characters[^"]*$/,
     );
