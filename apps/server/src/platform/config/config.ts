@@ -115,6 +115,14 @@ export const CONFIG_SETTINGS = {
       'key that encrypts webhook and LRS secrets in the database; set the same value on every process, keep it with the backups (the secrets cannot be read without it)',
     secret: true,
   }),
+  /** Read by audit/audit-key.ts through signing-secret.ts. */
+  auditKey: text({
+    name: 'AUDIT_KEY',
+    shownDefault: 'generated in `DATA_DIR`',
+    meaning:
+      'HMAC key that signs the audit log’s checkpoints (verify refuses one it cannot check); set the same value on every process, keep it out of the database’s reach and with the backups',
+    secret: true,
+  }),
   publicUrl: url({
     name: 'PUBLIC_URL',
     schemes: ['http', 'https'],

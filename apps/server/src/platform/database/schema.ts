@@ -32,6 +32,9 @@ export interface AuthTokensTable {
   token_hash: string;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** An API token's name (migration 0024); null: a console sign-in. */
+  name: ColumnType<string | null, string | null | undefined, never>;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date>;
 }
 
 export interface RateLimitCountersTable {
