@@ -299,6 +299,8 @@ export interface AuditCheckpointsTable {
   seq: ColumnType<string, number, number>;
   hash: string;
   purged_at: Timestamp;
+  /** HMAC-SHA256 under AUDIT_KEY (migration 0023); null on a checkpoint written before it. */
+  signature: string | null;
 }
 
 /** Results out (migration 0012): integrations, the outbox and the deliveries. */
