@@ -66,6 +66,10 @@ const LATIN_ALLOWED = new Set([
   'http',
   'https',
   'v',
+  // API tokens: the interface's name, and the header a script sends the token in, as typed.
+  'API',
+  'Authorization',
+  'Bearer',
 ]);
 
 describe('Russian wording', () => {
