@@ -146,6 +146,24 @@ const CALLS: Record<string, Expected | { exempt: string }> = {
     call: async () => ({ as: await makeTenant(t), payload: { qualification_digest: false } }),
     changes: { qualification_digest: [true, false] },
   },
+  createApiToken: {
+    action: 'api_token.created',
+    call: async () => ({ as: staff, payload: { name: 'Nightly export', expires_at: soon() } }),
+    changes: { name: [null, 'Nightly export'] },
+  },
+  revokeApiToken: {
+    action: 'api_token.revoked',
+    call: async () => {
+      const made = await t.app.inject({
+        method: 'POST',
+        url: '/v1/me/api-tokens',
+        headers: staff.headers,
+        payload: { name: 'Old script' },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return { as: staff, params: { id: made.json<{ id: string }>().id } };
+    },
+  },
   deleteDevice: {
     action: 'device.deleted',
     call: async () => {

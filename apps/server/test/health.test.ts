@@ -279,7 +279,7 @@ describe('draining on SIGTERM, and metrics, of the server process', { timeout: 1
     const env: Record<string, string> = {
       DATA_DIR: dataDir,
       DRAIN_DELAY_MS: '1500',
-      ADMIN_PASSWORD: 'whatever1',
+      ADMIN_PASSWORD: 'whatever-it-is',
       METRICS_PORT: '0',
     };
     if (kind === 'postgres') {

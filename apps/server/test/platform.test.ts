@@ -244,7 +244,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
 
   it('refuses to start a second server on the same DATA_DIR', async () => {
     const dir = migratedDir();
-    const first = await startServer({ DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' });
+    const first = await startServer({ DATA_DIR: dir, ADMIN_PASSWORD: 'whatever-it-is' });
     const second = startServer({ DATA_DIR: dir });
     const failure = await second.then(
       () => undefined,
@@ -261,7 +261,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
   it('drains and exits when SIGTERM is sent to `npm start` (no wrapper keeps it alive)', async () => {
     const dir = migratedDir();
     const server = await startServer(
-      { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
+      { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever-it-is' },
       { file: 'npm', args: ['start', '--silent'] },
     );
     expect((await fetch(`${server.url}/v1/me`)).status).toBe(401);
@@ -275,11 +275,11 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
     const dir = migratedDir();
     const script = path.resolve(import.meta.dirname, 'fixtures/server-losing-database.ts');
     const server = await startServer(
-      { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever1' },
+      { DATA_DIR: dir, ADMIN_PASSWORD: 'whatever-it-is' },
       // From the sources, as `npm run dev` runs it (the fixture reaches into the database).
       { file: process.execPath, args: ['--import', 'tsx', '--conditions=vrtc-source', script] },
     );
-    expect((await login(server.url, 'admin@example.com', 'whatever1')).status).toBe(200);
+    expect((await login(server.url, 'admin@example.com', 'whatever-it-is')).status).toBe(200);
     const before = server.output().length;
     server.child.stdin!.write('crash\n');
     expect(await exited(server.child)).toBe(1);
@@ -321,7 +321,8 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
     const failure = await startServer({
       DATA_DIR: tempDir(),
       PORT: 'eighty',
-      ADMIN_PASSWORD: 'short',
+      // On the common-passwords list (the length alone is checked in config.test.ts).
+      ADMIN_PASSWORD: 'password123',
     }).then(
       () => undefined,
       (error: Error & { exitCode: number }) => error,
@@ -329,7 +330,7 @@ describeOnce('the server process', { timeout: 180_000 }, () => {
     expect(failure?.exitCode).toBe(1);
     expect(failure?.message.trim()).toBe(
       'PORT must be an integer from 0 to 65535, got "eighty"\n' +
-        'ADMIN_PASSWORD must be 8 to 200 characters long',
+        'ADMIN_PASSWORD is one of the most common passwords and easily guessed: choose another',
     );
   });
 

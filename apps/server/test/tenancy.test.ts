@@ -127,7 +127,25 @@ describe('tenant isolation', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
 
+    // An API token of A's account: its own, whoever else asks (B's admin too).
+    const aApiToken = await t.db
+      .insertInto('auth_tokens')
+      .values({
+        account_id: a.account.id,
+        token_hash: 'not-a-real-hash',
+        name: 'A script',
+        created_at: t.clock.now(),
+        expires_at: new Date(t.clock.now().getTime() + 3600_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
     const calls = (bSetup: Awaited<ReturnType<typeof makeStartableSetup>>): Call[] => [
+      {
+        method: 'DELETE',
+        route: '/v1/me/api-tokens/{id}',
+        url: `/v1/me/api-tokens/${aApiToken.id}`,
+      },
       // Qualifications (issue 37): A's qualification, A's trainee.
       { method: 'GET', route: '/v1/qualifications/{id}', url: aQ },
       {
@@ -346,6 +364,9 @@ describe('tenant isolation', () => {
       expect(bSessions).toEqual([]);
     }
     expect(await snapshotOf(a.organization.id)).toEqual(before);
+    expect(
+      await t.db.selectFrom('auth_tokens').select('id').where('id', '=', aApiToken.id).execute(),
+    ).toHaveLength(1);
 
     // Every client route with a path id is in the matrix above (a new one must be added).
     const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;

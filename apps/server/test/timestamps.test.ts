@@ -202,10 +202,20 @@ const cases: Record<string, Case> = {
         payload: { vr_user_ids: [vrUserId], due_at: v },
       }),
   },
+  'createApiToken body.expires_at': {
+    kind: 'date-time',
+    send: (v) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/me/api-tokens',
+        headers: staff.headers,
+        payload: { name: 'Nightly export', expires_at: v },
+      }),
+  },
 };
 
 function edgeValues(kind: Case['kind']) {
-  // A grant must expire in the future; the other fields take any year.
+  // A grant and an API token must expire in the future; the other fields take any year.
   const year = 2096;
   if (kind === 'date') return { valid: validDates, invalid: invalidDates };
   if (kind === 'date-time') return { valid: validTimes(year), invalid: invalidTimes(year) };

@@ -44,6 +44,7 @@ export const AUDIT_TARGET_TYPES = [
   'sso_config',
   'lms_package',
   'scim_token',
+  'api_token',
 ] as const;
 export const AuditTargetType = Type.Enum(AUDIT_TARGET_TYPES);
 export type AuditTargetType = Static<typeof AuditTargetType>;
@@ -59,6 +60,9 @@ export const AUDIT_ACTIONS = [
   'auth.logout',
   'auth.password_changed',
   'auth.access_denied',
+  // an account's own API tokens
+  'api_token.created',
+  'api_token.revoked',
   // console accounts (admin)
   'account.created',
   'account.updated',
@@ -246,12 +250,38 @@ export type AuditEventPage = Static<typeof AuditEventPage>;
  * first_bad_event_id names the first event whose stored content no longer matches its hash (or
  * whose link to the one before is broken), organization_id its chain (null: the platform's).
  */
+/**
+ * Whether verify trusted a chain's checkpoint (where a retention purge left it to start):
+ * key_matched, its signature holds under the server's AUDIT_KEY; unsigned, it has none (set by
+ * hand, or written before checkpoints were signed); signature_mismatch, signed with another key
+ * or altered since. Only key_matched is trusted: the others fail the verification.
+ */
+export const AUDIT_CHECKPOINT_TRUST = ['key_matched', 'unsigned', 'signature_mismatch'] as const;
+export type AuditCheckpointTrust = (typeof AUDIT_CHECKPOINT_TRUST)[number];
+
+/** One chain's checkpoint as verify judged it. */
+export const AuditCheckpointVerdict = Type.Object({
+  /** The chain's organisation; null: the platform's chain. */
+  organization_id: Nullable(Uuid),
+  /** The seq of the last event purged: the chain is walked from the one after it. */
+  seq: Type.Integer(),
+  purged_at: Timestamp,
+  trust: Type.Enum(AUDIT_CHECKPOINT_TRUST),
+  trusted: Type.Boolean(),
+});
+export type AuditCheckpointVerdict = Static<typeof AuditCheckpointVerdict>;
+
 export const AuditVerifyResult = Type.Object({
   ok: Type.Boolean(),
   chains_checked: Type.Integer(),
   events_checked: Type.Integer(),
   first_bad_event_id: Nullable(Uuid),
   organization_id: Nullable(Uuid),
+  /**
+   * Every checkpoint met and whether it was trusted; a refused one ends the verification there
+   * (ok false, organization_id its chain, first_bad_event_id null).
+   */
+  checkpoints: Type.Array(AuditCheckpointVerdict),
 });
 export type AuditVerifyResult = Static<typeof AuditVerifyResult>;
 

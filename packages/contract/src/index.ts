@@ -26,3 +26,4 @@ export * from './qualifications.ts';
 export * from './sso.ts';
 export * from './lms.ts';
 export * from './scim.ts';
+export * from './api-tokens.ts';

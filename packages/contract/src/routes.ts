@@ -32,6 +32,7 @@ import {
   OwnPasswordBody,
   SsoEndSessionQuery,
 } from './auth.ts';
+import { ApiTokenList, CreateApiTokenBody, CreatedApiToken } from './api-tokens.ts';
 import {
   Delivery,
   DeliveryListQuery,
@@ -299,6 +300,40 @@ export const routes = {
     body: OwnPasswordBody,
     success: { status: 200, body: OkBody },
     errors: ['wrong_current_password', 'rate_limited', 'password_too_common'],
+  }),
+  listApiTokens: defineRoute({
+    ...routeTable.listApiTokens,
+    access: 'reader',
+    tags: ['auth'],
+    description:
+      'The caller’s own API tokens, newest first: name, when made, last used (to the minute) ' +
+      'and when it expires. Never the secret.',
+    success: { status: 200, body: ApiTokenList },
+    errors: [],
+  }),
+  createApiToken: defineRoute({
+    ...routeTable.createApiToken,
+    access: 'reader',
+    tags: ['auth'],
+    description:
+      'Makes an API token of the caller’s own: a bearer token (`Authorization: Bearer …`) that ' +
+      'acts as the caller, with its role and organisation, until revoked or expires_at. The ' +
+      'secret is in this answer only; the server keeps its hash. An auditor’s token reads only, ' +
+      'as the auditor. At most 20 per account (409 quota_exceeded).',
+    body: CreateApiTokenBody,
+    success: { status: 201, body: CreatedApiToken },
+    errors: ['quota_exceeded'],
+  }),
+  revokeApiToken: defineRoute({
+    ...routeTable.revokeApiToken,
+    access: 'reader',
+    tags: ['auth'],
+    description:
+      'Revokes one of the caller’s own API tokens: a request with it is refused (401) at once, ' +
+      'and its live streams close. Another account’s token is not found (404).',
+    params: IdParams,
+    success: { status: 200, body: OkBody },
+    errors: ['not_found'],
   }),
 
   ssoStart: defineRoute({

@@ -3,6 +3,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { PLATFORM_CHAIN, SYSTEM, recordAudit } from './audit.ts';
+import { checkpointSignature } from './audit-key.ts';
 import { linkAudit } from './audit-linker.ts';
 
 /** Arbitrary constant shared by every process of this product: "one purge at a time". */
@@ -14,8 +15,9 @@ const PURGE_FIRST_AFTER_MS = 60_000;
 /**
  * Deletes the events older than AUDIT_RETENTION_DAYS (and the linker's links of them), chain by
  * chain, and moves each chain's checkpoint to the last event deleted, so the chain verifies from there. Only a chain's oldest
- * run of events goes (never one out of the middle, whatever its time says), in the one
- * transaction allowed to delete (vrtc.audit_purge), which also records the purge in that chain.
+ * run of events goes (never one out of the middle, whatever its time says), through the one
+ * function allowed to delete (vrtc_audit_purge, migration 0023), with the new checkpoint signed
+ * under AUDIT_KEY (audit-key.ts); the same transaction records the purge in that chain.
  * Answers how many events went; 0 when another process is purging.
  */
 export async function purgeAudit(ctx: ServiceContext): Promise<number> {
@@ -54,24 +56,17 @@ export async function purgeAudit(ctx: ServiceContext): Promise<number> {
         .select('seq')
         .where('chain', '=', chain)
         .executeTakeFirst();
-      await sql`SELECT set_config('vrtc.audit_purge', 'on', true)`.execute(trx);
+      // The one way to delete events and move the checkpoint (migration 0023), with the
+      // checkpoint signed here under the key the database never sees.
+      const signature = checkpointSignature(ctx.config, {
+        chain,
+        seq: last,
+        hash: lastEvent.hash,
+        purgedAt: now,
+      });
       const { rows: deleted } = await sql<{ count: number }>`
-        WITH linked AS (
-          DELETE FROM audit_links WHERE chain = ${chain} AND seq <= ${last} RETURNING event_id
-        ), events AS (
-          DELETE FROM audit_events WHERE chain = ${chain}
-            AND (seq <= ${last} OR id IN (SELECT event_id FROM linked))
-          RETURNING 1
-        )
-        SELECT count(*)::int AS count FROM events`.execute(trx);
-      await trx
-        .insertInto('audit_checkpoints')
-        .values({ chain, seq: last, hash: lastEvent.hash, purged_at: now })
-        .onConflict((oc) =>
-          oc.column('chain').doUpdateSet({ seq: last, hash: lastEvent.hash, purged_at: now }),
-        )
-        .execute();
-      await sql`SELECT set_config('vrtc.audit_purge', 'off', true)`.execute(trx);
+        SELECT vrtc_audit_purge(${chain}, ${last}, ${lastEvent.hash}, ${now}, ${signature})
+          AS count`.execute(trx);
       const count = deleted[0]?.count ?? 0;
       await recordAudit(trx, {
         by: SYSTEM,

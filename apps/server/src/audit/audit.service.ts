@@ -8,6 +8,7 @@ import {
   csvText,
   safeFileNamePart,
   type AuditAction,
+  type AuditCheckpointVerdict,
   type AuditEvent,
   type AuditEventExportQuery,
   type AuditEventListQuery,
@@ -22,7 +23,15 @@ import type { AuditEventsTable } from '../platform/database/schema.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, invalidCursor, notFound } from '../platform/service/errors.ts';
 import { afterKeyset, newestFirst, readKeysetPage } from '../platform/database/paging.ts';
-import { GENESIS_HASH, contentHash, eventHash, linkHash, type ChainedContent } from './audit.ts';
+import {
+  GENESIS_HASH,
+  PLATFORM_CHAIN,
+  contentHash,
+  eventHash,
+  linkHash,
+  type ChainedContent,
+} from './audit.ts';
+import { checkpointTrust } from './audit-key.ts';
 import { linkAudit } from './audit-linker.ts';
 
 type AuditRow = Selectable<AuditEventsTable>;
@@ -232,30 +241,40 @@ export async function verifyAudit(ctx: ServiceContext): Promise<AuditVerifyResul
           'h.hash',
           'c.seq as checkpoint_seq',
           'c.hash as checkpoint_hash',
+          'c.purged_at as checkpoint_purged_at',
+          'c.signature as checkpoint_signature',
         ])
         .orderBy('h.chain')
         .execute();
-      let eventsChecked = 0;
+      const result: AuditVerifyResult = {
+        ok: true,
+        chains_checked: heads.length,
+        events_checked: 0,
+        first_bad_event_id: null,
+        organization_id: null,
+        checkpoints: [],
+      };
       for (const head of heads) {
+        const organizationId = head.chain === PLATFORM_CHAIN ? null : head.chain;
+        const checkpoint = checkpointVerdict(ctx, head);
+        if (checkpoint) result.checkpoints.push(checkpoint);
+        // A checkpoint not signed with this server's key is not where the chain starts: what it
+        // would hide is not known, so the chain does not hold.
+        if (checkpoint && !checkpoint.trusted) {
+          return { ...result, ok: false, organization_id: organizationId };
+        }
         const verdict = await verifyChain(trx, head);
-        eventsChecked += verdict.checked;
+        result.events_checked += verdict.checked;
         if (verdict.firstBad !== undefined) {
           return {
+            ...result,
             ok: false,
-            chains_checked: heads.length,
-            events_checked: eventsChecked,
             first_bad_event_id: verdict.firstBad,
-            organization_id: head.chain === 'platform' ? null : head.chain,
+            organization_id: organizationId,
           };
         }
       }
-      return {
-        ok: true,
-        chains_checked: heads.length,
-        events_checked: eventsChecked,
-        first_bad_event_id: null,
-        organization_id: null,
-      };
+      return result;
     });
 }
 
@@ -266,6 +285,29 @@ interface ChainHead {
   hash: string;
   checkpoint_seq: string | null;
   checkpoint_hash: string | null;
+  checkpoint_purged_at: Date | null;
+  checkpoint_signature: string | null;
+}
+
+/** Whether the chain's checkpoint is signed under this server's AUDIT_KEY (audit-key.ts). */
+function checkpointVerdict(
+  ctx: ServiceContext,
+  head: ChainHead,
+): AuditCheckpointVerdict | undefined {
+  if (head.checkpoint_seq === null || head.checkpoint_hash === null) return undefined;
+  const purgedAt = head.checkpoint_purged_at ?? new Date(0);
+  const trust = checkpointTrust(
+    ctx.config,
+    { chain: head.chain, seq: Number(head.checkpoint_seq), hash: head.checkpoint_hash, purgedAt },
+    head.checkpoint_signature,
+  );
+  return {
+    organization_id: head.chain === PLATFORM_CHAIN ? null : head.chain,
+    seq: Number(head.checkpoint_seq),
+    purged_at: purgedAt.toISOString(),
+    trust,
+    trusted: trust === 'key_matched',
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { callerOf } from './caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import * as auth from './auth.service.ts';
+import * as apiTokens from './api-tokens.ts';
 import {
   clearSessionCookie,
   refuseCrossSite,
@@ -45,6 +46,16 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
   });
   registerRoute(app, routes.changeOwnPassword, async (request) => {
     await auth.changeOwnPassword(ctx, callerOf(request), request.body, request.ip);
+    return { ok: true as const };
+  });
+  registerRoute(app, routes.listApiTokens, (request) =>
+    apiTokens.listApiTokens(ctx, callerOf(request)),
+  );
+  registerRoute(app, routes.createApiToken, (request) =>
+    apiTokens.createApiToken(ctx, callerOf(request), request.body),
+  );
+  registerRoute(app, routes.revokeApiToken, async (request) => {
+    await apiTokens.revokeApiToken(ctx, callerOf(request), request.params.id);
     return { ok: true as const };
   });
 }

@@ -23,6 +23,7 @@ import { addressPrefix } from '../platform/service/address-prefix.ts';
 import { auditBudgetLeft } from '../audit/refusals.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { refuseCommonPassword } from './common-passwords.ts';
+import { LAST_USED_GRAIN_MS, noteApiTokenUse } from './api-tokens.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
@@ -274,9 +275,18 @@ const callerOfRow = (row: SignInRow): Caller => ({
  */
 export async function resolveToken(db: Db, now: Date, token: string): Promise<Caller | undefined> {
   const row = await validSignIns(db, now)
+    .select(['auth_tokens.name', 'auth_tokens.last_used_at'])
     .where('auth_tokens.token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  return row && callerOfRow(row);
+  if (!row) return undefined;
+  // An API token notes when it was used, to the minute (api-tokens.ts).
+  if (
+    row.name !== null &&
+    !(row.last_used_at && now.getTime() - row.last_used_at.getTime() < LAST_USED_GRAIN_MS)
+  ) {
+    await noteApiTokenUse(db, row.token_id, now);
+  }
+  return callerOfRow(row);
 }
 
 /**

@@ -72,6 +72,10 @@ const LATIN_ALLOWED = new Set([
   'Entra',
   'ID',
   'Okta',
+  // API tokens: the interface's name, and the header a script sends the token in, as typed.
+  'API',
+  'Authorization',
+  'Bearer',
 ]);
 
 describe('Russian wording', () => {

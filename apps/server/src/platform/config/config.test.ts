@@ -23,6 +23,7 @@ const SAMPLES: Record<string, { set: string; holds: unknown; bad: string }> = {
   PASSWORD_HASH_COST: { set: 'standard', holds: 'standard', bad: 'test' },
   SIGNING_SECRET: { set: 'a'.repeat(64), holds: 'a'.repeat(64), bad: 'copied\r' },
   INTEGRATION_SECRETS_KEY: { set: 'b'.repeat(64), holds: 'b'.repeat(64), bad: 'copied\r' },
+  AUDIT_KEY: { set: 'c'.repeat(64), holds: 'c'.repeat(64), bad: 'copied\n' },
   PUBLIC_URL: {
     set: 'https://vrtc.example.org',
     holds: 'https://vrtc.example.org',
@@ -134,6 +135,7 @@ describe('configuration', () => {
       passwordHashCost: 'standard',
       signingSecret: undefined,
       integrationSecretsKey: undefined,
+      auditKey: undefined,
       publicUrl: undefined,
       tokenTtlMs: 7 * 24 * 3600 * 1000,
       heartbeatIntervalMs: 5000,
@@ -197,6 +199,9 @@ describe('configuration', () => {
   it('does not repeat a refused secret in its message (it would land in the log)', () => {
     expect(() => loadConfig({ ADMIN_PASSWORD: 'abc' })).toThrow(
       /^ADMIN_PASSWORD must be 8 to 200 characters long$/,
+    );
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'Password123' })).toThrow(
+      /^ADMIN_PASSWORD is one of the most common passwords and easily guessed: choose another$/,
     );
     expect(() => loadConfig({ SIGNING_SECRET: 'leaked\n' })).toThrow(
       /^SIGNING_SECRET must not hold control characters[^"]*$/,

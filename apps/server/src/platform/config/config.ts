@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Email, Password } from '@vrtc/contract';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
+import { isCommonPassword } from './common-passwords.ts';
 import {
   commaList,
   directory,
@@ -69,12 +70,16 @@ export const CONFIG_SETTINGS = {
   adminPassword: text({
     name: 'ADMIN_PASSWORD',
     shownDefault: 'generated',
-    meaning: `password of the first admin (${passwordLength.minLength} to ${passwordLength.maxLength} characters, as for every account); unset → generated and printed once in the log`,
+    meaning: `password of the first admin (${passwordLength.minLength} to ${passwordLength.maxLength} characters and not a common password, as for every account); unset → generated and printed once in the log`,
     secret: true,
-    check: (value) =>
-      isPassword(value)
-        ? undefined
-        : `must be ${passwordLength.minLength} to ${passwordLength.maxLength} characters long`,
+    check: (value) => {
+      if (!isPassword(value)) {
+        return `must be ${passwordLength.minLength} to ${passwordLength.maxLength} characters long`;
+      }
+      return isCommonPassword(value)
+        ? 'is one of the most common passwords and easily guessed: choose another'
+        : undefined;
+    },
   }),
   /**
    * Read by auth/passwords.ts. `test` (Argon2's floor) only where NODE_ENV=test, which the test
@@ -108,6 +113,14 @@ export const CONFIG_SETTINGS = {
     shownDefault: 'generated in `DATA_DIR`',
     meaning:
       'key that encrypts webhook and LRS secrets in the database; set the same value on every process, keep it with the backups (the secrets cannot be read without it)',
+    secret: true,
+  }),
+  /** Read by audit/audit-key.ts through signing-secret.ts. */
+  auditKey: text({
+    name: 'AUDIT_KEY',
+    shownDefault: 'generated in `DATA_DIR`',
+    meaning:
+      'HMAC key that signs the audit log’s checkpoints (verify refuses one it cannot check); set the same value on every process, keep it out of the database’s reach and with the backups',
     secret: true,
   }),
   publicUrl: url({

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { signingSecret } from './signing-secret.ts';
+import { auditKey, signingSecret } from './signing-secret.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -35,5 +35,18 @@ describe('signingSecret', () => {
     const dataDir = tempDir();
     fs.writeFileSync(path.join(dataDir, 'signing-secret'), 'kept-from-before\n');
     expect(signingSecret({ signingSecret: undefined, dataDir })).toBe('kept-from-before');
+  });
+});
+
+describe('auditKey', () => {
+  it('prefers AUDIT_KEY, else makes its own private file in DATA_DIR beside the others', () => {
+    const dataDir = tempDir();
+    expect(auditKey({ auditKey: 'from-env', dataDir })).toBe('from-env');
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+    const key = auditKey({ auditKey: undefined, dataDir });
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toBe(signingSecret({ signingSecret: undefined, dataDir }));
+    expect(fs.statSync(path.join(dataDir, 'audit-key')).mode & 0o777).toBe(0o600);
+    expect(auditKey({ auditKey: undefined, dataDir })).toBe(key);
   });
 });

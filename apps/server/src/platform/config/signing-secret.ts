@@ -26,6 +26,15 @@ export function integrationSecretsKey(
   return keptSecret(config.dataDir, 'integration-secrets-key', config.integrationSecretsKey);
 }
 
+/**
+ * The key that signs the audit log's checkpoints (audit/audit-key.ts): AUDIT_KEY, else
+ * `${DATA_DIR}/audit-key`, made as the signing secret is. It never reaches the database, so a
+ * database session cannot sign a checkpoint of its own (decision 032).
+ */
+export function auditKey(config: Pick<Config, 'auditKey' | 'dataDir'>): string {
+  return keptSecret(config.dataDir, 'audit-key', config.auditKey);
+}
+
 /** A key kept in the data directory only, with no variable to set it (the single sign-on key). */
 export function dataDirSecret(dataDir: string, name: string): string {
   return keptSecret(dataDir, name, undefined);

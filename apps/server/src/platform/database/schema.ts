@@ -43,6 +43,9 @@ export interface AuthTokensTable {
   sso_protocol: 'oidc' | 'saml' | null;
   /** Until when a re-authentication at the provider may stand in for a password, once. */
   sso_fresh_until: Timestamp | null;
+  /** An API token's name (migration 0024); null: a console sign-in. */
+  name: ColumnType<string | null, string | null | undefined, never>;
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date>;
 }
 
 export interface RateLimitCountersTable {
@@ -337,6 +340,8 @@ export interface AuditCheckpointsTable {
   seq: ColumnType<string, number, number>;
   hash: string;
   purged_at: Timestamp;
+  /** HMAC-SHA256 under AUDIT_KEY (migration 0023); null on a checkpoint written before it. */
+  signature: string | null;
 }
 
 /** Results out (migration 0012): integrations, the outbox and the deliveries. */

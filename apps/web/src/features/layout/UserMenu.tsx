@@ -2,6 +2,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { lazy, Suspense, useState } from 'react';
 import { lazyDialog } from '../../components/lazy-dialog';
 import { AccountButton } from './AccountButton';
+import type { ApiTokensModalProps } from './ApiTokensModal';
 import type { ChangeOwnPasswordModalProps } from './ChangeOwnPasswordModal';
 
 // Loaded when first opened, not with every signed-in page.
@@ -11,14 +12,21 @@ const ChangeOwnPasswordModal = lazyDialog<ChangeOwnPasswordModalProps>(
   (props) => ({ ...props, opened: false }),
 );
 
+const ApiTokensModal = lazyDialog<ApiTokensModalProps>(
+  () => import('./ApiTokensModal').then((module) => module.ApiTokensModal),
+  (props) => props.opened,
+  (props) => ({ ...props, opened: false }),
+);
+
 // The menu (Mantine's Menu and floating-ui) loads on the button's first press (issue #27).
 const AccountMenu = lazy(() =>
   import('./AccountMenu').then((module) => ({ default: module.AccountMenu })),
 );
 
-/** The header's menu of the signed-in account: who is signed in, and changing its password. */
+/** The header's menu of the signed-in account: who is signed in, its password, its API tokens. */
 export function UserMenu() {
   const [passwordOpened, password] = useDisclosure(false);
+  const [apiTokensOpened, apiTokens] = useDisclosure(false);
   // Until the first press, the button alone, announced as a menu's (as Menu.Target makes it).
   const [pressed, setPressed] = useState<{ focused: boolean } | null>(null);
   const untilLoaded = (
@@ -35,12 +43,17 @@ export function UserMenu() {
     <>
       {pressed ? (
         <Suspense fallback={untilLoaded}>
-          <AccountMenu focused={pressed.focused} onChangePassword={password.open} />
+          <AccountMenu
+            focused={pressed.focused}
+            onChangePassword={password.open}
+            onApiTokens={apiTokens.open}
+          />
         </Suspense>
       ) : (
         untilLoaded
       )}
       <ChangeOwnPasswordModal opened={passwordOpened} onClose={password.close} />
+      <ApiTokensModal opened={apiTokensOpened} onClose={apiTokens.close} />
     </>
   );
 }
