@@ -24,3 +24,4 @@ export * from './audit.ts';
 export * from './integrations.ts';
 export * from './qualifications.ts';
 export * from './sso.ts';
+export * from './mfa.ts';
