@@ -25,8 +25,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const allRoutes = Object.entries(routes as Record<string, RouteDefinition>);
-/** The caller's own sign-in: signing out and its own password change nothing of the organisation. */
-const OWN_SIGN_IN = new Set<string>(['logout', 'changeOwnPassword']);
+/**
+ * The caller's own sign-in: signing out, its own password and its own second factors (decision
+ * 031: every password account, the auditor's too) change nothing of the organisation.
+ */
+const OWN_SIGN_IN = new Set<string>([
+  'logout',
+  'changeOwnPassword',
+  'startTotp',
+  'confirmTotp',
+  'removeTotp',
+  'renewRecoveryCodes',
+  'passkeyRegistrationOptions',
+  'addPasskey',
+  'removePasskey',
+]);
 
 describe('the auditor', () => {
   it('is created by a platform admin for one organisation, like staff', async () => {

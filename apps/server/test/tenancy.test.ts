@@ -107,8 +107,25 @@ describe('tenant isolation', () => {
       })
       .execute();
     const aQ = `/v1/qualifications/${aQualification.id}`;
+    // A's staff's passkey (decision 031): an account's own factor, no other account's to remove.
+    const aPasskey = await t.db
+      .insertInto('mfa_passkeys')
+      .values({
+        account_id: a.account.id,
+        credential_id: `credential-${aQualification.id}`,
+        public_key: 'pQECAyYgASFYIA',
+        name: 'A’s key',
+        created_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const calls = (bSetup: Awaited<ReturnType<typeof makeStartableSetup>>): Call[] => [
+      {
+        method: 'DELETE',
+        route: '/v1/me/mfa/passkeys/{id}',
+        url: `/v1/me/mfa/passkeys/${aPasskey.id}`,
+      },
       // Qualifications (issue 37): A's qualification, A's trainee.
       { method: 'GET', route: '/v1/qualifications/{id}', url: aQ },
       {
@@ -311,6 +328,9 @@ describe('tenant isolation', () => {
       expect(bSessions).toEqual([]);
     }
     expect(await snapshotOf(a.organization.id)).toEqual(before);
+    expect(
+      await t.db.selectFrom('mfa_passkeys').select('id').where('id', '=', aPasskey.id).execute(),
+    ).toHaveLength(1);
 
     // Every client route with a path id is in the matrix above (a new one must be added).
     const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;

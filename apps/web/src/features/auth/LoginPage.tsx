@@ -11,13 +11,17 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import type { MfaChallenge } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../lib/error-text';
 import { useAuth } from '../../auth/AuthProvider';
 import { afterSignIn } from '../../auth/next-path';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+
+// The second step loads only for an account with a second factor (the login page's budget).
+const MfaStep = lazy(() => import('./MfaStep').then((module) => ({ default: module.MfaStep })));
 
 export interface LoginPageProps {
   /** Told the page a sign-in will go to as it is sent (the console starts loading that page). */
@@ -52,6 +56,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const [failure, setFailure] = useState<string>();
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
+  const [challenge, setChallenge] = useState<MfaChallenge>();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -65,8 +70,9 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
     const next = afterSignIn(location.search);
     onSignIn?.(next);
     try {
-      await login(email.trim(), password);
-      navigate(next, { replace: true });
+      const answer = await login(email.trim(), password);
+      if ('mfa_required' in answer) setChallenge(answer);
+      else navigate(next, { replace: true });
     } catch (error) {
       setFailure(errorText(error, t('auth:loginFailed')));
     } finally {
@@ -81,44 +87,57 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
           <LanguageSwitcher />
         </Group>
         <Paper withBorder shadow="sm" p="xl" radius="lg">
-          <form onSubmit={submit} noValidate>
-            <Stack>
-              <div>
-                <Title order={2}>{t('common:appName')}</Title>
-                <Text c="dimmed" size="sm" mt={4}>
-                  {t('auth:subtitle')}
-                </Text>
-              </div>
-              {failure ? (
-                <Alert color="red" role="alert">
-                  {failure}
-                </Alert>
-              ) : null}
-              <TextInput
-                label={t('auth:email')}
-                type="email"
-                autoComplete="username"
-                name="email"
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
-                data-autofocus
-                autoFocus
+          {challenge ? (
+            <Suspense fallback={null}>
+              <MfaStep
+                challenge={challenge}
+                onDone={() => navigate(afterSignIn(location.search), { replace: true })}
+                onBack={() => {
+                  setChallenge(undefined);
+                  setPassword('');
+                }}
               />
-              <PasswordInput
-                label={t('auth:password')}
-                autoComplete="current-password"
-                name="password"
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
-                visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
-              />
-              <Button type="submit" loading={submitting} fullWidth mt="xs">
-                {t('auth:signIn')}
-              </Button>
-            </Stack>
-          </form>
+            </Suspense>
+          ) : (
+            <form onSubmit={submit} noValidate>
+              <Stack>
+                <div>
+                  <Title order={2}>{t('common:appName')}</Title>
+                  <Text c="dimmed" size="sm" mt={4}>
+                    {t('auth:subtitle')}
+                  </Text>
+                </div>
+                {failure ? (
+                  <Alert color="red" role="alert">
+                    {failure}
+                  </Alert>
+                ) : null}
+                <TextInput
+                  label={t('auth:email')}
+                  type="email"
+                  autoComplete="username"
+                  name="email"
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={fieldErrors.email ? t(fieldErrors.email) : undefined}
+                  data-autofocus
+                  autoFocus
+                />
+                <PasswordInput
+                  label={t('auth:password')}
+                  autoComplete="current-password"
+                  name="password"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+                  visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
+                />
+                <Button type="submit" loading={submitting} fullWidth mt="xs">
+                  {t('auth:signIn')}
+                </Button>
+              </Stack>
+            </form>
+          )}
         </Paper>
       </Box>
     </Center>

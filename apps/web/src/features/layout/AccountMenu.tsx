@@ -1,5 +1,5 @@
 import { Menu } from '@mantine/core';
-import { IconKey } from '@tabler/icons-react';
+import { IconKey, IconShieldLock } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../auth/AuthProvider';
@@ -9,6 +9,7 @@ export interface AccountMenuProps {
   /** Whether the button had the focus when it was pressed (a keyboard's Enter or Space). */
   focused: boolean;
   onChangePassword: () => void;
+  onSecurity: () => void;
 }
 
 /**
@@ -16,7 +17,7 @@ export interface AccountMenuProps {
  * of its button: it mounts closed, takes over the button's focus, then opens, so that the first
  * opening behaves as the later ones (the focus moves into the menu and returns to the button).
  */
-export function AccountMenu({ focused, onChangePassword }: AccountMenuProps) {
+export function AccountMenu({ focused, onChangePassword, onSecurity }: AccountMenuProps) {
   const { t } = useTranslation('layout');
   const user = useCurrentUser();
   const [opened, setOpened] = useState(false);
@@ -34,6 +35,9 @@ export function AccountMenu({ focused, onChangePassword }: AccountMenuProps) {
         <Menu.Label style={{ overflowWrap: 'anywhere' }}>{user.email}</Menu.Label>
         <Menu.Item leftSection={<IconKey size={16} />} onClick={onChangePassword}>
           {t('account.changePassword')}
+        </Menu.Item>
+        <Menu.Item leftSection={<IconShieldLock size={16} />} onClick={onSecurity}>
+          {t('account.security')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

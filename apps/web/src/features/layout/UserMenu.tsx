@@ -3,10 +3,17 @@ import { lazy, Suspense, useState } from 'react';
 import { lazyDialog } from '../../components/lazy-dialog';
 import { AccountButton } from './AccountButton';
 import type { ChangeOwnPasswordModalProps } from './ChangeOwnPasswordModal';
+import type { SecurityModalProps } from './SecurityModal';
 
 // Loaded when first opened, not with every signed-in page.
 const ChangeOwnPasswordModal = lazyDialog<ChangeOwnPasswordModalProps>(
   () => import('./ChangeOwnPasswordModal').then((module) => module.ChangeOwnPasswordModal),
+  (props) => props.opened,
+  (props) => ({ ...props, opened: false }),
+);
+
+const SecurityModal = lazyDialog<SecurityModalProps>(
+  () => import('./SecurityModal').then((module) => module.SecurityModal),
   (props) => props.opened,
   (props) => ({ ...props, opened: false }),
 );
@@ -19,6 +26,7 @@ const AccountMenu = lazy(() =>
 /** The header's menu of the signed-in account: who is signed in, and changing its password. */
 export function UserMenu() {
   const [passwordOpened, password] = useDisclosure(false);
+  const [securityOpened, security] = useDisclosure(false);
   // Until the first press, the button alone, announced as a menu's (as Menu.Target makes it).
   const [pressed, setPressed] = useState<{ focused: boolean } | null>(null);
   const untilLoaded = (
@@ -35,12 +43,17 @@ export function UserMenu() {
     <>
       {pressed ? (
         <Suspense fallback={untilLoaded}>
-          <AccountMenu focused={pressed.focused} onChangePassword={password.open} />
+          <AccountMenu
+            focused={pressed.focused}
+            onChangePassword={password.open}
+            onSecurity={security.open}
+          />
         </Suspense>
       ) : (
         untilLoaded
       )}
       <ChangeOwnPasswordModal opened={passwordOpened} onClose={password.close} />
+      <SecurityModal opened={securityOpened} onClose={security.close} />
     </>
   );
 }
