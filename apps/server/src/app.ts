@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { authRoutes } from './auth/auth.routes.ts';
+import { mfaRoutes } from './auth/mfa.routes.ts';
 import { requireUser } from './auth/auth.guard.ts';
 import { SESSION_COOKIE } from './auth/session-cookie.ts';
 import type { AppInstance } from './platform/http/app-types.ts';
@@ -390,6 +391,7 @@ function browserRoutes(ctx: AppContext, liveStreams: LiveStreams) {
     recordRefusals(browser, ctx);
 
     authRoutes(browser, ctx);
+    mfaRoutes(browser, ctx);
     ssoSignInRoutes(browser, ctx);
     for (const routes of consoleRouteModules) routes(browser, ctx);
     liveEventRoutes(browser, liveStreams);

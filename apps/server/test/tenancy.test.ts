@@ -139,12 +139,29 @@ describe('tenant isolation', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // A's staff's passkey (decision 031): an account's own factor, no other account's to remove.
+    const aPasskey = await t.db
+      .insertInto('mfa_passkeys')
+      .values({
+        account_id: a.account.id,
+        credential_id: `credential-${aQualification.id}`,
+        public_key: 'pQECAyYgASFYIA',
+        name: 'A’s key',
+        created_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
 
     const calls = (bSetup: Awaited<ReturnType<typeof makeStartableSetup>>): Call[] => [
       {
         method: 'DELETE',
         route: '/v1/me/api-tokens/{id}',
         url: `/v1/me/api-tokens/${aApiToken.id}`,
+      },
+      {
+        method: 'DELETE',
+        route: '/v1/me/mfa/passkeys/{id}',
+        url: `/v1/me/mfa/passkeys/${aPasskey.id}`,
       },
       // Qualifications (issue 37): A's qualification, A's trainee.
       { method: 'GET', route: '/v1/qualifications/{id}', url: aQ },
@@ -366,6 +383,9 @@ describe('tenant isolation', () => {
     expect(await snapshotOf(a.organization.id)).toEqual(before);
     expect(
       await t.db.selectFrom('auth_tokens').select('id').where('id', '=', aApiToken.id).execute(),
+    ).toHaveLength(1);
+    expect(
+      await t.db.selectFrom('mfa_passkeys').select('id').where('id', '=', aPasskey.id).execute(),
     ).toHaveLength(1);
 
     // Every client route with a path id is in the matrix above (a new one must be added).

@@ -63,6 +63,15 @@ export const AUDIT_ACTIONS = [
   // an account's own API tokens
   'api_token.created',
   'api_token.revoked',
+  // second factors (the account's own; a platform admin's reset)
+  'mfa.totp_enrolled',
+  'mfa.totp_removed',
+  'mfa.passkey_added',
+  'mfa.passkey_removed',
+  'mfa.recovery_codes_renewed',
+  'mfa.recovery_code_used',
+  'mfa.reset',
+  'mfa.policy_updated',
   // console accounts (admin)
   'account.created',
   'account.updated',

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, Password, Role, Text, Uuid } from './common.ts';
+import { MfaChallenge } from './mfa.ts';
 
 export const LoginBody = Type.Object(
   {
@@ -29,6 +30,11 @@ export const Me = Type.Object({
   role: Role,
   organization_id: Uuid,
   organization_name: Type.String(),
+  /**
+   * The account must have a second factor and has none yet: until it enrols one, this sign-in
+   * reaches only its own enrolment (403 mfa_enrolment_required elsewhere).
+   */
+  mfa_enrolment_required: Type.Optional(Type.Boolean()),
 });
 export type Me = Static<typeof Me>;
 
@@ -51,8 +57,16 @@ export const LoginResponse = Type.Object({
   role: Role,
   organization_id: Uuid,
   organization_name: Type.String(),
+  mfa_enrolment_required: Type.Optional(Type.Boolean()),
 });
 export type LoginResponse = Static<typeof LoginResponse>;
+
+/**
+ * A sign-in's answer: signed in, or (an account with a second factor) the challenge its second
+ * step answers at POST /v1/auth/mfa/verify; no cookie and no token until then.
+ */
+export const LoginAnswer = Type.Union([LoginResponse, MfaChallenge]);
+export type LoginAnswer = Static<typeof LoginAnswer>;
 
 export const NullableString = Nullable(Type.String());
 

@@ -36,6 +36,10 @@ export const ERRORS = {
     status: 403,
     when: 'a client token on /v1/admin/*; a deactivated account or organisation signing in',
   },
+  mfa_invalid: {
+    status: 401,
+    when: 'a second factor (authenticator code, recovery code or passkey) that is wrong, used already, or for a sign-in step that has expired (counted as a failed sign-in)',
+  },
   password_too_common: {
     status: 400,
     when: 'a new password is on the list of common and breached passwords the server ships (compared without regard to case)',
@@ -55,6 +59,10 @@ export const ERRORS = {
   lms_key_invalid: {
     status: 403,
     when: "an LMS package's key that is unknown or revoked, or a launch token that is unknown",
+  },
+  mfa_enrolment_required: {
+    status: 403,
+    when: 'an account that must have a second factor (its organisation or, for platform admins, the platform requires one) calls anything but its own enrolment before it has one',
   },
   download_link_invalid: { status: 403, when: 'a tampered or expired download link' },
   not_found: {

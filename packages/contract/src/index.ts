@@ -27,3 +27,4 @@ export * from './sso.ts';
 export * from './lms.ts';
 export * from './scim.ts';
 export * from './api-tokens.ts';
+export * from './mfa.ts';

@@ -26,6 +26,8 @@ export const Organization = Type.Object({
   id: Uuid,
   name: Type.String(),
   active: Type.Boolean(),
+  /** Its password accounts must have a second factor (decision 031). */
+  mfa_required: Type.Boolean(),
   created_at: Timestamp,
   /** Present with ?include_stats=true on the list, and always on GET /:id. */
   stats: Type.Optional(OrganizationStats),
@@ -78,6 +80,7 @@ export const OrganizationUpdateBody = Type.Object(
   {
     name: Type.Optional(Name),
     active: Type.Optional(Type.Boolean()),
+    mfa_required: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

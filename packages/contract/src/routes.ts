@@ -25,6 +25,7 @@ import {
 import {
   AccountSettings,
   AccountSettingsBody,
+  LoginAnswer,
   LoginBody,
   LoginResponse,
   LogoutAnswer,
@@ -111,6 +112,7 @@ import {
   OrganizationListQuery,
   OrganizationUpdateBody,
 } from './organizations.ts';
+import { mfaRoutes } from './mfa-routes.ts';
 import { qualificationRoutes } from './qualification-routes.ts';
 import { defineRoute } from './route-map.ts';
 import {
@@ -244,9 +246,11 @@ export const routes = {
       'in it. Failures in 15 minutes: 5 per client address (IPv4, IPv6 /64) and account, 100 ' +
       'per address across accounts; then 429 with Retry-After. Past 50 failures of an account ' +
       'from any address, a sign-in from a browser that never signed in to it waits ' +
-      'LOGIN_SLOW_DELAY_MS, never refused.',
+      'LOGIN_SLOW_DELAY_MS, never refused. An account with a second factor gets an MfaChallenge ' +
+      '(no cookie, no token) and signs in at POST /v1/auth/mfa/verify; one that must have a ' +
+      'factor and has none is signed in for its enrolment only (mfa_enrolment_required: true).',
     body: LoginBody,
-    success: { status: 200, body: LoginResponse },
+    success: { status: 200, body: LoginAnswer },
     errors: [
       'invalid_credentials',
       'forbidden',
@@ -1347,6 +1351,7 @@ export const routes = {
   }),
   ...qualificationRoutes,
   ...lmsRoutes,
+  ...mfaRoutes,
 } as const;
 
 export type Routes = typeof routes;

@@ -1,4 +1,5 @@
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import { routes } from '@vrtc/contract';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { resolveToken } from './auth.service.ts';
@@ -16,6 +17,25 @@ import {
  * organisation's staff and admins (`staff`: not the read-only auditor), or admins only.
  */
 export type AccountGate = 'reader' | 'staff' | 'admin';
+
+/**
+ * What a sign-in for a second factor's enrolment only may reach (decision 031): the account
+ * itself, signing out, and its own factors.
+ */
+const ENROLMENT_ROUTES = new Set(
+  [
+    routes.me,
+    routes.logout,
+    routes.mfaStatus,
+    routes.startTotp,
+    routes.confirmTotp,
+    routes.passkeyRegistrationOptions,
+    routes.addPasskey,
+  ].map((route) => `${route.method} ${route.path}`),
+);
+
+const enrolmentRoute = (request: FastifyRequest) =>
+  ENROLMENT_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`);
 
 /**
  * onRequest hook: a valid user token (and, for admin scopes, the admin role) or no entry. The
@@ -44,6 +64,12 @@ export function requireUser(
     }
     // Known before a refusal, so the audit log names who was refused.
     request.caller = caller;
+    if (caller.mfaEnrolmentOnly && !enrolmentRoute(request)) {
+      throw new AppError(
+        'mfa_enrolment_required',
+        'Set up a second factor (an authenticator app or a passkey) first',
+      );
+    }
     if (gate === 'admin' && caller.role !== 'admin') {
       throw new AppError('forbidden', 'This action requires the admin role');
     }

@@ -1,4 +1,5 @@
-import { routes } from '@vrtc/contract';
+import { routes, type LoginResponse } from '@vrtc/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { type ServiceContext } from '../platform/service/context.ts';
 import { callerOf } from './caller.ts';
@@ -15,6 +16,27 @@ import {
 import { knownDeviceId, setKnownDevice } from './known-device.ts';
 import { signingSecret } from '../platform/config/signing-secret.ts';
 
+/**
+ * Answers a finished sign-in (the password's, or its second step's): the cookie, and the token in
+ * the body only for a client without Origin. A page's script never sees the token (the cookie
+ * carries it); its browser is now known to the account.
+ */
+export function answerSignIn(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: LoginResponse & { token?: string },
+  knownDevice?: string,
+): LoginResponse {
+  const { token, ...answer } = result;
+  // The cookie lives as long as the token it carries.
+  if (token) setSessionCookie(request, reply, token, Math.floor(ctx.config.tokenTtlMs / 1000));
+  if (request.headers.origin === undefined) return { token, ...answer };
+  const email = answer.email.trim().toLowerCase();
+  setKnownDevice(request, reply, signingSecret(ctx.config), email, knownDevice);
+  return answer;
+}
+
 export function authRoutes(app: AppInstance, ctx: ServiceContext) {
   registerRoute(app, routes.login, async (request, reply) => {
     // A page of another site must not sign the browser in to an account of its choosing. A
@@ -27,16 +49,13 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
     const secret = signingSecret(ctx.config);
     const email = request.body.email.trim().toLowerCase();
     const knownDevice = page ? knownDeviceId(request, secret, email) : undefined;
-    const { token, ...answer } = await auth.login(ctx, request.body, {
+    const result = await auth.login(ctx, request.body, {
       request: requestFacts(request),
       knownDevice,
     });
-    // The cookie lives as long as the token it carries.
-    setSessionCookie(request, reply, token, Math.floor(ctx.config.tokenTtlMs / 1000));
-    if (!page) return { token, ...answer };
-    // A page's script never sees the token (the cookie carries it); its browser is now known.
-    setKnownDevice(request, reply, secret, email, knownDevice);
-    return answer;
+    // A second factor is owed: no cookie, no token yet (POST /v1/auth/mfa/verify).
+    if ('mfa_required' in result) return result;
+    return answerSignIn(ctx, request, reply, result, knownDevice);
   });
   registerRoute(app, routes.me, (request) => auth.me(callerOf(request)));
   registerRoute(app, routes.logout, async (request, reply) => {

@@ -1,5 +1,6 @@
 import {
   providerSignOutPath,
+  type LoginAnswer,
   type LoginBody,
   type LoginResponse,
   type LogoutAnswer,
@@ -12,14 +13,21 @@ import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { ssoRequired } from './sso-required.ts';
 import {
-  clearRateLimit,
-  countAttempt,
-  refundAttempt,
-  refuseOverLimit,
-  takeAttempt,
-  type Limit,
-} from '../platform/service/rate-limit.ts';
-import { addressPrefix } from '../platform/service/address-prefix.ts';
+  accountKey,
+  countPasswordAttempt,
+  forgivePasswordAttempt,
+  loginLimits,
+  type SignInSource,
+} from './sign-in-limits.ts';
+import { secondStepOf } from './mfa-challenge.ts';
+
+export {
+  LOGIN_MAX_FAILURES_PER_ADDRESS,
+  LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
+  LOGIN_SLOW_AFTER_ACCOUNT_FAILURES,
+  LOGIN_WINDOW_MS,
+  type SignInSource,
+} from './sign-in-limits.ts';
 import { auditBudgetLeft } from '../audit/refusals.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { refuseCommonPassword } from './common-passwords.ts';
@@ -27,84 +35,6 @@ import { LAST_USED_GRAIN_MS, noteApiTokenUse } from './api-tokens.ts';
 import { hashToken, newToken } from './tokens.ts';
 import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
-
-/**
- * Sign-in limits (decision 008, docs/operations.md), failures per 15 minutes, an address being an
- * IPv4 address or an IPv6 /64 (addressPrefix). Strict per address and account: one client guessing
- * one account's password. Loose per address (every account): one site's NAT, all its staff behind
- * one address, is not locked out by a few typos. Per account (every address) nothing is refused:
- * past the threshold a sign-in from a browser the account never used waits LOGIN_SLOW_DELAY_MS
- * before its password is checked, so strangers failing from many addresses slow themselves and
- * cannot lock the owner out. A known browser (known-device.ts) is counted on its own, apart from
- * its address.
- */
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-export const LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT = 5;
-export const LOGIN_SLOW_AFTER_ACCOUNT_FAILURES = 50;
-export const LOGIN_MAX_FAILURES_PER_ADDRESS = 100;
-
-/** Where a sign-in attempt comes from: the request, and the known browser's id if it is one. */
-export interface SignInSource {
-  request: RequestFacts;
-  knownDevice?: string;
-}
-
-const accountKey = (email: string) => email.trim().toLowerCase();
-
-function loginLimits(email: string, ip: string, knownDevice?: string) {
-  const account = accountKey(email);
-  const address = addressPrefix(ip);
-  const limit = (key: string, max: number): Limit => ({ key, max, windowMs: LOGIN_WINDOW_MS });
-  return {
-    pair: knownDevice
-      ? limit(
-          `login:device-account:${knownDevice}:${account}`,
-          LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
-        )
-      : limit(
-          `login:address-account:${address}:${account}`,
-          LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
-        ),
-    account: limit(`login:account:${account}`, LOGIN_SLOW_AFTER_ACCOUNT_FAILURES),
-    address: knownDevice
-      ? undefined
-      : limit(`login:address:${address}`, LOGIN_MAX_FAILURES_PER_ADDRESS),
-  };
-}
-
-type LoginLimits = ReturnType<typeof loginLimits>;
-
-/**
- * Counts a password attempt (a sign-in, or the current password of a password change) before the
- * password is hashed: a parallel burst cannot outrun its own count. The strict limit first, alone:
- * an attempt it refuses is not counted against the loose ones, so an address hammering one
- * account adds at most its strict limit to the account's count. Answers whether the account is
- * past its threshold (the attempt is then slowed unless from a known browser).
- */
-async function countPasswordAttempt(ctx: ServiceContext, now: Date, limits: LoginLimits) {
-  await takeAttempt(ctx.db, now, [limits.pair]);
-  const counts = await countAttempt(ctx.db, now, [
-    limits.account,
-    ...(limits.address ? [limits.address] : []),
-  ]);
-  refuseOverLimit(
-    counts.filter((count) => count.limit !== limits.account),
-    now,
-  );
-  return counts.some((count) => count.limit === limits.account && count.hits > count.limit.max);
-}
-
-/**
- * The password was right: this address's failures on the account are forgiven, and this attempt
- * was no failure of the account or the address (other addresses' failures still count).
- */
-async function forgivePasswordAttempt(ctx: ServiceContext, now: Date, limits: LoginLimits) {
-  await clearRateLimit(ctx.db, [limits.pair.key]);
-  await refundAttempt(ctx.db, now, [
-    limits.account.key,
-    ...(limits.address ? [limits.address.key] : []),
-  ]);
-}
 
 const findSignInAccount = (db: Db, email: string) =>
   db
@@ -123,7 +53,7 @@ const findSignInAccount = (db: Db, email: string) =>
     .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', accountKey(email)))
     .executeTakeFirst();
 
-type SignInAccount = NonNullable<Awaited<ReturnType<typeof findSignInAccount>>>;
+type FoundAccount = NonNullable<Awaited<ReturnType<typeof findSignInAccount>>>;
 
 /**
  * A refused sign-in to an account that exists is recorded in a transaction of its own (there is
@@ -134,7 +64,7 @@ type SignInAccount = NonNullable<Awaited<ReturnType<typeof findSignInAccount>>>;
 async function recordLoginRefused(
   ctx: ServiceContext,
   now: Date,
-  account: SignInAccount | undefined,
+  account: FoundAccount | undefined,
   request: RequestFacts,
   error: AppError,
   outcome: 'failure' | 'denied',
@@ -156,18 +86,23 @@ async function recordLoginRefused(
 }
 
 /** Why a right password still does not sign in, if it does not. Only its holder learns this. */
-function switchedOff(account: SignInAccount): AppError | undefined {
+function switchedOff(account: FoundAccount): AppError | undefined {
   if (!account.active) return new AppError('forbidden', 'This account is deactivated');
   if (!account.organization_active)
     return new AppError('forbidden', 'This organization is deactivated');
   return undefined;
 }
 
+/**
+ * The password step of a sign-in. A right password of an account with a second factor answers
+ * its challenge (mfa-challenge.ts: no token yet, the second step at POST /v1/auth/mfa/verify); of
+ * an account that must have a factor and has none, a sign-in for its enrolment only.
+ */
 export async function login(
   ctx: ServiceContext,
   body: LoginBody,
   source: SignInSource,
-): Promise<LoginResponse & { token: string }> {
+): Promise<LoginAnswer & { token?: string }> {
   const now = ctx.clock.now();
   const limits = loginLimits(body.email, source.request.ip ?? '', source.knownDevice);
   const slow = (await countPasswordAttempt(ctx, now, limits)) && !source.knownDevice;
@@ -190,20 +125,43 @@ export async function login(
     throw await recordLoginRefused(ctx, now, account, source.request, error, 'denied');
   }
   await forgivePasswordAttempt(ctx, now, limits);
+  const step = await secondStepOf(ctx, account, now);
+  if (step.challenge) return step.challenge;
+  return finishSignIn(ctx, account, source.request, { enrolmentOnly: step.enrolmentOnly });
+}
 
+/** An account as a finished sign-in needs it. */
+export type SignInAccount = Pick<
+  NonNullable<Awaited<ReturnType<typeof findSignInAccount>>>,
+  'id' | 'email' | 'role' | 'organization_id' | 'organization_name'
+>;
+
+/**
+ * Issues the sign-in's token and records it (auth.login, with the second factor used if any) in
+ * one transaction: the end of a password sign-in, or of its second step.
+ */
+export async function finishSignIn(
+  ctx: ServiceContext,
+  account: SignInAccount,
+  request: RequestFacts,
+  options: { enrolmentOnly?: boolean; factor?: string } = {},
+): Promise<LoginResponse & { token: string }> {
+  const now = ctx.clock.now();
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
-    const issued = await issueToken({ ...ctx, db: trx }, account.id);
+    const issued = await issueToken({ ...ctx, db: trx }, account.id, options.enrolmentOnly);
     await recordAudit(trx, {
       by: {
         accountId: account.id,
         email: account.email,
         role: account.role,
         organizationId: account.organization_id,
-        request: source.request,
+        request,
       },
       at: now,
       action: 'auth.login',
       target: { type: 'account', id: account.id, label: account.email },
+      ...(options.factor ? { changes: { second_factor: [null, options.factor] } } : {}),
+      ...(options.enrolmentOnly ? { changes: { second_factor: [null, 'enrolment_required'] } } : {}),
     });
     return issued;
   });
@@ -215,13 +173,14 @@ export async function login(
     role: account.role,
     organization_id: account.organization_id,
     organization_name: account.organization_name,
+    ...(options.enrolmentOnly ? { mfa_enrolment_required: true } : {}),
   };
 }
 
 export async function issueToken(
   ctx: { db: Db | Tx } & Pick<ServiceContext, 'clock' | 'config'>,
   accountId: string,
-  ssoProtocol: 'oidc' | 'saml' | null = null,
+  how: { ssoProtocol?: 'oidc' | 'saml'; enrolmentOnly?: boolean } = {},
 ) {
   const now = ctx.clock.now();
   const { token, hash } = newToken();
@@ -233,7 +192,8 @@ export async function issueToken(
       token_hash: hash,
       created_at: now,
       expires_at: expiresAt,
-      sso_protocol: ssoProtocol,
+      sso_protocol: how.ssoProtocol ?? null,
+      mfa_enrolment_only: how.enrolmentOnly ?? false,
     })
     .execute();
   return { token, expiresAt };
@@ -248,6 +208,7 @@ const validSignIns = (db: Db | Tx, now: Date) =>
     .select([
       'auth_tokens.id as token_id',
       'auth_tokens.expires_at',
+      'auth_tokens.mfa_enrolment_only',
       'accounts.id as account_id',
       'accounts.email',
       'accounts.role',
@@ -267,6 +228,7 @@ const callerOfRow = (row: SignInRow): Caller => ({
   role: row.role,
   organizationId: row.organization_id,
   organizationName: row.organization_name,
+  ...(row.mfa_enrolment_only ? { mfaEnrolmentOnly: true } : {}),
 });
 
 /**
@@ -316,6 +278,7 @@ export function me(caller: Caller): Me {
     role: caller.role,
     organization_id: caller.organizationId,
     organization_name: caller.organizationName,
+    ...(caller.mfaEnrolmentOnly ? { mfa_enrolment_required: true } : {}),
   };
 }
 

@@ -11,6 +11,8 @@ export interface Caller {
   role: Role;
   organizationId: string;
   organizationName: string;
+  /** Signed in for its second factor's enrolment only (it must have one, and has none yet). */
+  mfaEnrolmentOnly?: boolean;
   /** Where the request came from (callerOf fills it): what the audit log records beside the actor. */
   request?: RequestFacts;
 }

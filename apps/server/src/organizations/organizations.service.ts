@@ -38,6 +38,7 @@ interface OrganizationRow {
   id: string;
   name: string;
   active: boolean;
+  mfa_required: boolean;
   created_at: Date;
 }
 
@@ -45,6 +46,7 @@ const toOrganization = (row: OrganizationRow, stats?: OrganizationStats): Organi
   id: row.id,
   name: row.name,
   active: row.active,
+  mfa_required: row.mfa_required,
   created_at: iso(row.created_at),
   ...(stats ? { stats } : {}),
 });
@@ -159,7 +161,7 @@ export async function listOrganizations(
   const order = orderBySql(query, SORT_COLUMNS, 'name', [sql`o.name`, sql`o.id`]);
   if (!query.include_stats) {
     const rows = await matching
-      .select(['o.id', 'o.name', 'o.active', 'o.created_at', totalColumn()])
+      .select(['o.id', 'o.name', 'o.active', 'o.mfa_required', 'o.created_at', totalColumn()])
       .orderBy(order)
       .limit(page.limit)
       .offset(page.offset)
@@ -168,7 +170,7 @@ export async function listOrganizations(
     return { organizations: rows.map((row) => toOrganization(row)), total, ...page };
   }
 
-  const columns = ['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns()] as const;
+  const columns = ['o.id', 'o.name', 'o.active', 'o.mfa_required', 'o.created_at', ...figureColumns()] as const;
   const pageRows = sortByFigure
     ? await matching.select(columns).orderBy(order).limit(page.limit).offset(page.offset).execute()
     : await ctx.db
@@ -192,7 +194,7 @@ export async function getOrganization(
 ): Promise<Organization> {
   const row = await ctx.db
     .selectFrom('organizations as o')
-    .select(['o.id', 'o.name', 'o.active', 'o.created_at', ...figureColumns()])
+    .select(['o.id', 'o.name', 'o.active', 'o.mfa_required', 'o.created_at', ...figureColumns()])
     .where('o.id', '=', id)
     .executeTakeFirst();
   if (!row) throw notFound('Organization');
@@ -246,7 +248,7 @@ export async function updateOrganization(
   await ctx.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('organizations')
-      .select(['id', 'name', 'active'])
+      .select(['id', 'name', 'active', 'mfa_required'])
       .where('id', '=', id)
       .forUpdate()
       .executeTakeFirst();
@@ -254,6 +256,7 @@ export async function updateOrganization(
     const changes = {
       ...(name !== undefined ? { name } : {}),
       ...(body.active !== undefined ? { active: body.active } : {}),
+      ...(body.mfa_required !== undefined ? { mfa_required: body.mfa_required } : {}),
     };
     if (Object.keys(changes).length > 0) {
       await trx.updateTable('organizations').set(changes).where('id', '=', id).execute();

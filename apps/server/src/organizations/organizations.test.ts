@@ -46,6 +46,7 @@ describe('organisations CRUD', () => {
       id: expect.any(String),
       name: 'Northwind',
       active: true,
+      mfa_required: false,
       created_at: t.clock.now().toISOString(),
       stats: ZERO_STATS,
     });
@@ -57,6 +58,7 @@ describe('organisations CRUD', () => {
       id: northwind.id,
       name: 'Northwind',
       active: true,
+      mfa_required: false,
       created_at: northwind.created_at,
     });
     const withStats = await request('GET', '/v1/admin/organizations?include_stats=true');

@@ -77,9 +77,22 @@ export function useOrganizationAnalytics(id: string | undefined) {
 export function useSaveOrganization() {
   return useRefreshingMutation(
     organizationKeys.all,
-    ({ id, name, active }: { id?: string; name: string; active: boolean }) =>
+    ({
+      id,
+      name,
+      active,
+      mfa_required,
+    }: {
+      id?: string;
+      name: string;
+      active: boolean;
+      mfa_required?: boolean;
+    }) =>
       id
-        ? api.call(routes.updateOrganization, { params: { id }, body: { name, active } })
+        ? api.call(routes.updateOrganization, {
+            params: { id },
+            body: { name, active, ...(mfa_required !== undefined ? { mfa_required } : {}) },
+          })
         : api.call(routes.createOrganization, { body: { name } }),
   );
 }

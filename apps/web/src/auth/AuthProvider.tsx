@@ -1,4 +1,4 @@
-import { type Me } from '@vrtc/contract';
+import type { LoginResponse, Me, MfaChallenge, MfaVerifyBody } from '@vrtc/contract';
 import { routes } from '../api/routes';
 import {
   createContext,
@@ -19,7 +19,12 @@ export type AuthState =
 
 interface AuthContextValue {
   state: AuthState;
-  login(email: string, password: string): Promise<Me>;
+  /** Signed in, or the second step's challenge of an account with a second factor. */
+  login(email: string, password: string): Promise<Me | MfaChallenge>;
+  /** The second step (decision 031): a code, a recovery code or a passkey's answer. */
+  verify(body: MfaVerifyBody): Promise<Me>;
+  /** Reads the account again (after an enrolment the policy asked for). */
+  refresh(): Promise<void>;
   logout(): Promise<void>;
 }
 
@@ -75,20 +80,39 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     };
   }, [dropLogin]);
 
-  const login = useCallback(async (email: string, password: string) => {
-    const response = await api.call(routes.login, { body: { email, password } });
+  const signedIn = useCallback((response: LoginResponse) => {
     const user: Me = {
       id: response.id,
       email: response.email,
       role: response.role,
       organization_id: response.organization_id,
       organization_name: response.organization_name,
+      ...(response.mfa_enrolment_required ? { mfa_enrolment_required: true } : {}),
     };
     // A page's sign-in answer holds no token (the server sees its Origin): the browser keeps the
     // cookie the answer set, which no script can read.
     writeStoredUser(user);
     setState({ status: 'signed-in', user });
     return user;
+  }, []);
+
+  const login = useCallback(
+    async (email: string, password: string) => {
+      const response = await api.call(routes.login, { body: { email, password } });
+      return 'mfa_required' in response ? response : signedIn(response);
+    },
+    [signedIn],
+  );
+
+  const verify = useCallback(
+    async (body: MfaVerifyBody) => signedIn(await api.call(routes.verifyMfa, { body })),
+    [signedIn],
+  );
+
+  const refresh = useCallback(async () => {
+    const user = await api.call(routes.me);
+    writeStoredUser(user);
+    setState({ status: 'signed-in', user });
   }, []);
 
   const logout = useCallback(async () => {
@@ -104,7 +128,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (providerSignOut?.startsWith('/v1/auth/sso/')) window.location.assign(providerSignOut);
   }, [dropLogin]);
 
-  const value = useMemo(() => ({ state, login, logout }), [state, login, logout]);
+  const value = useMemo(
+    () => ({ state, login, verify, refresh, logout }),
+    [state, login, verify, refresh, logout],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

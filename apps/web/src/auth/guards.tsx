@@ -1,11 +1,16 @@
 import { Center, Loader } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from './AuthProvider';
 import { afterSignIn, HOME_PATH, loginPath } from './next-path';
 
 export { HOME_PATH };
+
+// Loaded only for an account the policy sends to enrol a second factor.
+const EnrolNow = lazy(() =>
+  import('../components/mfa/EnrolNow').then((module) => ({ default: module.EnrolNow })),
+);
 
 export function FullPageSpinner() {
   // `common` is bundled and in the store before the first render: never suspend a fallback.
@@ -27,6 +32,13 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (state.status === 'loading') return <FullPageSpinner />;
   if (state.status === 'signed-out') {
     return <Navigate to={loginPath(location)} replace />;
+  }
+  if (state.user.mfa_enrolment_required) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <EnrolNow />
+      </Suspense>
+    );
   }
   return children;
 }

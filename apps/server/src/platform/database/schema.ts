@@ -13,6 +13,7 @@ export interface OrganizationsTable {
   name: string;
   active: Generated<boolean>;
   created_at: CreatedAt;
+  mfa_required: Generated<boolean>;
 }
 
 export interface AccountsTable {
@@ -46,6 +47,52 @@ export interface AuthTokensTable {
   /** An API token's name (migration 0024); null: a console sign-in. */
   name: ColumnType<string | null, string | null | undefined, never>;
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date>;
+  mfa_enrolment_only: Generated<boolean>;
+}
+
+/** Multi-factor sign-in (migration 0025, decision 031). */
+export interface MfaTotpTable {
+  account_id: string;
+  secret_sealed: string;
+  created_at: Timestamp;
+  confirmed_at: Date | null;
+  // bigint: a string from pg, a number from PGlite; read through Number().
+  last_step: ColumnType<string | number | null, number | null | undefined, number | null>;
+}
+
+export interface MfaRecoveryCodesTable {
+  id: Generated<string>;
+  account_id: string;
+  code_hash: string;
+  created_at: Timestamp;
+  used_at: Date | null;
+}
+
+export interface MfaPasskeysTable {
+  id: Generated<string>;
+  account_id: string;
+  credential_id: string;
+  public_key: string;
+  counter: ColumnType<string | number, number | undefined, number>;
+  transports: Generated<string>;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Date | null;
+}
+
+export interface MfaChallengesTable {
+  id: Generated<string>;
+  token_hash: string;
+  account_id: string;
+  purpose: 'sign_in' | 'register';
+  webauthn_challenge: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface PlatformSettingsTable {
+  id: Generated<number>;
+  mfa_required_for_admins: Generated<boolean>;
 }
 
 export interface RateLimitCountersTable {
@@ -574,6 +621,11 @@ export interface Database {
   organizations: OrganizationsTable;
   accounts: AccountsTable;
   auth_tokens: AuthTokensTable;
+  mfa_totp: MfaTotpTable;
+  mfa_recovery_codes: MfaRecoveryCodesTable;
+  mfa_passkeys: MfaPasskeysTable;
+  mfa_challenges: MfaChallengesTable;
+  platform_settings: PlatformSettingsTable;
   rate_limit_counters: RateLimitCountersTable;
   vr_users: VrUsersTable;
   devices: DevicesTable;

@@ -46,10 +46,11 @@ export function useAccessGuards(app: AppInstance, guards: AccessGuards): void {
 const ACCESS_ERRORS: Record<RouteAccess, readonly ErrorCode[]> = {
   public: ['validation_error'],
   signed_link: ['validation_error'],
-  reader: ['validation_error', 'unauthorized'],
+  // A sign-in for a second factor's enrolment only reaches that enrolment (decision 031).
+  reader: ['validation_error', 'unauthorized', 'mfa_enrolment_required'],
   // A read-only auditor is refused (403) on anything not open to readers.
-  user: ['validation_error', 'unauthorized', 'forbidden'],
-  admin: ['validation_error', 'unauthorized', 'forbidden'],
+  user: ['validation_error', 'unauthorized', 'forbidden', 'mfa_enrolment_required'],
+  admin: ['validation_error', 'unauthorized', 'forbidden', 'mfa_enrolment_required'],
   device: ['validation_error', 'unauthorized'],
 };
 /** What any route may answer however good the request: the machine, not the request (503). */

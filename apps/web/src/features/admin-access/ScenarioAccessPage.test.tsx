@@ -60,9 +60,16 @@ const organizations = [
     id: o.organization_id,
     name: o.organization_name,
     active: true,
+    mfa_required: false,
     created_at: '2026-01-01T00:00:00.000Z',
   })),
-  { id: org(4, 'd'), name: 'New Hospital', active: true, created_at: '2026-01-01T00:00:00.000Z' },
+  {
+    id: org(4, 'd'),
+    name: 'New Hospital',
+    active: true,
+    mfa_required: false,
+    created_at: '2026-01-01T00:00:00.000Z',
+  },
 ];
 const organizationsRoute = ({ url }: FakeRequest) =>
   listAnswer('organizations', organizations, url, { search: ['name'], defaultSort: 'name' });

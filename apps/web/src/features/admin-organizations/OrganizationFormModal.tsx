@@ -22,12 +22,16 @@ export function OrganizationFormModal({
   const { t } = useTranslation('adminOrganizations');
   const save = useSaveOrganization();
   const form = useForm({
-    initialValues: { name: '', active: true },
+    initialValues: { name: '', active: true, mfa_required: false },
     validate: { name: (value) => (value.trim() ? null : t('nameRequired')) },
   });
 
   useResetOnOpen(opened, organization?.id, () => {
-    form.setValues({ name: organization?.name ?? '', active: organization?.active ?? true });
+    form.setValues({
+      name: organization?.name ?? '',
+      active: organization?.active ?? true,
+      mfa_required: organization?.mfa_required ?? false,
+    });
     form.clearErrors();
   });
 
@@ -37,6 +41,7 @@ export function OrganizationFormModal({
         id: organization?.id,
         name: values.name.trim(),
         active: values.active,
+        mfa_required: values.mfa_required,
       });
       notifySuccess(organization ? t('updated') : t('createdToast'));
       onClose();
@@ -61,6 +66,13 @@ export function OrganizationFormModal({
               label={t('activeLabel')}
               description={t('activeHint')}
               {...form.getInputProps('active', { type: 'checkbox' })}
+            />
+          ) : null}
+          {organization ? (
+            <Switch
+              label={t('mfaRequiredLabel')}
+              description={t('mfaRequiredHint')}
+              {...form.getInputProps('mfa_required', { type: 'checkbox' })}
             />
           ) : null}
           <FormFooter

@@ -13,6 +13,7 @@ const clinic = {
   id: '00000000-0000-4000-8000-0000000000a1',
   name: 'City Clinic',
   active: true,
+  mfa_required: false,
   created_at: '2026-04-01T10:00:00.000Z',
   stats: {
     total_users: 3,

@@ -11,7 +11,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import type { MfaChallenge } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { errorCodeOf, errorText } from '../../lib/error-text';
@@ -19,6 +20,9 @@ import { goTo, ssoErrorOf, ssoStartUrl } from './single-sign-on';
 import { useAuth } from '../../auth/AuthProvider';
 import { afterSignIn } from '../../auth/next-path';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+
+// The second step loads only for an account with a second factor (the login page's budget).
+const MfaStep = lazy(() => import('./MfaStep').then((module) => ({ default: module.MfaStep })));
 
 export interface LoginPageProps {
   /** Told the page a sign-in will go to as it is sent (the console starts loading that page). */
@@ -56,6 +60,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   );
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
+  const [challenge, setChallenge] = useState<MfaChallenge>();
 
   /** "Continue with single sign-on": the provider of the email's organisation. */
   function singleSignOn() {
@@ -77,8 +82,9 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
     const next = afterSignIn(location.search);
     onSignIn?.(next);
     try {
-      await login(email.trim(), password);
-      navigate(next, { replace: true });
+      const answer = await login(email.trim(), password);
+      if ('mfa_required' in answer) setChallenge(answer);
+      else navigate(next, { replace: true });
     } catch (error) {
       // The organisation signs in at its identity provider: go there with this email.
       if (errorCodeOf(error, ['sso_required'])) return goTo.href(ssoStartUrl(email, next));
@@ -95,47 +101,60 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
           <LanguageSwitcher />
         </Group>
         <Paper withBorder shadow="sm" p="xl" radius="lg">
-          <form onSubmit={submit} noValidate>
-            <Stack>
-              <div>
-                <Title order={2}>{t('common:appName')}</Title>
-                <Text c="dimmed" size="sm" mt={4}>
-                  {t('auth:subtitle')}
-                </Text>
-              </div>
-              {failure ? (
-                <Alert color="red" role="alert">
-                  {failure}
-                </Alert>
-              ) : null}
-              <TextInput
-                label={t('auth:email')}
-                type="email"
-                autoComplete="username"
-                name="email"
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={fieldErrors.email ? t(fieldErrors.email) : undefined}
-                data-autofocus
-                autoFocus
+          {challenge ? (
+            <Suspense fallback={null}>
+              <MfaStep
+                challenge={challenge}
+                onDone={() => navigate(afterSignIn(location.search), { replace: true })}
+                onBack={() => {
+                  setChallenge(undefined);
+                  setPassword('');
+                }}
               />
-              <PasswordInput
-                label={t('auth:password')}
-                autoComplete="current-password"
-                name="password"
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                error={fieldErrors.password ? t(fieldErrors.password) : undefined}
-                visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
-              />
-              <Button type="submit" loading={submitting} fullWidth mt="xs">
-                {t('auth:signIn')}
-              </Button>
-              <Button variant="subtle" fullWidth onClick={singleSignOn}>
-                {t('auth:continueWithSso')}
-              </Button>
-            </Stack>
-          </form>
+            </Suspense>
+          ) : (
+            <form onSubmit={submit} noValidate>
+              <Stack>
+                <div>
+                  <Title order={2}>{t('common:appName')}</Title>
+                  <Text c="dimmed" size="sm" mt={4}>
+                    {t('auth:subtitle')}
+                  </Text>
+                </div>
+                {failure ? (
+                  <Alert color="red" role="alert">
+                    {failure}
+                  </Alert>
+                ) : null}
+                <TextInput
+                  label={t('auth:email')}
+                  type="email"
+                  autoComplete="username"
+                  name="email"
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={fieldErrors.email ? t(fieldErrors.email) : undefined}
+                  data-autofocus
+                  autoFocus
+                />
+                <PasswordInput
+                  label={t('auth:password')}
+                  autoComplete="current-password"
+                  name="password"
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+                  visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
+                />
+                <Button type="submit" loading={submitting} fullWidth mt="xs">
+                  {t('auth:signIn')}
+                </Button>
+                <Button variant="subtle" fullWidth onClick={singleSignOn}>
+                  {t('auth:continueWithSso')}
+                </Button>
+              </Stack>
+            </form>
+          )}
         </Paper>
       </Box>
     </Center>

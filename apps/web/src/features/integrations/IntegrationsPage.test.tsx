@@ -212,7 +212,13 @@ function fakeServer(
     },
     'GET /v1/admin/organizations': {
       organizations: [
-        { id: ORG, name: 'Plant', active: true, created_at: '2026-01-01T00:00:00.000Z' },
+        {
+          id: ORG,
+          name: 'Plant',
+          active: true,
+          mfa_required: false,
+          created_at: '2026-01-01T00:00:00.000Z',
+        },
       ],
       total: 1,
       limit: 20,

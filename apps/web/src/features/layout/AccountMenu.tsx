@@ -1,5 +1,5 @@
 import { Menu } from '@mantine/core';
-import { IconApi, IconKey } from '@tabler/icons-react';
+import { IconApi, IconKey, IconShieldLock } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '../../auth/AuthProvider';
@@ -10,6 +10,7 @@ export interface AccountMenuProps {
   focused: boolean;
   onChangePassword: () => void;
   onApiTokens: () => void;
+  onSecurity: () => void;
 }
 
 /**
@@ -17,7 +18,12 @@ export interface AccountMenuProps {
  * of its button: it mounts closed, takes over the button's focus, then opens, so that the first
  * opening behaves as the later ones (the focus moves into the menu and returns to the button).
  */
-export function AccountMenu({ focused, onChangePassword, onApiTokens }: AccountMenuProps) {
+export function AccountMenu({
+  focused,
+  onChangePassword,
+  onApiTokens,
+  onSecurity,
+}: AccountMenuProps) {
   const { t } = useTranslation('layout');
   const user = useCurrentUser();
   const [opened, setOpened] = useState(false);
@@ -38,6 +44,9 @@ export function AccountMenu({ focused, onChangePassword, onApiTokens }: AccountM
         </Menu.Item>
         <Menu.Item leftSection={<IconApi size={16} />} onClick={onApiTokens}>
           {t('account.apiTokens')}
+        </Menu.Item>
+        <Menu.Item leftSection={<IconShieldLock size={16} />} onClick={onSecurity}>
+          {t('account.security')}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

@@ -4,6 +4,7 @@ import { lazyDialog } from '../../components/lazy-dialog';
 import { AccountButton } from './AccountButton';
 import type { ApiTokensModalProps } from './ApiTokensModal';
 import type { ChangeOwnPasswordModalProps } from './ChangeOwnPasswordModal';
+import type { SecurityModalProps } from './SecurityModal';
 
 // Loaded when first opened, not with every signed-in page.
 const ChangeOwnPasswordModal = lazyDialog<ChangeOwnPasswordModalProps>(
@@ -18,15 +19,22 @@ const ApiTokensModal = lazyDialog<ApiTokensModalProps>(
   (props) => ({ ...props, opened: false }),
 );
 
+const SecurityModal = lazyDialog<SecurityModalProps>(
+  () => import('./SecurityModal').then((module) => module.SecurityModal),
+  (props) => props.opened,
+  (props) => ({ ...props, opened: false }),
+);
+
 // The menu (Mantine's Menu and floating-ui) loads on the button's first press (issue #27).
 const AccountMenu = lazy(() =>
   import('./AccountMenu').then((module) => ({ default: module.AccountMenu })),
 );
 
-/** The header's menu of the signed-in account: who is signed in, its password, its API tokens. */
+/** The header's menu of the signed-in account: who is signed in, its password, its second factors, its API tokens. */
 export function UserMenu() {
   const [passwordOpened, password] = useDisclosure(false);
   const [apiTokensOpened, apiTokens] = useDisclosure(false);
+  const [securityOpened, security] = useDisclosure(false);
   // Until the first press, the button alone, announced as a menu's (as Menu.Target makes it).
   const [pressed, setPressed] = useState<{ focused: boolean } | null>(null);
   const untilLoaded = (
@@ -47,6 +55,7 @@ export function UserMenu() {
             focused={pressed.focused}
             onChangePassword={password.open}
             onApiTokens={apiTokens.open}
+            onSecurity={security.open}
           />
         </Suspense>
       ) : (
@@ -54,6 +63,7 @@ export function UserMenu() {
       )}
       <ChangeOwnPasswordModal opened={passwordOpened} onClose={password.close} />
       <ApiTokensModal opened={apiTokensOpened} onClose={apiTokens.close} />
+      <SecurityModal opened={securityOpened} onClose={security.close} />
     </>
   );
 }
