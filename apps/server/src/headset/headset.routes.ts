@@ -6,7 +6,10 @@ import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import * as enrolment from './enrollment.service.ts';
 import type { HeadsetContext } from './headset-context.ts';
-import { heartbeat } from './heartbeat.service.ts';
+import { answerOf, heartbeat } from './heartbeat.service.ts';
+import { HEADSET_EVENTS_DEFAULT_WAIT_SECONDS } from '@vrtc/contract';
+import { bearerToken, hashToken } from '../auth/tokens.ts';
+import type { DevicePush } from './device-push.ts';
 import { finishSession, reportProgress, type Report } from './reports.service.ts';
 import { deviceOf } from './device.guard.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
@@ -31,7 +34,12 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
  * credential, failures are rate-limited per address); everything else takes a device token, which
  * works nowhere else, as user tokens do not work here.
  */
-export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: LastSeenBuffer) {
+export function headsetRoutes(
+  app: AppInstance,
+  ctx: HeadsetContext,
+  lastSeen: LastSeenBuffer,
+  push: DevicePush,
+) {
   registerRoute(app, routes.enroll, (request) =>
     enrolment.enroll(ctx, request.body, requestFacts(request)),
   );
@@ -53,6 +61,22 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: L
         done();
       },
     },
+  );
+  // The push channel (decision 028): held until the session changes or `wait` runs out.
+  registerRoute(
+    app,
+    routes.headsetEvents,
+    async (request, reply) => {
+      deviceOf(request);
+      const tokenHash = hashToken(bearerToken(request.headers.authorization) ?? '');
+      const waitSeconds = request.query.wait ?? HEADSET_EVENTS_DEFAULT_WAIT_SECONDS;
+      const device = await push.next(tokenHash, request.query.session, waitSeconds * 1000, (abort) =>
+        reply.raw.once('close', abort),
+      );
+      return answerOf(ctx, device);
+    },
+    // Every headset holds one: a line each would be most of the log, as for heartbeats.
+    { logLevel: 'warn' },
   );
   registerRoute(app, routes.reportProgress, (request) =>
     reportProgress(ctx, lastSeen, reportOf(request)),
