@@ -74,7 +74,9 @@ function fakeServer(
     if (pushOn && url.pathname === routes.headsetEvents.path) {
       received.push({ route: url.pathname, body: undefined, key: undefined, at: Date.now() });
       const answer = () =>
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(state()));
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(state()));
       if ((state().session?.id ?? null) !== url.searchParams.get('session')) answer();
       else held.push(answer);
       return;

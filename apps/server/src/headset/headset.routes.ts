@@ -70,8 +70,11 @@ export function headsetRoutes(
       deviceOf(request);
       const tokenHash = hashToken(bearerToken(request.headers.authorization) ?? '');
       const waitSeconds = request.query.wait ?? HEADSET_EVENTS_DEFAULT_WAIT_SECONDS;
-      const device = await push.next(tokenHash, request.query.session, waitSeconds * 1000, (abort) =>
-        reply.raw.once('close', abort),
+      const device = await push.next(
+        tokenHash,
+        request.query.session,
+        waitSeconds * 1000,
+        (abort) => reply.raw.once('close', abort),
       );
       return answerOf(ctx, device);
     },
