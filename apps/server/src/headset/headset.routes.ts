@@ -4,6 +4,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
+import { lazyChildLogger } from '../platform/ops/lazy-logger.ts';
 import * as enrolment from './enrollment.service.ts';
 import type { HeadsetContext } from './headset-context.ts';
 import { answerOf, heartbeat } from './heartbeat.service.ts';
@@ -54,6 +55,8 @@ export function headsetRoutes(
       // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
       // heartbeats are counted (vrtc_heartbeats_total) instead of logged and timed.
       logLevel: 'warn',
+      // Nor a request logger of its own unless something is logged (lazy-logger.ts).
+      childLoggerFactory: lazyChildLogger,
       config: { hotPath: 'heartbeat' },
       // Every field is optional, so a heartbeat may come without a body at all.
       preValidation: (request, _reply, done) => {
@@ -79,7 +82,7 @@ export function headsetRoutes(
       return answerOf(ctx, device);
     },
     // Every headset holds one: a line each would be most of the log, as for heartbeats.
-    { logLevel: 'warn' },
+    { logLevel: 'warn', childLoggerFactory: lazyChildLogger },
   );
   registerRoute(app, routes.reportProgress, (request) =>
     reportProgress(ctx, lastSeen, reportOf(request)),

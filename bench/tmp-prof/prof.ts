@@ -1,0 +1,23 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Session } from 'node:inspector/promises';
+import { LoadGenerator } from '../load-generator.ts';
+import { makeDeviceTokens, startHeartbeatServer } from '../targets.ts';
+
+const tokens = makeDeviceTokens(1000);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'prof-'));
+fs.writeFileSync(path.join(dir, 't.json'), JSON.stringify(tokens));
+const gen = new LoadGenerator(path.join(dir, 't.json'), 50);
+const target = await startHeartbeatServer({ kind: 'pglite' }, tokens, { logLevel: 'info' });
+await gen.run(target.url, 4);
+const session = new Session();
+session.connect();
+await session.post('Profiler.enable');
+await session.post('Profiler.start');
+const r = await gen.run(target.url, 8);
+const { profile } = await session.post('Profiler.stop');
+fs.writeFileSync('/tmp/sdk-push/heartbeat.cpuprofile', JSON.stringify(profile));
+console.log('req/s', r.requestsPerSecond ?? r);
+await target.close();
+process.exit(0);
