@@ -31,6 +31,7 @@ namespace Vrtc.Headset
                 lock (gate) device = state;
                 if (device == null) return;
                 Answer answer = null;
+                var sentAt = DateTime.UtcNow;
                 try
                 {
                     var path = known == null ? query : query + "&session=" + Uri.EscapeDataString(known);
@@ -41,8 +42,14 @@ namespace Vrtc.Headset
                 if (answer != null && answer.Status == 200 && answer.Body != null)
                 {
                     failures = 0;
-                    known = JsonFields.String(JsonFields.AsObject(JsonFields.Get(answer.Body, "session")), "id");
+                    var told = JsonFields.String(JsonFields.AsObject(JsonFields.Get(answer.Body, "session")), "id");
+                    var unchanged = told == known;
+                    known = told;
                     FollowSession(answer.Body);
+                    // Answered early with nothing new (a node shutting down, a second call): not at once again.
+                    if (!unchanged || DateTime.UtcNow - sentAt >= TimeSpan.FromTicks(wait.Ticks / 2)) continue;
+                    try { await Task.Delay(PushRetryFirst, cancel).ConfigureAwait(false); }
+                    catch (OperationCanceledException) { return; }
                     continue;
                 }
                 if (answer != null && answer.Status == 401)

@@ -73,6 +73,48 @@ namespace Vrtc.Headset.Tests
                 " ms after the start, SessionEnded " + endedAfter.TotalMilliseconds.ToString("F0") + " ms after the cancel");
         }
 
+        /// <summary>
+        /// `npm run bench:sdk-push`: start-to-SessionAssigned and cancel-to-SessionEnded through the
+        /// SDK, SDK_PUSH_BENCH rounds (p50, p95, max), heartbeats 10 s apart. Skipped otherwise.
+        /// </summary>
+        [UnityTest]
+        public IEnumerator PushLatencyFigures()
+        {
+            var rounds = int.Parse(Environment.GetEnvironmentVariable("SDK_PUSH_BENCH") ?? "0");
+            if (rounds <= 0) yield break;
+            // 10 s: under the 15 s after which a silent headset is offline and cannot be started on.
+            var network = new SlowHeartbeats(TimeSpan.FromSeconds(10));
+            var client = Track(staff.Enrolled("Quest-PushBench", network));
+            var events = new Events(client);
+            client.Start();
+            yield return Wait.Until(() => client.IsConnected, "connected");
+            yield return Wait.Until(() => network.EventsCalls > 0, "the push channel open");
+            var assigned = new List<double>();
+            var ended = new List<double>();
+            var heartbeats = network.Heartbeats;
+            for (var round = 0; round < rounds; round++)
+            {
+                var clock = Stopwatch.StartNew();
+                var sessionId = staff.StartSession(client.DeviceId, "Bench " + round);
+                yield return events.UntilAssigned(sessionId);
+                assigned.Add(clock.Elapsed.TotalMilliseconds);
+                clock.Restart();
+                staff.Cancel(sessionId);
+                yield return events.UntilEnded(sessionId);
+                ended.Add(clock.Elapsed.TotalMilliseconds);
+            }
+            Console.WriteLine("  push bench: " + rounds + " rounds, " + (network.Heartbeats - heartbeats) + " heartbeat(s) meanwhile");
+            Console.WriteLine("  push bench: start-to-SessionAssigned ms " + Figures(assigned));
+            Console.WriteLine("  push bench: cancel-to-SessionEnded ms " + Figures(ended));
+        }
+
+        static string Figures(List<double> samples)
+        {
+            samples.Sort();
+            Func<double, double> at = q => samples[Math.Min(samples.Count - 1, (int)Math.Ceiling(q * samples.Count) - 1)];
+            return "p50 " + at(0.5).ToString("F0") + ", p95 " + at(0.95).ToString("F0") + ", max " + samples[samples.Count - 1].ToString("F0");
+        }
+
         [UnityTest]
         public IEnumerator WithoutThePushChannelTheHeartbeatStillTells()
         {
