@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   makeHeadsetInSession,
   markDeviceSeen,
@@ -6,7 +6,7 @@ import {
   makeTenant,
   makeTenantInSession,
 } from '../../test/factories.ts';
-import { contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
+import { BACKGROUND, contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
 import { runSweep } from './sweeper.ts';
 
 /**
@@ -44,10 +44,10 @@ async function poll(headers: Record<string, string>, query: { wait?: number; ses
 
 /** Resolves once the headset's call is held on the server. */
 async function held(count = 1) {
-  for (let i = 0; i < 200 && t.app.devicePush.figures.waiting < count; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  expect(t.app.devicePush.figures.waiting).toBeGreaterThanOrEqual(count);
+  await vi.waitFor(
+    () => expect(t.app.devicePush.figures.waiting).toBeGreaterThanOrEqual(count),
+    BACKGROUND,
+  );
 }
 
 async function sweepEverythingAway() {
