@@ -204,6 +204,8 @@ export interface HeartbeatTarget extends Target {
   flushIntervalMs: number;
   /** A console account's token and the VR users it may rename (PUT paths). */
   mutation: { token: string; paths: string[] };
+  /** Push calls (GET /v1/headset/events) held by the server now. */
+  heldPushCalls: () => number;
 }
 
 export interface DatabaseChoice {
@@ -275,6 +277,7 @@ export async function startHeartbeatServer(
     counter,
     flushIntervalMs: config.lastSeenFlushMs,
     mutation,
+    heldPushCalls: () => app.devicePush.figures.waiting,
     close: () => app.close(),
   };
 }

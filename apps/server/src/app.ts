@@ -15,6 +15,7 @@ import { useAccessGuards } from './platform/http/routes.ts';
 import { DeviceAuthenticator } from './headset/device-auth.ts';
 import { requireDevice } from './headset/device.guard.ts';
 import { DeviceRefusals } from './headset/device-refusals.ts';
+import { DevicePush } from './headset/device-push.ts';
 import { systemClock, type Clock } from './platform/service/clock.ts';
 import type { Config } from './platform/config/config.ts';
 import type { ServiceContext } from './platform/service/context.ts';
@@ -157,6 +158,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const { ctx, live, deviceEvents } = assembleContext(app, options, pgListener);
   const { health, jobs } = registerOperations(app, options, ctx, deviceEvents);
 
+  const deviceAuthenticator = new DeviceAuthenticator(ctx.db, deviceEvents.cache);
+  const push = devicePush(app, live, deviceAuthenticator);
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
@@ -175,15 +178,12 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
     reader: requireUser(ctx, 'reader'),
     user: requireUser(ctx, 'staff'),
     admin: requireUser(ctx, 'admin'),
-    device: requireDevice(
-      new DeviceAuthenticator(ctx.db, deviceEvents.cache),
-      new DeviceRefusals(ctx),
-    ),
+    device: requireDevice(deviceAuthenticator, new DeviceRefusals(ctx)),
   });
   // After swagger, so /docs lists the probes with the rest.
   healthRoutes(app, health);
   const lastSeen = keepLastSeen(app, ctx);
-  headsetRoutes(app, ctx, lastSeen);
+  headsetRoutes(app, ctx, lastSeen, push);
   // Called from LMS pages on other sites and by headsets: outside the browser scope (lms/).
   lmsLaunchRoutes(app, ctx);
   // The organisation's directory (SCIM 2.0): a machine with its own token, media type and error
@@ -365,6 +365,21 @@ function keepLastSeen(app: AppInstance, ctx: AppContext): LastSeenBuffer {
     });
   });
   return lastSeen;
+}
+
+/**
+ * The headsets' push channel (decision 028): woken by the live events every process hears, and
+ * answering its held calls before the server stops, so closing never waits for them.
+ */
+function devicePush(app: AppInstance, live: LiveEvents, devices: DeviceAuthenticator) {
+  const push = new DevicePush(devices);
+  live.subscribe(push.heard);
+  app.decorate('devicePush', push);
+  app.addHook('preClose', (done) => {
+    push.release();
+    done();
+  });
+  return push;
 }
 
 /**

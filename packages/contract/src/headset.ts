@@ -91,6 +91,31 @@ export const HeartbeatResponse = Type.Object({
 });
 export type HeartbeatResponse = Static<typeof HeartbeatResponse>;
 
+/**
+ * The push channel (GET /v1/headset/events, docs/headset-protocol.md): a long-poll held at most
+ * this many seconds, answered at once when the session the server would tell differs from the one
+ * the headset names, or as soon as one is started or ended for it.
+ */
+export const HEADSET_EVENTS_MAX_WAIT_SECONDS = 30;
+export const HEADSET_EVENTS_DEFAULT_WAIT_SECONDS = 25;
+
+export const HeadsetEventsQuery = Type.Object(
+  {
+    /** Seconds to hold the call when nothing changes (0 answers at once). */
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: HEADSET_EVENTS_MAX_WAIT_SECONDS,
+        default: HEADSET_EVENTS_DEFAULT_WAIT_SECONDS,
+      }),
+    ),
+    /** The session id the last answer gave (`session.id`); absent when it gave none. */
+    session: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+export type HeadsetEventsQuery = Static<typeof HeadsetEventsQuery>;
+
 export const SessionIdParams = Type.Object({ id: Uuid }, { additionalProperties: false });
 
 /**

@@ -59,6 +59,7 @@ export const routeTable = {
   downloadFile: { method: 'GET', path: '/v1/vr-app/files/:platform' },
   enroll: { method: 'POST', path: '/v1/headset/enroll' },
   heartbeat: { method: 'POST', path: '/v1/headset/heartbeat' },
+  headsetEvents: { method: 'GET', path: '/v1/headset/events' },
   reportProgress: { method: 'POST', path: '/v1/headset/sessions/:id/progress' },
   finishSession: { method: 'POST', path: '/v1/headset/sessions/:id/finish' },
   listOrganizations: { method: 'GET', path: '/v1/admin/organizations' },

@@ -98,6 +98,7 @@ import {
   FinishBody,
   HeartbeatBody,
   HeartbeatResponse,
+  HeadsetEventsQuery,
   ProgressBody,
   ReportHeaders,
   SessionIdParams,
@@ -618,6 +619,19 @@ export const routes = {
       'device, or null, and server_time (the server clock). pending_reports: how many ' +
       'reports the headset still holds, unsent (shown in the console). docs/headset-protocol.md.',
     body: HeartbeatBody,
+    success: { status: 200, body: HeartbeatResponse },
+    errors: [],
+  }),
+  headsetEvents: defineRoute({
+    ...routeTable.headsetEvents,
+    access: 'device',
+    tags: ['headset'],
+    description:
+      'The push channel: a long-poll held up to `wait` seconds (default 25, at most 30). Answers ' +
+      'what the heartbeat answers, at once when its session differs from `session` (the id the ' +
+      'last answer gave), or as soon as a session is started or ended for this headset, on ' +
+      'whichever server node. The heartbeat stays the fallback. docs/headset-protocol.md.',
+    querystring: HeadsetEventsQuery,
     success: { status: 200, body: HeartbeatResponse },
     errors: [],
   }),

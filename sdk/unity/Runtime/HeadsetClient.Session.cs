@@ -90,8 +90,14 @@ namespace Vrtc.Headset
             if (save != null) writer.Post(() => DeviceState.Write(options.DataPath, save));
         }
 
-        /// <summary>Follows what the server says this headset should be playing, and why a session went.</summary>
+        /// <summary>Follows what the server (a heartbeat's or the push channel's answer) says this headset should be playing, and why a session went.</summary>
         void FollowSession(Dictionary<string, object> answer)
+        {
+            // The heartbeat and the push channel answer on their own threads: one at a time, events included.
+            lock (follow) FollowSessionLocked(answer);
+        }
+
+        void FollowSessionLocked(Dictionary<string, object> answer)
         {
             var session = JsonFields.AsObject(JsonFields.Get(answer, "session"));
             var endedSession = JsonFields.AsObject(JsonFields.Get(answer, "ended_session"));

@@ -37,6 +37,8 @@ namespace Vrtc.Headset
         readonly Outbox outbox;
         readonly DiskWriter writer;
         readonly object gate = new object();
+        /// <summary>Held while the heartbeat's or the push channel's answer is followed: their events keep their order.</summary>
+        readonly object follow = new object();
         readonly Random random = new Random();
         /// <summary>Fired on a new report and on every heartbeat answered: the delivery loop looks again.</summary>
         readonly Pulse wake = new Pulse();
@@ -56,6 +58,7 @@ namespace Vrtc.Headset
         TimeSpan heartbeatInterval;
         CancellationTokenSource lifetime;
         Task heartbeatLoop;
+        Task pushLoop;
         Task deliveryLoop;
         bool started;
         bool disposed;
@@ -158,7 +161,9 @@ namespace Vrtc.Headset
         // ---------------------------------------------------------------- the loops
 
         /// <summary>
-        /// Starts the heartbeat loop (at the server's interval) and the delivery of the outbox.
+        /// Starts the heartbeat loop (at the server's interval), the push channel (a session started
+        /// or cancelled arrives within a second; <see cref="HeadsetOptions.PushWait"/>) and the
+        /// delivery of the outbox.
         /// Needs an enrolled headset. A session resumed from disk is announced now (SessionAssigned).
         /// </summary>
         public void Start()
@@ -172,6 +177,7 @@ namespace Vrtc.Headset
                 started = true;
                 var cancel = EnsureLifetime();
                 heartbeatLoop = Task.Run(() => HeartbeatLoopAsync(cancel));
+                if (options.PushWait > TimeSpan.Zero) pushLoop = Task.Run(() => PushLoopAsync(cancel));
                 EnsureDeliveryLocked();
                 announce = resumed != null && resumed == current ? resumed : null;
                 resumed = null;
@@ -190,8 +196,9 @@ namespace Vrtc.Headset
                 if (lifetime == null) return;
                 lifetime.Cancel();
                 lifetime = null;
-                loops = new[] { heartbeatLoop ?? Task.FromResult(true), deliveryLoop ?? Task.FromResult(true) };
+                loops = new[] { heartbeatLoop ?? Task.FromResult(true), pushLoop ?? Task.FromResult(true), deliveryLoop ?? Task.FromResult(true) };
                 heartbeatLoop = null;
+                pushLoop = null;
                 deliveryLoop = null;
             }
             try { await Task.WhenAll(loops).ConfigureAwait(false); }

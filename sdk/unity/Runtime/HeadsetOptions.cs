@@ -49,6 +49,14 @@ namespace Vrtc.Headset
         /// <summary>Heartbeat interval until the server tells its own. Default 5 s.</summary>
         public TimeSpan DefaultHeartbeatInterval = TimeSpan.FromSeconds(5);
 
+        /// <summary>
+        /// How long the server may hold each call of the push channel (GET /v1/headset/events), which
+        /// brings a session started or cancelled in the console within a second instead of at the
+        /// next heartbeat. Default 25 s (at most 30). <c>TimeSpan.Zero</c> turns the channel off:
+        /// the heartbeat alone then tells, as it always does when the channel cannot be reached.
+        /// </summary>
+        public TimeSpan PushWait = TimeSpan.FromSeconds(25);
+
         /// <summary>The clock reports are stamped with (occurred_at). Default: the machine's.</summary>
         public IClock Clock;
 
@@ -66,6 +74,8 @@ namespace Vrtc.Headset
             if (RequestTimeout <= TimeSpan.Zero) throw new ArgumentException("RequestTimeout must be positive");
             if (RetryBaseDelay <= TimeSpan.Zero || RetryMaxDelay < RetryBaseDelay)
                 throw new ArgumentException("RetryBaseDelay must be positive and at most RetryMaxDelay");
+            if (PushWait < TimeSpan.Zero || PushWait > TimeSpan.FromSeconds(30))
+                throw new ArgumentException("PushWait must be between 0 and 30 s");
             return this;
         }
     }

@@ -34,7 +34,7 @@ namespace Vrtc.Headset
         }
     }
 
-    /// <summary>JSON over HTTP to the server: one POST per call, each with its own time limit.</summary>
+    /// <summary>JSON over HTTP to the server: one request per call, each with its own time limit.</summary>
     internal sealed class Transport : IDisposable
     {
         readonly HttpClient http;
@@ -52,15 +52,28 @@ namespace Vrtc.Headset
         }
 
         /// <summary>POSTs a JSON body; any answer is returned, an unreachable server throws HeadsetException(0, "network_error").</summary>
-        public async Task<Answer> SendAsync(string path, Dictionary<string, object> body, string token, string idempotencyKey, CancellationToken cancel)
+        public Task<Answer> SendAsync(string path, Dictionary<string, object> body, string token, string idempotencyKey, CancellationToken cancel)
+        {
+            var request = new HttpRequestMessage(HttpMethod.Post, baseUrl + path);
+            request.Content = new StringContent(Json.Write(body), Encoding.UTF8, "application/json");
+            if (idempotencyKey != null) request.Headers.TryAddWithoutValidation("Idempotency-Key", idempotencyKey);
+            return ExchangeAsync(request, token, requestTimeout, cancel);
+        }
+
+        /// <summary>A GET the server may hold (the push channel): its time limit is the hold plus RequestTimeout.</summary>
+        public Task<Answer> GetAsync(string pathAndQuery, string token, TimeSpan held, CancellationToken cancel)
+        {
+            var request = new HttpRequestMessage(HttpMethod.Get, baseUrl + pathAndQuery);
+            return ExchangeAsync(request, token, held + requestTimeout, cancel);
+        }
+
+        async Task<Answer> ExchangeAsync(HttpRequestMessage request, string token, TimeSpan timeout, CancellationToken cancel)
         {
             using (var limit = CancellationTokenSource.CreateLinkedTokenSource(cancel))
-            using (var request = new HttpRequestMessage(HttpMethod.Post, baseUrl + path))
+            using (request)
             {
-                limit.CancelAfter(requestTimeout);
-                request.Content = new StringContent(Json.Write(body), Encoding.UTF8, "application/json");
+                limit.CancelAfter(timeout);
                 if (token != null) request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);
-                if (idempotencyKey != null) request.Headers.TryAddWithoutValidation("Idempotency-Key", idempotencyKey);
                 try
                 {
                     using (var response = await http.SendAsync(request, limit.Token).ConfigureAwait(false))
@@ -72,7 +85,7 @@ namespace Vrtc.Headset
                 catch (OperationCanceledException error)
                 {
                     if (cancel.IsCancellationRequested) throw;
-                    throw new HeadsetException(0, "network_error", "No answer within " + requestTimeout.TotalSeconds + " s", error);
+                    throw new HeadsetException(0, "network_error", "No answer within " + timeout.TotalSeconds + " s", error);
                 }
                 catch (HttpRequestException error) { throw Network(error); }
                 catch (WebException error) { throw Network(error); }

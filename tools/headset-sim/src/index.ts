@@ -19,6 +19,7 @@ import {
   type TaskReport,
 } from '@vrtc/contract';
 import { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
+import { followPushChannel } from './push.ts';
 import {
   DEFAULT_RETRY,
   isRetryableStatus,
@@ -94,6 +95,11 @@ export interface SimulatedHeadsetOptions {
   stateDir?: string;
   /** Backoff between attempts at a report (Retry-After from the server wins). */
   retry?: Partial<RetryPolicy>;
+  /**
+   * Seconds the server may hold each call of the push channel (GET /v1/headset/events), which
+   * brings a start or a cancel within a second. Default 25; 0 turns it off (heartbeats only).
+   */
+  pushWaitSeconds?: number;
 }
 
 interface EventBase {
@@ -274,6 +280,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   private stopping: Promise<void> | undefined;
   private lifetime = new AbortController();
   private loop: Promise<void> | undefined;
+  private push: Promise<void> | undefined;
   private delivery: Promise<void> | undefined;
   private play: Play | undefined;
   /** Sessions this headset has finished or seen ended: never played again. */
@@ -439,7 +446,24 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       heartbeatIntervalMs: this.heartbeatIntervalMs,
     });
     this.loop = this.heartbeatLoop();
+    this.push = this.pushLoop();
     this.delivery = this.deliveryLoop();
+  }
+
+  /** The push channel beside the heartbeats: its answers are followed as theirs are. */
+  private async pushLoop(): Promise<void> {
+    const waitSeconds = this.options.pushWaitSeconds ?? 25;
+    if (waitSeconds <= 0) return;
+    await followPushChannel({
+      base: this.base,
+      token: () => this.credentials?.device_token,
+      signal: this.lifetime.signal,
+      waitSeconds,
+      dropped: () => this.dropped,
+      online: (signal) => this.online(signal),
+      onAnswer: (answer) => this.onSessionState(answer.session, answer.ended_session),
+      onError: (message) => this.emitEvent({ type: 'error', message }),
+    });
   }
 
   /**
@@ -476,7 +500,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     clearTimeout(this.restoreTimer);
     for (const wake of this.restoredWaiters) wake();
     this.stopping = (async () => {
-      await Promise.allSettled([this.loop, this.delivery, this.play?.done]);
+      await Promise.allSettled([this.loop, this.push, this.delivery, this.play?.done]);
       this.outbox.close();
       this.emitEvent({ type: 'stopped' });
     })();

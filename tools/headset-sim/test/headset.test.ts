@@ -35,6 +35,8 @@ function fakeServer(
   session: SessionLaunch,
   /** Consulted for every report (progress, finish) before answering it normally. */
   override: (received: Received, count: number) => Override | undefined = () => undefined,
+  /** Serve the push channel (GET /v1/headset/events); without it, 404 as an older server. */
+  pushOn = false,
 ) {
   const received: Received[] = [];
   const problems: string[] = [];
@@ -57,7 +59,28 @@ function fakeServer(
       problems.push(`${route.path} ${what}: ${JSON.stringify(value)}`);
     }
   };
+  /** Push calls (GET /v1/headset/events) held until the state they name changes. */
+  const held: Array<() => void> = [];
+  const state = () => ({
+    device_id: DEVICE_ID,
+    movement_type: 'slide' as const,
+    heartbeat_interval_ms: 60_000,
+    session: ended || cancelled ? null : session,
+    ended_session: cancelled ? { id: session.id, status: 'cancelled' as const } : null,
+    server_time: new Date().toISOString(),
+  });
   const server = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://fake');
+    if (pushOn && url.pathname === routes.headsetEvents.path) {
+      received.push({ route: url.pathname, body: undefined, key: undefined, at: Date.now() });
+      const answer = () =>
+        response
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(state()));
+      if ((state().session?.id ?? null) !== url.searchParams.get('session')) answer();
+      else held.push(answer);
+      return;
+    }
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk));
     request.on('end', () => {
@@ -119,7 +142,10 @@ function fakeServer(
   });
   const reports = (path: string) => received.filter((r) => r.route === path);
   /** Staff cancel the session in the console: the next heartbeats list none, and say why. */
-  const cancel = () => void (cancelled = true);
+  const cancel = () => {
+    cancelled = true;
+    for (const answer of held.splice(0)) answer();
+  };
   return { server, received, problems, reports, cancel };
 }
 
@@ -362,6 +388,28 @@ describe('the simulated headset on a bad network', () => {
     }, WAIT);
     expect(ended.line).toBe('[Quest-1] session 00000000… stopped: cancelled in the console');
     expect(fake.problems).toEqual([]);
+  });
+
+  it('hears a cancel through the push channel, long before the next heartbeat', async () => {
+    const fake = fakeServer(launch, undefined, true);
+    const { headset, events } = headsetOn(await listen(fake), {
+      paceMs: 60_000,
+      heartbeatIntervalMs: 60_000,
+    });
+    await headset.start();
+    await vi.waitFor(() => expect(headset.currentSessionId).toBe(SESSION_ID), WAIT);
+    await vi.waitFor(() => expect(fake.reports(routes.headsetEvents.path)).toHaveLength(2), WAIT);
+    const heartbeats = fake.reports(routes.heartbeat.path).length;
+    const cancelledAt = Date.now();
+    fake.cancel();
+    const ended = await vi.waitFor(() => {
+      const event = events.find((e) => e.type === 'session_ended');
+      expect(event).toBeDefined();
+      return event!;
+    }, WAIT);
+    expect(ended.line).toBe('[Quest-1] session 00000000… stopped: cancelled in the console');
+    expect(ended.at.getTime() - cancelledAt).toBeLessThan(5000);
+    expect(fake.reports(routes.heartbeat.path)).toHaveLength(heartbeats);
   });
 
   it('keeps its outbox on disk: started again on the same folder, it sends what it held', async () => {

@@ -4,9 +4,13 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { callerOf } from '../auth/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
+import { lazyChildLogger } from '../platform/ops/lazy-logger.ts';
 import * as enrolment from './enrollment.service.ts';
 import type { HeadsetContext } from './headset-context.ts';
-import { heartbeat } from './heartbeat.service.ts';
+import { answerOf, heartbeat } from './heartbeat.service.ts';
+import { HEADSET_EVENTS_DEFAULT_WAIT_SECONDS } from '@vrtc/contract';
+import { bearerToken, hashToken } from '../auth/tokens.ts';
+import type { DevicePush } from './device-push.ts';
 import { finishSession, reportProgress, type Report } from './reports.service.ts';
 import { deviceOf } from './device.guard.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
@@ -31,7 +35,12 @@ export function enrollmentCodeRoutes(app: AppInstance, ctx: HeadsetContext) {
  * credential, failures are rate-limited per address); everything else takes a device token, which
  * works nowhere else, as user tokens do not work here.
  */
-export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: LastSeenBuffer) {
+export function headsetRoutes(
+  app: AppInstance,
+  ctx: HeadsetContext,
+  lastSeen: LastSeenBuffer,
+  push: DevicePush,
+) {
   registerRoute(app, routes.enroll, (request) =>
     enrolment.enroll(ctx, request.body, requestFacts(request)),
   );
@@ -46,6 +55,8 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: L
       // the log and ~20% of the route's CPU (bench/heartbeat.bench.ts). Warnings still show;
       // heartbeats are counted (vrtc_heartbeats_total) instead of logged and timed.
       logLevel: 'warn',
+      // Nor a request logger of its own unless something is logged (lazy-logger.ts).
+      childLoggerFactory: lazyChildLogger,
       config: { hotPath: 'heartbeat' },
       // Every field is optional, so a heartbeat may come without a body at all.
       preValidation: (request, _reply, done) => {
@@ -53,6 +64,25 @@ export function headsetRoutes(app: AppInstance, ctx: HeadsetContext, lastSeen: L
         done();
       },
     },
+  );
+  // The push channel (decision 028): held until the session changes or `wait` runs out.
+  registerRoute(
+    app,
+    routes.headsetEvents,
+    async (request, reply) => {
+      deviceOf(request);
+      const tokenHash = hashToken(bearerToken(request.headers.authorization) ?? '');
+      const waitSeconds = request.query.wait ?? HEADSET_EVENTS_DEFAULT_WAIT_SECONDS;
+      const device = await push.next(
+        tokenHash,
+        request.query.session,
+        waitSeconds * 1000,
+        (abort) => reply.raw.once('close', abort),
+      );
+      return answerOf(ctx, device);
+    },
+    // Every headset holds one: a line each would be most of the log, as for heartbeats.
+    { logLevel: 'warn', childLoggerFactory: lazyChildLogger },
   );
   registerRoute(app, routes.reportProgress, (request) =>
     reportProgress(ctx, lastSeen, reportOf(request)),

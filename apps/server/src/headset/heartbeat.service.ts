@@ -42,6 +42,18 @@ export function heartbeat(
     appVersion: body.app_version,
     pendingReports: body.pending_reports,
   });
+  return answerOf(ctx, device, now);
+}
+
+/**
+ * What a headset is told of itself: its session, its last ended one and why, the interval and the
+ * server's clock. The heartbeat and the push channel (GET /v1/headset/events) answer the same.
+ */
+export function answerOf(
+  ctx: HeadsetContext,
+  device: AuthenticatedDevice,
+  now: Date = ctx.clock.now(),
+): HeartbeatResponse {
   return {
     device_id: device.id,
     movement_type: device.movementType,
