@@ -26,10 +26,9 @@ afterAll(() => t.close());
 
 const allRoutes = Object.entries(routes as Record<string, RouteDefinition>);
 /**
- * The caller's own sign-in: signing out, its own password and its own API tokens (which act as
- * the auditor, so read only) change nothing of the organisation.
- * The caller's own sign-in: signing out, its own password and its own second factors (decision
- * 031: every password account, the auditor's too) change nothing of the organisation.
+ * The caller's own sign-in: signing out, its own password, its own API tokens (which act as the
+ * auditor, so read only) and its own second factors (decision 031: every password account, the
+ * auditor's too) change nothing of the organisation.
  */
 const OWN_SIGN_IN = new Set<string>([
   'logout',

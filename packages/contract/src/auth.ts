@@ -89,14 +89,18 @@ export const SsoEndSessionQuery = Type.Object(
   { organization_id: Uuid },
   { additionalProperties: false },
 );
+
+/**
  * The signed-in account's own settings (GET/PUT /v1/me/settings). `qualification_digest`: the
  * daily email of trainees who became expiring, expired or overdue (docs/compliance.md);
  * `language`: what its mails are written in (null: Russian). `mail_configured` tells whether the
  * server sends mail at all (SMTP_URL set): without it nothing is sent, whatever the setting.
+ */
 export const AccountSettings = Type.Object({
   qualification_digest: Type.Boolean(),
   language: Nullable(Type.Enum(['ru', 'en'])),
   mail_configured: Type.Boolean(),
+});
 export type AccountSettings = Static<typeof AccountSettings>;
 
 export const AccountSettingsBody = Type.Object(
@@ -104,4 +108,6 @@ export const AccountSettingsBody = Type.Object(
     qualification_digest: Type.Optional(Type.Boolean()),
     language: Type.Optional(Nullable(Type.Enum(['ru', 'en']))),
   },
+  { additionalProperties: false },
+);
 export type AccountSettingsBody = Static<typeof AccountSettingsBody>;

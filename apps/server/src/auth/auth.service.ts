@@ -148,7 +148,7 @@ export async function finishSignIn(
 ): Promise<LoginResponse & { token: string }> {
   const now = ctx.clock.now();
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
-    const issued = await issueToken({ ...ctx, db: trx }, account.id, options.enrolmentOnly);
+    const issued = await issueToken({ ...ctx, db: trx }, account.id, { enrolmentOnly: options.enrolmentOnly });
     await recordAudit(trx, {
       by: {
         accountId: account.id,

@@ -168,7 +168,7 @@ async function signedIn(
 ): Promise<Finished> {
   const account = await accountFor(ctx, row, email, request);
   const { token } = await ctx.db.transaction().execute(async (trx) => {
-    const issued = await issueToken({ ...ctx, db: trx }, account.id, row.protocol);
+    const issued = await issueToken({ ...ctx, db: trx }, account.id, { ssoProtocol: row.protocol });
     await recordAudit(trx, {
       by: {
         accountId: account.id,

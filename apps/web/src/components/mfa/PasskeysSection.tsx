@@ -29,7 +29,7 @@ export function PasskeysSection({
         if (recovery_codes.length > 0) onCodes(recovery_codes);
       },
       onError: (error) =>
-        notifyError(error instanceof DOMException ? t('passkeys.failed') : errorText(error)),
+        notifyError(error instanceof DOMException ? t('passkeys.failed') : errorText(error, t('common:error'))),
     });
 
   return (
@@ -59,7 +59,7 @@ export function PasskeysSection({
             onClick={() =>
               remove.mutate(passkey.id, {
                 onSuccess: () => notifySuccess(t('passkeys.removed')),
-                onError: (error) => notifyError(errorText(error)),
+                onError: (error) => notifyError(errorText(error, t('common:error'))),
               })
             }
           >

@@ -34,7 +34,7 @@ export function TotpSection({ on, onCodes }: { on: boolean; onCodes: (codes: str
   const begin = () =>
     start.mutate(undefined, {
       onSuccess: setEnrolment,
-      onError: (error) => notifyError(errorText(error)),
+      onError: (error) => notifyError(errorText(error, t('common:error'))),
     });
   const finish = () =>
     confirm.mutate(code.trim(), {
@@ -87,7 +87,7 @@ export function TotpSection({ on, onCodes }: { on: boolean; onCodes: (codes: str
               autoComplete="one-time-code"
               value={code}
               onChange={(event) => setCode(event.currentTarget.value)}
-              error={confirm.error ? errorText(confirm.error) : undefined}
+              error={confirm.error ? errorText(confirm.error, t('common:error')) : undefined}
               maxLength={20}
             />
             <Button onClick={finish} loading={confirm.isPending} disabled={!code.trim()}>
@@ -107,7 +107,7 @@ export function TotpSection({ on, onCodes }: { on: boolean; onCodes: (codes: str
             label={t('totp.removePrompt')}
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}
-            error={remove.error ? errorText(remove.error) : undefined}
+            error={remove.error ? errorText(remove.error, t('common:error')) : undefined}
             maxLength={200}
           />
           <Button color="red" onClick={drop} loading={remove.isPending} disabled={!password}>

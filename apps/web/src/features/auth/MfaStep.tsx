@@ -34,7 +34,7 @@ export function MfaStep({ challenge, onDone, onBack }: MfaStepProps) {
       await verify({ mfa_token: challenge.mfa_token, ...body });
       onDone();
     } catch (error) {
-      setFailure(errorText(error));
+      setFailure(errorText(error, t('common:error')));
     } finally {
       setBusy(false);
     }
@@ -52,7 +52,7 @@ export function MfaStep({ challenge, onDone, onBack }: MfaStepProps) {
       });
       await send({ passkey: JSON.stringify(answer) });
     } catch (error) {
-      setFailure(errorText(error));
+      setFailure(errorText(error, t('common:error')));
     }
   }
 
