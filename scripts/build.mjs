@@ -10,7 +10,8 @@
 // - contract: packages/contract/src → packages/contract/dist (tsc -b, with declarations: the
 //   server's build reads the contract's types from there).
 // - server: apps/server/src → apps/server/dist (tsc -b, `.ts` imports rewritten to `.js`), the
-//   migrations copied beside the compiled migrate.js (dist/platform/database/migrations). Built from a clean
+//   migrations copied beside the compiled migrate.js (dist/platform/database/migrations), the LMS
+//   launch page beside scorm-package.js (dist/lms/launch-page). Built from a clean
 //   dist/ each time, so nothing removed from src/ survives there.
 // - web: `npm run build -w apps/web` → apps/web/dist; with --sizes Vite lists each chunk and its
 //   gzip size (VRTC_BUILD_SIZES=1), otherwise it prints only warnings.
@@ -78,6 +79,11 @@ export const TARGETS = {
           filter: (source) => source.endsWith('.sql') || fs.statSync(source).isDirectory(),
         },
       );
+      // The LMS package's launch page (HTML, CSS, script) is read beside scorm-package.js: without
+      // it a compiled server cannot export a SCORM package.
+      fs.cpSync(at('apps/server/src/lms/launch-page'), path.join(dist, 'lms/launch-page'), {
+        recursive: true,
+      });
     },
   },
   web: {

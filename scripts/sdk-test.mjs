@@ -10,6 +10,7 @@
 // seeds what a test needs through the API as the first admin (a scenario with a 3-task level and
 // an option, granted to the admin's organisation), and runs the test program with:
 //   SERVER_URL, STAFF_TOKEN, LEVEL_ID, OPTION_ID, HEARTBEAT_INTERVAL_MS
+//   PACKAGE_KEY: the key of a SCORM package exported for that level (the LMS launch tests)
 //   CONTROL_URL: POST /stop and /start stop the server process and start it again on the same
 //   port and database (the "server went away mid-session" tests).
 import { spawn, spawnSync } from 'node:child_process';
@@ -19,6 +20,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import pg from 'pg';
 import { ensureBuilt } from './build.mjs';
 
@@ -211,7 +213,27 @@ async function seed(base) {
     { organization_ids: [login.organization_id], expires_at: nextYear },
     token,
   );
-  return { STAFF_TOKEN: token, LEVEL_ID: level.id, OPTION_ID: option.id };
+  return {
+    STAFF_TOKEN: token,
+    LEVEL_ID: level.id,
+    OPTION_ID: option.id,
+    PACKAGE_KEY: await exportedPackageKey(base, level.id, token),
+  };
+}
+
+/** The key of a SCORM package exported for the level, read from the package as an LMS would. */
+async function exportedPackageKey(base, levelId, token) {
+  const route = `/v1/lms/packages?level_id=${levelId}&scorm_version=1.2`;
+  const response = await fetch(`${base}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!response.ok) throw new Error(`POST ${route}: ${response.status} ${await response.text()}`);
+  const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
+  const config = strFromU8(files['config.js']);
+  const key = /"packageKey": "([^"]+)"/.exec(config)?.[1];
+  if (!key) throw new Error(`no package key in the exported config.js:\n${config}`);
+  return key;
 }
 
 /** One run of the test program against a server on `database` ('' = PGlite in its DATA_DIR). */

@@ -223,6 +223,15 @@ const CLIENT_ROUTES: Route[] = [
     },
   },
   {
+    path: '/lms-packages',
+    nav: 'layout:nav.lms',
+    title: 'lms:title',
+    ready: async (page, language) => {
+      // This file's organisation exported no package: the empty list says where to export one.
+      await page.getByText(tr(language, 'lms:empty'), { exact: true }).waitFor();
+    },
+  },
+  {
     path: '/integrations',
     nav: 'layout:nav.integrations',
     title: 'integrations:title',

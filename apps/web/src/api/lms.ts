@@ -28,11 +28,11 @@ export function useRevokePackageKey() {
   });
 }
 
-/** The package's zip: each export mints a new key, so the list is asked anew. */
-export async function downloadLmsPackage(
-  target: { level_id: string } | { qualification_id: string },
-  version: ScormVersion,
-) {
+/** What a package trains: a level, or a qualification (its first level not yet passed). */
+export type LmsTarget = { level_id: string } | { qualification_id: string };
+
+/** The package's zip: each export mints a new key (the dialog asks for the list anew). */
+export async function downloadLmsPackage(target: LmsTarget, version: ScormVersion) {
   const file = await api.download(routes.exportLmsPackage, {
     query: { ...target, scorm_version: version },
   });

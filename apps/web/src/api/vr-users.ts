@@ -40,7 +40,10 @@ export function useVrUserList(query: VrUserListQuery) {
   return useQuery({ ...options, refetchOnMount: !sentInRender });
 }
 
-/** The first VR users (by name) whose name or notes contain `q`. */
+/**
+ * The first VR users (by name) whose name, notes or external id (the LMS's learner id) contain
+ * `q`. The external id stands beside the name, so two trainees of one name can be told apart.
+ */
 export const vrUserOptions: PickerQuery = (q) => ({
   queryKey: vrUserKeys.options(q),
   queryFn: async ({ signal }) => {
@@ -48,9 +51,14 @@ export const vrUserOptions: PickerQuery = (q) => ({
       query: { q, limit: PICKER_LIMIT, sort: 'name' },
       signal,
     });
-    return list.vr_users.map((user) => ({ value: user.id, label: user.name }));
+    return list.vr_users.map((user) => ({ value: user.id, label: vrUserLabel(user) }));
   },
 });
+
+/** A VR user as pickers name them: "Name (external id)", or the name alone. */
+export function vrUserLabel(user: { name: string; external_id: string | null }): string {
+  return user.external_id ? `${user.name} (${user.external_id})` : user.name;
+}
 
 /** The specification's session list page: limit 50. */
 export const SESSIONS_PAGE_SIZE = 50;

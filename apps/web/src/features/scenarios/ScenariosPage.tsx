@@ -1,21 +1,8 @@
-import {
-  Accordion,
-  Badge,
-  Button,
-  Card,
-  Group,
-  List,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-} from '@mantine/core';
-import { IconAdjustments, IconListDetails, IconSchool } from '@tabler/icons-react';
+import { Accordion, Badge, Card, Group, List, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconAdjustments, IconListDetails } from '@tabler/icons-react';
 import type { ScenarioTree, ScenarioTreeLevel, ScenarioTreeModule } from '@vrtc/contract';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../auth/AuthProvider';
-import { ExportForLmsDialog } from '../../components/ExportForLmsDialog';
+import { ExportForLmsButton } from '../../components/ExportForLmsDialog';
 import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
@@ -28,8 +15,6 @@ function LevelCard({ level }: { level: ScenarioTreeLevel }) {
   const { t } = useTranslation();
   const content = useContentText();
   const description = content.description(level);
-  const [exporting, setExporting] = useState(false);
-  const staff = useAuth().state.user?.role !== 'auditor';
   return (
     <Paper withBorder radius="md" p="md" data-testid="level">
       <Group justify="space-between" align="flex-start" gap="sm">
@@ -47,24 +32,9 @@ function LevelCard({ level }: { level: ScenarioTreeLevel }) {
           <Badge variant="outline" color="gray" tt="none">
             {t('scenarios:maxTasks', { count: level.max_tasks })}
           </Badge>
-          {staff ? (
-            <Button
-              size="compact-xs"
-              variant="light"
-              leftSection={<IconSchool size={14} />}
-              onClick={() => setExporting(true)}
-            >
-              {t('lms:exportButton')}
-            </Button>
-          ) : null}
+          <ExportForLmsButton target={{ level_id: level.id }} name={content.name(level)} />
         </Group>
       </Group>
-      <ExportForLmsDialog
-        opened={exporting}
-        onClose={() => setExporting(false)}
-        target={{ level_id: level.id }}
-        name={content.name(level)}
-      />
       {description ? (
         <Text size="sm" c="dimmed" mt="xs">
           {description}

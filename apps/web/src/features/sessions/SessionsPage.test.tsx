@@ -288,6 +288,40 @@ describe('sessions screen', () => {
     expect(screen.getByLabelText(/^VR user/, { selector: 'input' })).toHaveValue('');
   }, 60_000);
 
+  it('finds a trainee by the LMS learner id and shows it beside the name', async () => {
+    const user = userEvent.setup();
+    const namesake: VrUser = { ...vrUser, id: '00000000-0000-4000-8000-0000000000a2' };
+    const learner: VrUser = { ...vrUser, external_id: 'LMS-4711' };
+    const calls = mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/vr-users': ({ url }) =>
+        listAnswer('vr_users', [learner, namesake], url, {
+          search: ['name', 'notes', 'external_id'],
+          defaultSort: 'name',
+        }),
+      'GET /v1/devices': ({ url }) => listAnswer('devices', [device], url, {}),
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+      'GET /v1/sessions/active': { active_sessions: [], ...thresholds },
+    });
+    renderSessions();
+
+    const picker = await screen.findByLabelText(/^VR user/, { selector: 'input' });
+    expect(picker).toHaveAttribute('placeholder', 'Start typing a name or external id');
+    await user.type(picker, '4711');
+    await waitFor(() =>
+      expect(requestsTo(calls, '/v1/vr-users')).toContainEqual({
+        q: '4711',
+        limit: '20',
+        sort: 'name',
+      }),
+    );
+    await user.click(
+      await screen.findByRole('option', { name: 'Ivan Petrov (LMS-4711)', hidden: true }),
+    );
+    expect(picker).toHaveValue('Ivan Petrov (LMS-4711)');
+    expect(screen.queryByRole('option', { name: 'Ivan Petrov', hidden: true })).toBeNull();
+  }, 60_000);
+
   it('says what is missing in one toast at a time, gone as soon as it is chosen', async () => {
     const user = userEvent.setup();
     mockFetch({

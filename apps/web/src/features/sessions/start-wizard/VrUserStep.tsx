@@ -7,7 +7,10 @@ import { ServerSelect } from '../../../components/ServerSelect';
 import { errorText } from '../../../lib/error-text';
 import type { WizardAction, WizardState } from '../wizard';
 
-/** Step 1: an existing VR user (searched on the server) or the name of a new one. */
+/**
+ * Step 1: an existing VR user (searched on the server by name, notes or external id) or the name
+ * of a new one.
+ */
 export function VrUserStep({
   state,
   dispatch,
