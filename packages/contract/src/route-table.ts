@@ -16,6 +16,7 @@ export const routeTable = {
   me: { method: 'GET', path: '/v1/me' },
   logout: { method: 'POST', path: '/v1/auth/logout' },
   changeOwnPassword: { method: 'POST', path: '/v1/auth/password' },
+  ssoDiscover: { method: 'GET', path: '/v1/auth/sso/discover' },
   ssoStart: { method: 'GET', path: '/v1/auth/sso/start' },
   ssoCallback: { method: 'GET', path: '/v1/auth/sso/callback' },
   samlMetadata: { method: 'GET', path: '/v1/auth/sso/saml/:organizationId/metadata' },
