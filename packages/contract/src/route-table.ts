@@ -34,6 +34,7 @@ export const routeTable = {
   resetAccountMfa: { method: 'POST', path: '/v1/admin/users/:id/mfa/reset' },
   getMfaPolicy: { method: 'GET', path: '/v1/admin/mfa-policy' },
   putMfaPolicy: { method: 'PUT', path: '/v1/admin/mfa-policy' },
+  ssoDiscover: { method: 'GET', path: '/v1/auth/sso/discover' },
   ssoStart: { method: 'GET', path: '/v1/auth/sso/start' },
   ssoCallback: { method: 'GET', path: '/v1/auth/sso/callback' },
   samlMetadata: { method: 'GET', path: '/v1/auth/sso/saml/:organizationId/metadata' },

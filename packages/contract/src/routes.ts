@@ -124,6 +124,8 @@ import {
   SsoConfigBody,
   SsoReauthQuery,
   SsoStartQuery,
+  SsoDiscoverQuery,
+  SsoDiscoverBody,
   SsoTestParams,
   SsoTestResult,
 } from './sso.ts';
@@ -341,6 +343,19 @@ export const routes = {
     errors: ['not_found'],
   }),
 
+  ssoDiscover: defineRoute({
+    ...routeTable.ssoDiscover,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'Asked by the sign-in page with the email before any password: whether its domain belongs ' +
+      'to an organisation with complete single sign-on (`sso`) and whether that organisation ' +
+      'enforces it (`enforced`). Nothing else is revealed; an unknown domain answers both false. ' +
+      'Limited per address (429 past 30 a minute).',
+    querystring: SsoDiscoverQuery,
+    success: { status: 200, body: SsoDiscoverBody },
+    errors: ['rate_limited'],
+  }),
   ssoStart: defineRoute({
     ...routeTable.ssoStart,
     access: 'public',

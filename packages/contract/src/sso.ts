@@ -124,6 +124,20 @@ export const SsoStartQuery = Type.Object(
 );
 export type SsoStartQuery = Static<typeof SsoStartQuery>;
 
+/** GET /v1/auth/sso/discover: the email typed on the sign-in page, before any password. */
+export const SsoDiscoverQuery = Type.Object({ email: Email }, { additionalProperties: false });
+export type SsoDiscoverQuery = Static<typeof SsoDiscoverQuery>;
+
+/**
+ * Whether the email's domain signs in by single sign-on, and whether only by it. Nothing else (no
+ * organisation, no protocol, no account): the page only needs to know which button to show.
+ */
+export const SsoDiscoverBody = Type.Object(
+  { sso: Type.Boolean(), enforced: Type.Boolean() },
+  { additionalProperties: false },
+);
+export type SsoDiscoverBody = Static<typeof SsoDiscoverBody>;
+
 /** What the provider sends back; other parameters (iss, session_state) are read as they come. */
 export const SsoCallbackQuery = Type.Object(
   {

@@ -9,6 +9,7 @@ import { setSessionCookie } from '../auth/session-cookie.ts';
 import * as sso from './sso.service.ts';
 import { SsoFailure, failurePath, startSignIn } from './sso-sign-in.ts';
 import { finishOidc, finishSaml, type Finished } from './sso-finish.ts';
+import { discoverSso } from './sso-discover.ts';
 import { providerSignOut, samlMetadata, ssoTestResult } from './sso-extras.ts';
 
 /** A SAML response is posted as a form; the parser reads forms in the ACS's scope only. */
@@ -53,6 +54,9 @@ function answer(request: FastifyRequest, reply: FastifyReply, ctx: ServiceContex
 
 /** The browser's way through the organisation's identity provider (public: no one is signed in). */
 export function ssoSignInRoutes(app: AppInstance, ctx: ServiceContext) {
+  registerRoute(app, routes.ssoDiscover, (request) =>
+    discoverSso(ctx, request.query.email, requestFacts(request).ip),
+  );
   registerRoute(app, routes.ssoStart, async (request, reply) => {
     try {
       return reply.redirect(await startSignIn(ctx, request.query), 302);

@@ -1,7 +1,7 @@
 import { Button, Card, Group, Text, TextInput } from '@mantine/core';
 import { IconBuilding, IconPlus, IconSearch } from '@tabler/icons-react';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useOrganizationList } from '../../api/organizations';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
@@ -15,6 +15,9 @@ import { useOrganizationColumns } from './organization-columns';
 import { SummaryCards } from './SummaryCards';
 import { useRemoveOrganization } from './use-remove-organization';
 
+// Its own chunk: only a platform admin setting up an identity provider loads it.
+const SsoSection = lazy(() => import('./sso/SsoSection'));
+
 export function OrganizationsPage() {
   const { t } = useTranslation('adminOrganizations');
   const list = useListState({
@@ -27,10 +30,12 @@ export function OrganizationsPage() {
   const remove = useRemoveOrganization();
   const [editing, setEditing] = useState<{ organization?: Organization } | undefined>();
   const [analyticsFor, setAnalyticsFor] = useState<Organization | undefined>();
+  const [ssoFor, setSsoFor] = useState<Organization | undefined>();
   const summary = organizations.data?.summary;
 
   const columns = useOrganizationColumns({
     onAnalytics: setAnalyticsFor,
+    onSso: setSsoFor,
     onEdit: (organization) => setEditing({ organization }),
     onDelete: remove,
   });
@@ -105,6 +110,11 @@ export function OrganizationsPage() {
         organization={analyticsFor}
         onClose={() => setAnalyticsFor(undefined)}
       />
+      {ssoFor ? (
+        <Suspense fallback={null}>
+          <SsoSection organization={ssoFor} onClose={() => setSsoFor(undefined)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

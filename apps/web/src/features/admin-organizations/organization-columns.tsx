@@ -1,5 +1,5 @@
 import { Badge, Group, Text } from '@mantine/core';
-import { IconChartBar } from '@tabler/icons-react';
+import { IconChartBar, IconKey } from '@tabler/icons-react';
 import type { Organization } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { actionsColumn } from '../../components/RowActions';
@@ -13,6 +13,7 @@ const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 /** What a row's buttons do. */
 export interface OrganizationActions {
   onAnalytics: (organization: Organization) => void;
+  onSso: (organization: Organization) => void;
   onEdit: (organization: Organization) => void;
   onDelete: (organization: Organization) => void;
 }
@@ -117,6 +118,12 @@ export function useOrganizationColumns(actions: OrganizationActions) {
         icon: IconChartBar,
         color: 'grape',
         onClick: () => actions.onAnalytics(organization),
+      },
+      {
+        label: t('sso.title'),
+        icon: IconKey,
+        color: 'blue',
+        onClick: () => actions.onSso(organization),
       },
       { kind: 'edit', onClick: () => actions.onEdit(organization) },
       { kind: 'delete', onClick: () => actions.onDelete(organization) },

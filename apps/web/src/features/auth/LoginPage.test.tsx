@@ -75,6 +75,49 @@ describe('LoginPage', () => {
     leave.mockRestore();
   });
 
+  it('offers single sign-on only for a domain that has it, asking with the email first', async () => {
+    const leave = vi.spyOn(goTo, 'href').mockImplementation(() => undefined);
+    const calls = mockFetch({
+      'GET /v1/me': signedOut,
+      'GET /v1/auth/sso/discover': ({ url }: { url: URL }) => ({
+        sso: url.searchParams.get('email')?.endsWith('@sso.example') ?? false,
+        enforced: false,
+      }),
+    });
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.type(await screen.findByLabelText('Email'), 'ann@plain.example');
+    await vi.waitFor(() =>
+      expect(calls.some((call) => call.url.includes('ann%40plain.example'))).toBe(true),
+    );
+    expect(screen.queryByRole('button', { name: 'Continue with single sign-on' })).toBeNull();
+    await userEvent.clear(screen.getByLabelText('Email'));
+    await userEvent.type(screen.getByLabelText('Email'), 'ann@sso.example');
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Continue with single sign-on' }),
+    );
+    expect(leave).toHaveBeenCalledWith('/v1/auth/sso/start?email=ann%40sso.example&return_to=%2Fvr-users');
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+    leave.mockRestore();
+  });
+
+  it('asks no password of an organisation that enforces single sign-on', async () => {
+    const leave = vi.spyOn(goTo, 'href').mockImplementation(() => undefined);
+    const calls = mockFetch({
+      'GET /v1/me': signedOut,
+      'GET /v1/auth/sso/discover': { sso: true, enforced: true },
+    });
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.type(await screen.findByLabelText('Email'), 'kim@strict.example');
+    expect(await screen.findByText(/no password is needed here/)).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue with single sign-on' }));
+    expect(leave).toHaveBeenCalledWith(
+      '/v1/auth/sso/start?email=kim%40strict.example&return_to=%2Fvr-users',
+    );
+    expect(calls.filter((call) => call.url === '/v1/auth/login')).toHaveLength(0);
+    leave.mockRestore();
+  });
+
   it('says why a single sign-on failed, in the console’s words', async () => {
     mockFetch({ 'GET /v1/me': signedOut });
     renderWithProviders(<LoginPage />, { route: '/login?sso_error=no_account' });

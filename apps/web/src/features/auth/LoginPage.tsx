@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { errorCodeOf, errorText } from '../../lib/error-text';
 import { goTo, ssoErrorOf, ssoStartUrl } from './single-sign-on';
+import { useSsoDiscovery } from './use-sso-discovery';
 import { useAuth } from '../../auth/AuthProvider';
 import { afterSignIn } from '../../auth/next-path';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
@@ -61,6 +62,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [submitting, setSubmitting] = useState(false);
   const [challenge, setChallenge] = useState<MfaChallenge>();
+  const { discovery, learn } = useSsoDiscovery(email);
 
   /** "Continue with single sign-on": the provider of the email's organisation. */
   function singleSignOn() {
@@ -73,6 +75,8 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setFailure(undefined);
+    // The organisation signs in only at its identity provider: no password is asked.
+    if (discovery.enforced) return singleSignOn();
     // Said beside the field and never sent: the server could only answer "check your credentials".
     const errors = checkFields(email, password);
     setFieldErrors(errors);
@@ -87,7 +91,10 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
       else navigate(next, { replace: true });
     } catch (error) {
       // The organisation signs in at its identity provider: go there with this email.
-      if (errorCodeOf(error, ['sso_required'])) return goTo.href(ssoStartUrl(email, next));
+      if (errorCodeOf(error, ['sso_required'])) {
+        learn({ sso: true, enforced: true });
+        return goTo.href(ssoStartUrl(email, next));
+      }
       setFailure(errorText(error, t('auth:loginFailed')));
     } finally {
       setSubmitting(false);
@@ -137,21 +144,33 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                   data-autofocus
                   autoFocus
                 />
-                <PasswordInput
-                  label={t('auth:password')}
-                  autoComplete="current-password"
-                  name="password"
-                  value={password}
-                  onChange={(event) => setPassword(event.currentTarget.value)}
-                  error={fieldErrors.password ? t(fieldErrors.password) : undefined}
-                  visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
-                />
-                <Button type="submit" loading={submitting} fullWidth mt="xs">
-                  {t('auth:signIn')}
-                </Button>
-                <Button variant="subtle" fullWidth onClick={singleSignOn}>
-                  {t('auth:continueWithSso')}
-                </Button>
+                {discovery.enforced ? (
+                  <Text size="sm">{t('auth:ssoEnforced')}</Text>
+                ) : (
+                  <PasswordInput
+                    label={t('auth:password')}
+                    autoComplete="current-password"
+                    name="password"
+                    value={password}
+                    onChange={(event) => setPassword(event.currentTarget.value)}
+                    error={fieldErrors.password ? t(fieldErrors.password) : undefined}
+                    visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
+                  />
+                )}
+                {discovery.enforced ? (
+                  <Button type="submit" fullWidth mt="xs">
+                    {t('auth:continueWithSso')}
+                  </Button>
+                ) : (
+                  <Button type="submit" loading={submitting} fullWidth mt="xs">
+                    {t('auth:signIn')}
+                  </Button>
+                )}
+                {discovery.sso && !discovery.enforced ? (
+                  <Button variant="subtle" fullWidth onClick={singleSignOn}>
+                    {t('auth:continueWithSso')}
+                  </Button>
+                ) : null}
               </Stack>
             </form>
           )}
