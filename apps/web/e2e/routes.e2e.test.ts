@@ -193,9 +193,7 @@ const CLIENT_ROUTES: Route[] = [
     title: 'qualifications:title',
     ready: async (page, language) => {
       // This file's organisation defines no qualification: the view says how to start.
-      await page
-        .getByText(tr(language, 'qualifications:emptyTitle'), { exact: true })
-        .waitFor();
+      await page.getByText(tr(language, 'qualifications:emptyTitle'), { exact: true }).waitFor();
     },
   },
   {

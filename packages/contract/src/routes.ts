@@ -27,7 +27,6 @@ import {
   AccountSettingsBody,
   LoginAnswer,
   LoginBody,
-  LoginResponse,
   LogoutAnswer,
   Me,
   OwnPasswordBody,

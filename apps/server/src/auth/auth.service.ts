@@ -148,7 +148,9 @@ export async function finishSignIn(
 ): Promise<LoginResponse & { token: string }> {
   const now = ctx.clock.now();
   const { token, expiresAt } = await ctx.db.transaction().execute(async (trx) => {
-    const issued = await issueToken({ ...ctx, db: trx }, account.id, { enrolmentOnly: options.enrolmentOnly });
+    const issued = await issueToken({ ...ctx, db: trx }, account.id, {
+      enrolmentOnly: options.enrolmentOnly,
+    });
     await recordAudit(trx, {
       by: {
         accountId: account.id,
@@ -161,7 +163,9 @@ export async function finishSignIn(
       action: 'auth.login',
       target: { type: 'account', id: account.id, label: account.email },
       ...(options.factor ? { changes: { second_factor: [null, options.factor] } } : {}),
-      ...(options.enrolmentOnly ? { changes: { second_factor: [null, 'enrolment_required'] } } : {}),
+      ...(options.enrolmentOnly
+        ? { changes: { second_factor: [null, 'enrolment_required'] } }
+        : {}),
     });
     return issued;
   });

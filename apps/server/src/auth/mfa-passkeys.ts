@@ -123,7 +123,9 @@ export async function takePasskeyAssertion(
   now: Date,
 ): Promise<boolean> {
   const response = parsed<AuthenticationResponseJSON>(json);
-  const row = (await credentialsOf(trx, accountId)).find((each) => each.credential_id === response.id);
+  const row = (await credentialsOf(trx, accountId)).find(
+    (each) => each.credential_id === response.id,
+  );
   if (!row || !challenge) return false;
   const result = await verifyAuthenticationResponse({
     response,

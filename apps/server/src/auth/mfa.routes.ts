@@ -53,7 +53,12 @@ export function mfaRoutes(app: AppInstance, ctx: ServiceContext) {
       refuseCrossSite(request, ctx.config.publicUrl);
       refuseOtherHost(request, ctx.config.publicUrl);
     }
-    const result = await verifyMfa(ctx, request.body, { request: requestFacts(request) }, rp(request));
+    const result = await verifyMfa(
+      ctx,
+      request.body,
+      { request: requestFacts(request) },
+      rp(request),
+    );
     return answerSignIn(ctx, request, reply, result);
   });
   registerRoute(app, routes.mfaPasskeyOptions, (request) =>

@@ -41,7 +41,10 @@ const target = (caller: Caller) => ({
   label: caller.email,
 });
 
-const accountOf = (caller: Caller) => ({ role: caller.role, organization_id: caller.organizationId });
+const accountOf = (caller: Caller) => ({
+  role: caller.role,
+  organization_id: caller.organizationId,
+});
 
 export async function mfaStatus(ctx: ServiceContext, caller: Caller): Promise<MfaStatus> {
   const passkeys = await ctx.db
@@ -205,9 +208,11 @@ export async function passkeyRegistrationOptions(
     { id: caller.accountId, email: caller.email },
     rp,
   );
-  await ctx.db.transaction().execute((trx) =>
-    keepRegistrationChallenge(trx, caller.accountId, options.challenge, ctx.clock.now()),
-  );
+  await ctx.db
+    .transaction()
+    .execute((trx) =>
+      keepRegistrationChallenge(trx, caller.accountId, options.challenge, ctx.clock.now()),
+    );
   return { options };
 }
 

@@ -139,7 +139,9 @@ describe('the authenticator app (TOTP)', () => {
     for (let i = 0; i < LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT + 2; i++) {
       statuses.push((await verify({ mfa_token, code: '000000' }, address)).statusCode);
     }
-    expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(
+      LOGIN_MAX_FAILURES_PER_ADDRESS_AND_ACCOUNT,
+    );
     expect(statuses.slice(-2)).toEqual([429, 429]);
     t.clock.advance(30_000);
     const right = await verify({ mfa_token, code: codeOf(account.secret) }, address);
@@ -244,9 +246,14 @@ describe('a platform admin’s reset', () => {
 
   it('is for platform admins only', async () => {
     const staff = await makeTenant(t);
-    const refused = await call('POST', `/v1/admin/users/${staff.account.id}/mfa/reset`, staff.headers, {
-      reason: 'mine',
-    });
+    const refused = await call(
+      'POST',
+      `/v1/admin/users/${staff.account.id}/mfa/reset`,
+      staff.headers,
+      {
+        reason: 'mine',
+      },
+    );
     expect(refused.statusCode).toBe(403);
   });
 });

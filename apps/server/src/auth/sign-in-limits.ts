@@ -87,4 +87,3 @@ export async function forgivePasswordAttempt(ctx: ServiceContext, now: Date, lim
     ...(limits.address ? [limits.address.key] : []),
   ]);
 }
-

@@ -170,7 +170,14 @@ export async function listOrganizations(
     return { organizations: rows.map((row) => toOrganization(row)), total, ...page };
   }
 
-  const columns = ['o.id', 'o.name', 'o.active', 'o.mfa_required', 'o.created_at', ...figureColumns()] as const;
+  const columns = [
+    'o.id',
+    'o.name',
+    'o.active',
+    'o.mfa_required',
+    'o.created_at',
+    ...figureColumns(),
+  ] as const;
   const pageRows = sortByFigure
     ? await matching.select(columns).orderBy(order).limit(page.limit).offset(page.offset).execute()
     : await ctx.db

@@ -80,5 +80,4 @@ export const lazyChildLogger: NonNullable<RouteShorthandOptions['childLoggerFact
   logger,
   bindings,
   options,
-) =>
-  new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
+) => new LazyChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAddPasskey, useRemovePasskey } from '../../api/mfa';
 import { errorText } from '../../lib/error-text';
+import { formatDate } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 
 /** The account's passkeys: listed by name, added (the browser makes the key), removed. */
@@ -19,7 +20,7 @@ export function PasskeysSection({
   const add = useAddPasskey();
   const remove = useRemovePasskey();
   const [name, setName] = useState('');
-  const format = (iso: string) => new Date(iso).toLocaleDateString(i18n.language);
+  const format = (iso: string) => formatDate(iso, i18n.language);
 
   const create = () =>
     add.mutate(name.trim() || t('passkeys.defaultName'), {
@@ -29,7 +30,11 @@ export function PasskeysSection({
         if (recovery_codes.length > 0) onCodes(recovery_codes);
       },
       onError: (error) =>
-        notifyError(error instanceof DOMException ? t('passkeys.failed') : errorText(error, t('common:error'))),
+        notifyError(
+          error instanceof DOMException
+            ? t('passkeys.failed')
+            : errorText(error, t('common:error')),
+        ),
     });
 
   return (

@@ -95,7 +95,9 @@ describe('LoginPage', () => {
     await userEvent.click(
       await screen.findByRole('button', { name: 'Continue with single sign-on' }),
     );
-    expect(leave).toHaveBeenCalledWith('/v1/auth/sso/start?email=ann%40sso.example&return_to=%2Fvr-users');
+    expect(leave).toHaveBeenCalledWith(
+      '/v1/auth/sso/start?email=ann%40sso.example&return_to=%2Fvr-users',
+    );
     expect(screen.getByLabelText('Password')).toBeInTheDocument();
     leave.mockRestore();
   });
