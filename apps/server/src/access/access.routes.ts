@@ -1,7 +1,7 @@
 import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { type ServiceContext } from '../platform/service/context.ts';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as access from './access.service.ts';
 

@@ -13,7 +13,7 @@ import {
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Tx } from '../platform/database/db.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';

@@ -12,7 +12,7 @@ import { endSignIns } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { refuseCommonPassword } from '../auth/common-passwords.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { isUniqueViolation } from '../platform/database/pg-errors.ts';

@@ -1,6 +1,6 @@
 import type { AccountSettings, AccountSettingsBody } from '@vrtc/contract';
 import { changedFields, recordAudit } from '../audit/audit.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { notFound } from '../platform/service/errors.ts';

@@ -17,7 +17,7 @@ import {
   type AuditVerifyResult,
 } from '@vrtc/contract';
 import { sql, type Selectable } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { AuditEventsTable } from '../platform/database/schema.ts';
 import type { ServiceContext } from '../platform/service/context.ts';

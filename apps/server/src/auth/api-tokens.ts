@@ -9,7 +9,7 @@ import { recordAudit } from '../audit/audit.ts';
 import type { Db } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { newToken } from './tokens.ts';
 
 /**

@@ -2,7 +2,7 @@ import { routes, type LoginResponse } from '@vrtc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { type ServiceContext } from '../platform/service/context.ts';
-import { callerOf } from './caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import * as auth from './auth.service.ts';

@@ -8,7 +8,7 @@ import {
   type OwnPasswordBody,
 } from '@vrtc/contract';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { ssoRequired } from './sso-required.ts';

@@ -1,4 +1,4 @@
-import type { Caller } from './caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 
 /**

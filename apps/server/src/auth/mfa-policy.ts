@@ -3,7 +3,7 @@ import type { Db, Tx } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Role } from '../platform/database/schema.ts';
 import { recordAudit } from '../audit/audit.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 
 /**
  * Who must have a second factor (decision 031): a platform admin when the platform's setting says

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../platform/service/context.ts';
 import { notFound } from '../platform/service/errors.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { endSignIns, finishSignIn } from './auth.service.ts';
 import {
   countPasswordAttempt,

@@ -4,7 +4,7 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
-import { callerOf } from './caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { answerSignIn } from './auth.routes.ts';
 import * as mfa from './mfa.service.ts';
 import { resetAccountMfa, signInPasskeyOptions, verifyMfa } from './mfa-sign-in.ts';

@@ -10,7 +10,7 @@ import type { Tx } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { recordAudit } from '../audit/audit.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { confirmOwnPassword } from './auth.service.ts';
 import { countPasswordAttempt, forgivePasswordAttempt, loginLimits } from './sign-in-limits.ts';
 import {

@@ -1,6 +1,6 @@
 import type { AuditChanges } from '@vrtc/contract';
 import { sql, type AliasedRawBuilder, type Kysely, type RawBuilder } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import {

@@ -1,7 +1,7 @@
 import type { ScenarioTree } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
 import { loadModuleTrees } from './content-tree.ts';
 

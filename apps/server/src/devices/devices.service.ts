@@ -12,7 +12,7 @@ import type {
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, deletedChanges, recordAudit } from '../audit/audit.ts';
 import { recordOutbox } from '../outbox/outbox.ts';
 import type { Db, Tx } from '../platform/database/db.ts';

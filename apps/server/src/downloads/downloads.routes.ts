@@ -6,7 +6,7 @@ import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { signingSecret } from '../platform/config/signing-secret.ts';
 import * as downloads from './downloads.service.ts';
 

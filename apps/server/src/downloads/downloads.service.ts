@@ -16,7 +16,7 @@ import type { Config } from '../platform/config/config.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { iso } from '../platform/service/serialize.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, recordAudit } from '../audit/audit.ts';
 
 /**

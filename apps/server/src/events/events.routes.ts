@@ -1,6 +1,6 @@
 import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { LiveStreams } from './live-streams.ts';
 

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { LIVE_KEEPALIVE_SECONDS, LIVE_STREAMS_PER_ACCOUNT, type LiveEvent } from '@vrtc/contract';
 import { ACCESS_CHANNEL, parseAccessChange, type AccessChange } from '../auth/access-changes.ts';
 import { stillSignedIn } from '../auth/auth.service.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { NotificationListener } from '../platform/database/pg-listener.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { AppError } from '../platform/service/errors.ts';

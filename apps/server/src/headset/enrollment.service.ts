@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { EnrollBody, EnrollmentCode, EnrollResponse } from '@vrtc/contract';
 import { newToken } from '../auth/tokens.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { createdChanges, headsetSource, recordAudit } from '../audit/audit.ts';
 import { recordOutbox } from '../outbox/outbox.ts';
 import { isUniqueViolation } from '../platform/database/pg-errors.ts';

@@ -1,7 +1,7 @@
 import { routes } from '@vrtc/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';
 import { lazyChildLogger } from '../platform/ops/lazy-logger.ts';

@@ -12,7 +12,7 @@ import {
   type IntegrationWithSecret,
 } from '@vrtc/contract';
 import type { Selectable } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import { wakeDispatchers } from '../outbox/outbox.ts';
 import type { Tx } from '../platform/database/db.ts';

@@ -3,7 +3,7 @@ import {
   type Integration,
   type IntegrationWithSecret,
 } from '@vrtc/contract';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { notFound } from '../platform/service/errors.ts';

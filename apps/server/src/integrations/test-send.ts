@@ -3,7 +3,7 @@ import {
   INTEGRATION_TEST_WINDOW_SECONDS,
   type IntegrationTestResult,
 } from '@vrtc/contract';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { takeAttempt } from '../platform/service/rate-limit.ts';

@@ -1,6 +1,6 @@
 import { routes } from '@vrtc/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { deviceOf } from '../headset/device.guard.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { sendFile } from '../platform/http/file-answer.ts';

@@ -6,7 +6,7 @@ import type {
   LmsPackageKeyQuery,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { createdChanges, recordAudit } from '../audit/audit.ts';
 import type { Tx } from '../platform/database/db.ts';
 import { countRows, pageOf } from '../platform/database/paging.ts';

@@ -1,7 +1,7 @@
 import type { OrganizationsContext } from './organizations.service.ts';
 import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as organizations from './organizations.service.ts';
 

@@ -10,7 +10,7 @@ import {
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import { endOrganizationSignIns } from '../auth/auth.service.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';

@@ -14,7 +14,7 @@ import {
   type ComplianceTotals,
   type QualificationStatus,
 } from '@vrtc/contract';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { containsPattern, hasSearch, pageOf } from '../platform/database/paging.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';

@@ -1,7 +1,7 @@
 import type { Evaluation, EvaluationBody, Revocation, RevokeBody } from '@vrtc/contract';
 import { confirmOwnPassword } from '../auth/auth.service.ts';
 import { takeFreshAuthentication } from '../auth/fresh-authentication.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import type { ServiceContext } from '../platform/service/context.ts';

@@ -1,5 +1,5 @@
 import { routes } from '@vrtc/contract';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { create as contentDisposition } from 'content-disposition';
 import { registerRoute } from '../platform/http/routes.ts';

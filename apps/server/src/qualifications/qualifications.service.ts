@@ -10,7 +10,7 @@ import {
   type QUALIFICATION_SORT_FIELDS,
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, createdChanges, recordAudit } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { containsPattern, hasSearch, orderBySql, pageOf } from '../platform/database/paging.ts';

@@ -1,6 +1,6 @@
 import type { QualificationHistoryEntry, RecordQualification } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { iso, isoOrNull } from '../platform/service/serialize.ts';
 import { awardsUntil, standingAt, type Award } from './derive.ts';

@@ -1,5 +1,5 @@
 import type { ScimTokenBody, ScimTokenIssued, ScimTokenState } from '@vrtc/contract';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { recordAudit, type AuditSource } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';

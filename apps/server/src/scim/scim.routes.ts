@@ -1,7 +1,7 @@
 import { routes, Text } from '@vrtc/contract';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import { bearerToken } from '../auth/tokens.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { requestFacts } from '../platform/http/request-facts.ts';

@@ -15,7 +15,7 @@ import {
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Db } from '../platform/database/db.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { countRows, inListOrder, pageOf, pageRead } from '../platform/database/paging.ts';

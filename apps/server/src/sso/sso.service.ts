@@ -5,7 +5,7 @@ import {
   type SsoConfig,
   type SsoConfigBody,
 } from '@vrtc/contract';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { changedFields, createdChanges, deletedChanges, recordAudit } from '../audit/audit.ts';
 import type { Tx } from '../platform/database/db.ts';
 import { isUniqueViolation } from '../platform/database/pg-errors.ts';

@@ -3,7 +3,7 @@ import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
-import { callerOf } from '../auth/caller.ts';
+import { callerOf } from '../platform/http/caller.ts';
 import * as stats from './stats.service.ts';
 import * as record from './training-record.ts';
 

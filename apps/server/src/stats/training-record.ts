@@ -10,7 +10,7 @@ import {
   type TrainingResult,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { notFound } from '../platform/service/errors.ts';
 import { recordQualifications } from '../qualifications/record.ts';

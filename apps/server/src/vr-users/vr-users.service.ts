@@ -9,7 +9,7 @@ import type {
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { AppError, notFound } from '../platform/service/errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';

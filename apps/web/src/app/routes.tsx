@@ -10,6 +10,10 @@ import type { NotFoundPageProps } from '../features/layout/NotFoundPage';
  * The layout and, through it, every signed-in screen (app/screens.ts): a screen's chunk then
  * leaves out what the layout's already holds.
  */
+// Loaded only for an account the policy sends to enrol a second factor.
+const EnrolNow = lazy(() =>
+  import('../components/mfa/EnrolNow').then((module) => ({ default: module.EnrolNow })),
+);
 const signedIn = () => import('./screens');
 
 /**
@@ -230,7 +234,7 @@ export function AppRoutes() {
         <Route
           path="/"
           element={
-            <RequireAuth>
+            <RequireAuth enrolNow={<EnrolNow />}>
               <AppLayout />
             </RequireAuth>
           }

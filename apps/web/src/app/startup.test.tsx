@@ -11,7 +11,7 @@ describe('before the first render', () => {
     expect(calls).toEqual([{ method: 'GET', url: '/v1/me', body: undefined }]);
 
     renderWithProviders(
-      <RequireAuth>
+      <RequireAuth enrolNow={null}>
         <p>devices page</p>
       </RequireAuth>,
       { route: '/devices?page=2' },

@@ -40,7 +40,7 @@ function App() {
       <Route
         path="/devices"
         element={
-          <RequireAuth>
+          <RequireAuth enrolNow={null}>
             <p>devices page</p>
             <Where />
           </RequireAuth>
@@ -49,7 +49,7 @@ function App() {
       <Route
         path="/vr-users"
         element={
-          <RequireAuth>
+          <RequireAuth enrolNow={null}>
             <p>vr users page</p>
           </RequireAuth>
         }
@@ -57,7 +57,7 @@ function App() {
       <Route
         path="/admin"
         element={
-          <RequireAuth>
+          <RequireAuth enrolNow={null}>
             <RequireAdmin notAllowed={<p>not allowed page</p>} />
           </RequireAuth>
         }

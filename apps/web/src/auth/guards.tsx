@@ -1,16 +1,11 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAuth } from './AuthProvider';
 import { afterSignIn, HOME_PATH, loginPath } from './next-path';
 
 export { HOME_PATH };
-
-// Loaded only for an account the policy sends to enrol a second factor.
-const EnrolNow = lazy(() =>
-  import('../components/mfa/EnrolNow').then((module) => ({ default: module.EnrolNow })),
-);
 
 export function FullPageSpinner() {
   // `common` is bundled and in the store before the first render: never suspend a fallback.
@@ -24,9 +19,10 @@ export function FullPageSpinner() {
 
 /**
  * Every page but /login: a spinner while auth resolves, /login when signed out, naming the page
- * asked for (`?next=`) so the sign-in returns to it.
+ * asked for (`?next=`) so the sign-in returns to it; `enrolNow` for an account the policy sends to
+ * enrol a second factor first (the app's shell hands in that page, loaded only then).
  */
-export function RequireAuth({ children }: { children: ReactNode }) {
+export function RequireAuth({ children, enrolNow }: { children: ReactNode; enrolNow: ReactNode }) {
   const { state } = useAuth();
   const location = useLocation();
   if (state.status === 'loading') return <FullPageSpinner />;
@@ -34,11 +30,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     return <Navigate to={loginPath(location)} replace />;
   }
   if (state.user.mfa_enrolment_required) {
-    return (
-      <Suspense fallback={<FullPageSpinner />}>
-        <EnrolNow />
-      </Suspense>
-    );
+    return <Suspense fallback={<FullPageSpinner />}>{enrolNow}</Suspense>;
   }
   return children;
 }

@@ -44,7 +44,7 @@ describe('Export for LMS', () => {
     const user = userEvent.setup();
     const calls = mockFetch({ 'GET /v1/me': staffAccount, 'POST /v1/lms/packages': zipRoute });
     renderWithProviders(
-      <RequireAuth>
+      <RequireAuth enrolNow={null}>
         <ExportForLmsButton target={{ level_id: LEVEL }} name="Intro" />
       </RequireAuth>,
     );
@@ -62,7 +62,7 @@ describe('Export for LMS', () => {
     const user = userEvent.setup();
     const calls = mockFetch({ 'GET /v1/me': staffAccount, 'POST /v1/lms/packages': zipRoute });
     renderWithProviders(
-      <RequireAuth>
+      <RequireAuth enrolNow={null}>
         <ExportForLmsButton target={{ qualification_id: QUALIFICATION }} name="Fire warden" />
       </RequireAuth>,
     );
@@ -77,7 +77,7 @@ describe('Export for LMS', () => {
   it('is not offered to an auditor', async () => {
     mockFetch({ 'GET /v1/me': { ...staffAccount, role: 'auditor' } });
     renderWithProviders(
-      <RequireAuth>
+      <RequireAuth enrolNow={null}>
         <p>signed in</p>
         <ExportForLmsButton target={{ level_id: LEVEL }} name="Intro" />
       </RequireAuth>,

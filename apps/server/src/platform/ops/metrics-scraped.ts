@@ -1,7 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import client from 'prom-client';
-import type { MetricsSources } from './metrics.ts';
+import type { Clock } from '../service/clock.ts';
+import type { Db, PoolStats } from '../database/db.ts';
+
+/** What the metrics read from the rest of the process, at scrape time. */
+export interface MetricsSources {
+  db: Db;
+  clock: Clock;
+  offlineAfterMs: number;
+  log: FastifyBaseLogger;
+  /** The database pool's use (absent: not reported). */
+  poolStats?: () => PoolStats;
+  deviceCache: () => { size: number; stats: { hits: number; misses: number } };
+  notificationsListening: () => boolean;
+  /** Devices heard by this process whose last-seen time is not written yet. */
+  lastSeenBuffered: () => number;
+  draining: () => boolean;
+}
 
 /** Longest a scrape waits for one database figure before it reports NaN for it. */
 const SCRAPE_QUERY_TIMEOUT_MS = 2000;

@@ -2,11 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import client from 'prom-client';
-import type { Clock } from '../service/clock.ts';
-import type { Db, PoolStats } from '../database/db.ts';
 import type { BackgroundJob, JobReport } from './job-monitor.ts';
 import { addressPrefix } from '../service/address-prefix.ts';
-import { registerScrapedFigures } from './metrics-scraped.ts';
+import { registerScrapedFigures, type MetricsSources } from './metrics-scraped.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,20 +17,6 @@ declare module 'fastify' {
 const MAX_TALLIED_ADDRESSES = 10_000;
 /** Addresses logged per minute, the busiest first. */
 const MAX_LOGGED_ADDRESSES = 20;
-
-export interface MetricsSources {
-  db: Db;
-  clock: Clock;
-  offlineAfterMs: number;
-  log: FastifyBaseLogger;
-  /** The database pool's use (absent: not reported). */
-  poolStats?: () => PoolStats;
-  deviceCache: () => { size: number; stats: { hits: number; misses: number } };
-  notificationsListening: () => boolean;
-  /** Devices heard by this process whose last-seen time is not written yet. */
-  lastSeenBuffered: () => number;
-  draining: () => boolean;
-}
 
 /**
  * This process's Prometheus metrics (the names are listed in docs/operations.md). Each app has its

@@ -89,7 +89,7 @@ async function pick(
 
 function renderPage(route = '/admin/users') {
   return renderWithProviders(
-    <RequireAuth>
+    <RequireAuth enrolNow={null}>
       <UsersPage />
       <Where />
     </RequireAuth>,

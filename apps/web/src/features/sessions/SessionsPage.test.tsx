@@ -165,7 +165,7 @@ function Where() {
 
 function renderSessions(route = '/sessions') {
   return renderWithProviders(
-    <RequireAuth>
+    <RequireAuth enrolNow={null}>
       <Routes>
         <Route path="/sessions" element={<SessionsPage />} />
       </Routes>

@@ -124,7 +124,7 @@ function serve() {
 
 function renderSessions(route: string) {
   return renderWithProviders(
-    <RequireAuth>
+    <RequireAuth enrolNow={null}>
       <LiveEventsProvider organizationId={me.organization_id}>
         <Routes>
           <Route path="/sessions" element={<SessionsPage />} />

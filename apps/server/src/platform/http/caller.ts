@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { Role } from '../platform/database/schema.ts';
-import { AppError } from '../platform/service/errors.ts';
-import { requestFacts, type RequestFacts } from '../platform/http/request-facts.ts';
+import type { Role } from '../database/schema.ts';
+import { AppError } from '../service/errors.ts';
+import { requestFacts, type RequestFacts } from './request-facts.ts';
 
 /** The signed-in account behind a request (auth.guard.ts puts it on the request). */
 export interface Caller {
