@@ -134,7 +134,8 @@ const CompliancePage = screen(
 const QualificationsPage = screen(
   () => signedIn().then((module) => module.screens.qualifications()),
   'QualificationsPage',
-  'qualifications',
+  // Its qualifications' "Export for LMS" dialog speaks from the lms dictionary.
+  ['qualifications', 'lms'],
 );
 /**
  * A certificate's public pages (the QR's verify page, the printable sheet): no sign-in, and none

@@ -4,6 +4,7 @@ import {
   IconCertificate,
   IconPlus,
   IconSearch,
+  IconSchool,
   IconUserPlus,
 } from '@tabler/icons-react';
 import type { Qualification } from '@vrtc/contract';
@@ -16,6 +17,7 @@ import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
+import { ExportForLmsDialog } from '../../components/ExportForLmsDialog';
 import { actionsColumn } from '../../components/RowActions';
 import { lazyDialog } from '../../components/lazy-dialog';
 import { useColumns } from '../../components/use-columns';
@@ -54,6 +56,7 @@ export function QualificationsPage() {
   const qualifications = useQualificationList(list.query);
   const [editing, setEditing] = useState<{ qualification?: Qualification }>();
   const [assigning, setAssigning] = useState<Qualification>();
+  const [exporting, setExporting] = useState<Qualification>();
   const archive = useConfirmedAction(useDeleteQualification(), {
     success: t('archived'),
     error: t('common:error'),
@@ -119,6 +122,12 @@ export function QualificationsPage() {
                 ariaLabel: t('assignTo', { name: qualification.name }),
                 icon: IconUserPlus,
                 onClick: () => setAssigning(qualification),
+              },
+              {
+                label: t('lms:exportButton'),
+                ariaLabel: `${t('lms:exportButton')}: ${qualification.name}`,
+                icon: IconSchool,
+                onClick: () => setExporting(qualification),
               },
               { kind: 'edit', onClick: () => setEditing({ qualification }) },
               {
@@ -202,6 +211,14 @@ export function QualificationsPage() {
         onClose={() => setEditing(undefined)}
       />
       <AssignmentModal qualification={assigning} onClose={() => setAssigning(undefined)} />
+      {exporting ? (
+        <ExportForLmsDialog
+          opened
+          onClose={() => setExporting(undefined)}
+          target={{ qualification_id: exporting.id }}
+          name={exporting.name}
+        />
+      ) : null}
     </>
   );
 }

@@ -240,6 +240,9 @@ describe('QualificationsPage', () => {
       within(line).getByRole('button', { name: 'Assign “Погрузчик” to trainees' }),
     ).toBeVisible();
     expect(screen.getByRole('button', { name: 'Add qualification' })).toBeVisible();
+    // Into an LMS (issue 41): the qualification's SCORM package, from its row.
+    await userEvent.click(within(line).getByRole('button', { name: 'Export for LMS: Погрузчик' }));
+    expect(await screen.findByRole('dialog', { name: 'Export for LMS: Погрузчик' })).toBeVisible();
   });
 
   it('shows an auditor no action it cannot take', async () => {
