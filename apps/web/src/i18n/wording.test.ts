@@ -76,6 +76,10 @@ const LATIN_ALLOWED = new Set([
   'API',
   'Authorization',
   'Bearer',
+  // Into an LMS: the systems and the package standard by their names, and the headset's PIN.
+  'LMS',
+  'SCORM',
+  'PIN',
 ]);
 
 describe('Russian wording', () => {

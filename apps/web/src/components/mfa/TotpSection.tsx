@@ -3,7 +3,6 @@ import {
   Button,
   Code,
   Group,
-  Image,
   PasswordInput,
   Stack,
   Text,
@@ -71,11 +70,11 @@ export function TotpSection({ on, onCodes }: { on: boolean; onCodes: (codes: str
       {enrolment ? (
         <Stack gap="xs">
           <Text size="sm">{t('totp.scan')}</Text>
-          <Image
+          <img
             src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(enrolment.qr_svg)}`}
             alt={t('totp.qrAlt')}
-            w={180}
-            h={180}
+            width={180}
+            height={180}
           />
           <Text size="sm">
             {t('totp.key')}: <Code data-testid="totp-secret">{enrolment.secret}</Code>

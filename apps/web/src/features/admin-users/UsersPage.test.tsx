@@ -34,12 +34,14 @@ const organizations = [
     name: 'Platform',
     active: true,
     created_at: '2026-01-01T00:00:00.000Z',
+    mfa_required: false,
   },
   {
     id: staff.organization_id,
     name: 'City Clinic',
     active: true,
     created_at: '2026-01-02T00:00:00.000Z',
+    mfa_required: false,
   },
 ];
 

@@ -119,6 +119,7 @@ function fakeServer(user: Me = staff) {
       name: 'Plant',
       active: true,
       created_at: '2026-01-01T00:00:00.000Z',
+      mfa_required: false,
     },
     'GET /v1/admin/audit/verify': {
       ok: false,
@@ -126,6 +127,7 @@ function fakeServer(user: Me = staff) {
       events_checked: 120,
       first_bad_event_id: headsetFinish.id,
       organization_id: ORG,
+      checkpoints: [],
     },
   });
 }

@@ -229,6 +229,7 @@ function fakeServer(
       name: 'Plant',
       active: true,
       created_at: '2026-01-01T00:00:00.000Z',
+      mfa_required: false,
     },
   });
 }
