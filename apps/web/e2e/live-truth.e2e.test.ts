@@ -35,6 +35,8 @@ import {
 const OFFLINE_AFTER_MS = 2000;
 const DISCONNECT_AFTER_MS = 12_000;
 const PHONE = { width: 360, height: 780 };
+/** Starting this file's server (own-server.ts waits as long), and a test that restarts it. */
+const SERVER_START_MS = 240_000;
 
 const server = new OwnServer({
   OFFLINE_AFTER_MS: String(OFFLINE_AFTER_MS),
@@ -58,7 +60,7 @@ beforeAll(async () => {
     }),
   ]);
   await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
-});
+}, SERVER_START_MS);
 
 afterAll(async () => {
   await headsets.stopAll();
@@ -213,7 +215,7 @@ describe('without its server', () => {
             await screenshot(page, language, 'offline-screen-failed-debug');
             throw new Error(`${String(error)}\n${page.url()}\n${logged.join('\n')}`);
           });
-        expect(await banner.isVisible()).toBe(true);
+        await banner.waitFor();
         await screenshot(page, language, 'offline-screen-failed');
       } finally {
         await server.start();
@@ -228,6 +230,7 @@ describe('without its server', () => {
       });
       await page.context().close();
     },
+    SERVER_START_MS + 90_000,
   );
 });
 

@@ -68,7 +68,8 @@ function listening(child: ChildProcess): Promise<string> {
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`The server did not start:\n${output}`)),
-      60_000,
+      // As long as the suite's own server is given (global-setup.ts): a loaded machine is slow.
+      240_000,
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
