@@ -47,7 +47,9 @@ import { cliArgs, loadAverage, say } from './cli.ts';
  *  5. a table of the figures against the targets; exit code 1 when a target fails.
  *
  * Flags: --no-build, --runs=3 (sign-in → first row is timed this many times; the median is judged),
- * --lighthouse (targets: performance ≥ 98, accessibility 100 on every page), --keep (keep the data
+ * --lighthouse (targets: performance ≥ 98, accessibility 100 on every page; `npm run
+ * bench:lighthouse` is this benchmark with it, the routine check of docs/benchmarks.md),
+ * --lighthouse-min=98 (the performance score every page must reach), --keep (keep the data
  * directory). The load average is printed before and after: the machine is shared, and a loaded one
  * makes every timing worse (Lighthouse's Total Blocking Time most of all).
  *
@@ -72,7 +74,12 @@ const LOGIN_MAX_BYTES = 180 * 1024;
 const SIGN_IN_TO_ROW_MAX_MS = 1000;
 const IDLE_MAX_RSS = 450 * 1024 * 1024;
 const PEAK_MAX_RSS = 650 * 1024 * 1024;
-const LIGHTHOUSE_MIN_PERFORMANCE = 98;
+const LIGHTHOUSE_MIN_PERFORMANCE = Number(args.get('lighthouse-min') ?? 98);
+/**
+ * Above this load average per core the machine is not quiet: Lighthouse's timings (Total Blocking
+ * Time above all) measure the other processes as much as the console, and the run says so.
+ */
+const QUIET_LOAD_PER_CORE = 0.5;
 /**
  * The order of the languages Lighthouse visits the pages in (`--lighthouse-languages=en,ru`): the
  * first language's visits are also the server's first answers to those pages' requests.
@@ -700,6 +707,14 @@ async function main(): Promise<number> {
         `bare PGlite open ${bareDefault.openMs.toFixed(0)} ms.`,
     );
     say(`Load average (1 / 5 / 15 min): ${loadBefore} before, ${loadAfter} after`);
+    const busiest = Math.max(...[loadBefore, loadAfter].map((load) => Number(load.split(',')[0])));
+    if (LIGHTHOUSE && busiest > QUIET_LOAD_PER_CORE * os.cpus().length) {
+      say(
+        `Not a quiet machine (load ${busiest.toFixed(2)} on ${os.cpus().length} cores): the Lighthouse ` +
+          'and sign-in timings above count the other processes too. Record them with the load, and ' +
+          'judge the console on a run with the machine to itself (docs/benchmarks.md, the routine).',
+      );
+    }
     return rows.every(([, , ok]) => ok) ? 0 : 1;
   } finally {
     await browser.close();

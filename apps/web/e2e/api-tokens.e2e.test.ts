@@ -38,7 +38,7 @@ const PHONE = { width: 360, height: 780 };
 async function openTokensDialog(page: Page, language: Language) {
   await page.getByRole('button', { name: tr(language, 'layout:account.menu') }).click();
   await page.getByRole('menuitem', { name: tr(language, 'layout:account.apiTokens') }).click();
-  const dialog = page.getByRole('dialog', { name: tr(language, 'layout:apiTokens.title') });
+  const dialog = page.getByRole('dialog', { name: tr(language, 'apiTokens:title') });
   await dialog.waitFor();
   return dialog;
 }
@@ -49,10 +49,10 @@ const meStatus = async (token: string) =>
 async function makeToken(page: Page, language: Language, name: string) {
   const t = (key: string) => tr(language, key);
   const dialog = await openTokensDialog(page, language);
-  await dialog.getByLabel(new RegExp(`^${t('layout:apiTokens.name')}`)).fill(name);
-  await dialog.getByRole('button', { name: t('layout:apiTokens.create') }).click();
+  await dialog.getByLabel(new RegExp(`^${t('apiTokens:name')}`)).fill(name);
+  await dialog.getByRole('button', { name: t('apiTokens:create') }).click();
   const secret = (await dialog.getByTestId('api-token-secret').textContent())!.trim();
-  await dialog.getByText(t('layout:apiTokens.shownOnce')).waitFor();
+  await dialog.getByText(t('apiTokens:shownOnce')).waitFor();
   return { dialog, secret };
 }
 
@@ -67,16 +67,16 @@ describe('API tokens in the account menu', () => {
     await expectAccessible(page, 'API tokens dialog (en, desktop)', DIALOG_SCOPE);
     await screenshot(page, 'en', 'api-tokens-created');
 
-    await dialog.getByRole('button', { name: t('layout:apiTokens.done') }).click();
+    await dialog.getByRole('button', { name: t('apiTokens:done') }).click();
     await dialog.getByTestId('api-token-secret').waitFor({ state: 'detached' });
     await dialog
-      .getByRole('button', { name: t('layout:apiTokens.revokeNamed', { name: 'Nightly export' }) })
+      .getByRole('button', { name: t('apiTokens:revokeNamed', { name: 'Nightly export' }) })
       .click();
-    const confirm = page.getByRole('dialog', { name: t('layout:apiTokens.revokeTitle') });
-    await confirm.getByRole('button', { name: t('layout:apiTokens.revoke') }).click();
-    await page.getByText(t('layout:apiTokens.revoked', { name: 'Nightly export' })).waitFor();
+    const confirm = page.getByRole('dialog', { name: t('apiTokens:revokeTitle') });
+    await confirm.getByRole('button', { name: t('apiTokens:revoke') }).click();
+    await page.getByText(t('apiTokens:revoked', { name: 'Nightly export' })).waitFor();
     expect(await meStatus(secret)).toBe(401);
-    await dialog.getByText(t('layout:apiTokens.none')).waitFor();
+    await dialog.getByText(t('apiTokens:none')).waitFor();
     await page.context().close();
   });
 

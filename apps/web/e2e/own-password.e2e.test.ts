@@ -38,7 +38,7 @@ afterAll(() => browser?.close());
 async function openPasswordDialog(page: Page, language: Language) {
   await page.getByRole('button', { name: tr(language, 'layout:account.menu') }).click();
   await page.getByRole('menuitem', { name: tr(language, 'layout:account.changePassword') }).click();
-  return page.getByRole('dialog', { name: tr(language, 'layout:password.title') });
+  return page.getByRole('dialog', { name: tr(language, 'password:title') });
 }
 
 /** A field of the dialog by the start of its label (a required field's label ends in an asterisk). */
@@ -58,15 +58,15 @@ describe('changing one’s own password', () => {
     await signIn(page, english.email, english.password);
 
     const dialog = await openPasswordDialog(page, 'en');
-    await field(dialog, t('layout:password.current')).fill('not-my-password');
-    await field(dialog, t('layout:password.new')).fill('my-new-password');
-    await field(dialog, t('layout:password.repeat')).fill('my-new-password');
-    await dialog.getByRole('button', { name: t('layout:password.submit') }).click();
-    await dialog.getByText(t('layout:password.wrongCurrent')).waitFor();
+    await field(dialog, t('password:current')).fill('not-my-password');
+    await field(dialog, t('password:new')).fill('my-new-password');
+    await field(dialog, t('password:repeat')).fill('my-new-password');
+    await dialog.getByRole('button', { name: t('password:submit') }).click();
+    await dialog.getByText(t('password:wrongCurrent')).waitFor();
 
-    await field(dialog, t('layout:password.current')).fill(english.password);
-    await dialog.getByRole('button', { name: t('layout:password.submit') }).click();
-    await page.getByText(t('layout:password.changed')).waitFor();
+    await field(dialog, t('password:current')).fill(english.password);
+    await dialog.getByRole('button', { name: t('password:submit') }).click();
+    await page.getByText(t('password:changed')).waitFor();
     await dialog.waitFor({ state: 'hidden' });
 
     // The API sign-in made beforehand has ended; the console's own goes on.
@@ -110,17 +110,17 @@ describe('changing one’s own password', () => {
     const item = page.getByRole('menuitem', { name: t('layout:account.changePassword') });
     await expect.poll(() => item.evaluate((node) => node === document.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: t('layout:password.title') });
+    const dialog = page.getByRole('dialog', { name: t('password:title') });
     await dialog.waitFor();
 
     // The current password's field has the focus; every label is in Russian.
-    const current = field(dialog, t('layout:password.current'));
+    const current = field(dialog, t('password:current'));
     await expect.poll(() => current.evaluate((node) => node === document.activeElement)).toBe(true);
-    await field(dialog, t('layout:password.new')).waitFor();
-    await field(dialog, t('layout:password.repeat')).waitFor();
+    await field(dialog, t('password:new')).waitFor();
+    await field(dialog, t('password:repeat')).waitFor();
     await dialog
       .getByText(
-        t('layout:password.hint', {
+        t('password:hint', {
           count: PASSWORD_MIN_LENGTH,
           recommended: PASSWORD_RECOMMENDED_LENGTH,
         }),
@@ -134,8 +134,8 @@ describe('changing one’s own password', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('12346');
     await page.keyboard.press('Enter');
-    await dialog.getByText(t('layout:password.tooShort', { count: PASSWORD_MIN_LENGTH })).waitFor();
-    await dialog.getByText(t('layout:password.mismatch')).waitFor();
+    await dialog.getByText(t('password:tooShort', { count: PASSWORD_MIN_LENGTH })).waitFor();
+    await dialog.getByText(t('password:mismatch')).waitFor();
 
     // Within the phone's width, and accessible.
     await settled(page);

@@ -11,8 +11,13 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 const dist = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../dist'));
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|map|webmanifest)$/;
-/** Below this, the headers cost more than compression saves. */
-const MIN_BYTES = 1024;
+/**
+ * A compressed copy is sent with a `content-encoding` header (and the answer's `vary`): a copy that
+ * saves less than this is not written, and the file goes as it is. Small files are worth it: the
+ * page itself (index.html, ~0.9 KB → ~0.3 KB), the favicon and a screen's few hundred bytes of
+ * styles are on every first visit (issue #42).
+ */
+const MIN_SAVED_BYTES = 64;
 
 function* files(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -27,7 +32,6 @@ let after = 0;
 await Promise.all(
   [...files(dist)].map(async (file) => {
     const content = fs.readFileSync(file);
-    if (content.length < MIN_BYTES) return;
     const [br, gz] = await Promise.all([
       brotli(content, {
         params: {
@@ -37,10 +41,16 @@ await Promise.all(
       }),
       gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
     ]);
-    fs.writeFileSync(`${file}.br`, br);
-    fs.writeFileSync(`${file}.gz`, gz);
+    for (const [extension, copy] of [
+      ['br', br],
+      ['gz', gz],
+    ]) {
+      if (copy.length + MIN_SAVED_BYTES <= content.length)
+        fs.writeFileSync(`${file}.${extension}`, copy);
+      else fs.rmSync(`${file}.${extension}`, { force: true });
+    }
     before += content.length;
-    after += br.length;
+    after += Math.min(br.length, content.length);
   }),
 );
 const kb = (bytes) => `${Math.round(bytes / 1024)} KB`;

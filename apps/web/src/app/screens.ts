@@ -26,4 +26,5 @@ export const screens = {
   scenarioAccess: () => import('../features/admin-access/ScenarioAccessPage'),
   globalStats: () => import('../features/admin-stats/GlobalStatsPage'),
   notFound: () => import('../features/layout/NotFoundPage'),
+  enrolNow: () => import('../components/mfa/EnrolNow'),
 };

@@ -9,19 +9,21 @@ export const LANGUAGE_KEY = 'language';
 
 type Dictionary = Record<string, unknown>;
 
-// Every feature keeps its strings in locales/<language>/<namespace>.json. Only what the login page
-// and the layout need is bundled (`errors` too: the login page words a refused sign-in), and only
-// in Russian, the language of a first visit: English's same dictionaries load as one file when the
+// Every feature keeps its strings in locales/<language>/<namespace>.json. Only what every page
+// needs is bundled (the layout's, and `errors`: any screen words a refused request), and only in
+// Russian, the language of a first visit: English's same dictionaries load as one file when the
 // console is first shown in English (english.ts), so a page in one language never carries the
 // other's (issue #27). Each screen's namespace loads with the screen (see app/routes.tsx), in the
-// language shown, so adding strings to a screen never grows the login page.
-const BUNDLED: readonly string[] = ['common', 'auth', 'layout', 'errors'];
-const files = import.meta.glob<Dictionary>('./locales/ru/{common,auth,layout,errors}.json', {
+// language shown, so adding strings to a screen never grows another's first visit: the login
+// page's own (`auth`, with its single sign-on messages) loads with the login page, not with every
+// signed-in page (issue #42).
+const BUNDLED: readonly string[] = ['common', 'layout', 'errors'];
+const files = import.meta.glob<Dictionary>('./locales/ru/{common,layout,errors}.json', {
   eager: true,
   import: 'default',
 });
 const lazyFiles = import.meta.glob<Dictionary>(
-  ['./locales/*/*.json', '!./locales/*/{common,auth,layout,errors}.json'],
+  ['./locales/*/*.json', '!./locales/*/{common,layout,errors}.json'],
   { import: 'default' },
 );
 const englishBundled = () => import('./english').then((module) => module.english);
@@ -39,7 +41,7 @@ function byLanguage(
   return result;
 }
 
-/** The bundled dictionaries (login page and layout), Russian only. */
+/** The bundled dictionaries (the layout's and the shared ones), Russian only. */
 export function dictionaries(): Record<Language, Record<string, Dictionary>> {
   return byLanguage(Object.entries(files));
 }

@@ -61,6 +61,18 @@ describe('the console at /', () => {
       expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(response.headers.vary).toContain('accept-encoding');
     }
+    // The page itself is compressed too, at every client-side route (a first visit's document).
+    const html = '<!doctype html><title>console</title>';
+    fs.writeFileSync(path.join(distDir, 'index.html.br'), zlib.brotliCompressSync(html));
+    try {
+      for (const page of ['/', '/vr-users', '/admin/global-stats?days=7']) {
+        const response = await t.app.inject({ url: page, headers: { 'accept-encoding': 'br' } });
+        expect(response.headers['content-encoding'], page).toBe('br');
+        expect(zlib.brotliDecompressSync(response.rawPayload).toString(), page).toBe(html);
+      }
+    } finally {
+      fs.rmSync(path.join(distDir, 'index.html.br'));
+    }
     // index.html names the current build's assets: always revalidated.
     for (const page of ['/', '/login', '/index.html']) {
       const response = await t.app.inject({ url: page });

@@ -10,24 +10,24 @@ import { notifyError, notifySuccess } from '../../lib/notify';
 
 /** The account's API tokens, newest first, each with when it was made, used and ends. */
 export function ApiTokenList({ query }: { query: UseQueryResult<Tokens> }) {
-  const { t, i18n } = useTranslation('layout');
+  const { t, i18n } = useTranslation('apiTokens');
   const revoke = useRevokeApiToken();
   const when = (value: string | null, none: string) =>
     value === null ? none : formatDateTime(value, i18n.language);
 
   const ask = async (id: string, name: string) => {
     const confirmed = await confirmAction({
-      title: t('apiTokens.revokeTitle'),
-      message: t('apiTokens.revokeMessage', { name }),
-      confirmLabel: t('apiTokens.revoke'),
+      title: t('revokeTitle'),
+      message: t('revokeMessage', { name }),
+      confirmLabel: t('revoke'),
       danger: true,
     });
     if (!confirmed) return;
     try {
       await revoke.mutateAsync(id);
-      notifySuccess(t('apiTokens.revoked', { name }));
+      notifySuccess(t('revoked', { name }));
     } catch (error) {
-      notifyError(errorText(error, t('apiTokens.revokeFailed')));
+      notifyError(errorText(error, t('revokeFailed')));
     }
   };
 
@@ -35,13 +35,13 @@ export function ApiTokenList({ query }: { query: UseQueryResult<Tokens> }) {
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
-        {t('apiTokens.yours')}
+        {t('yours')}
       </Title>
-      {query.isPending ? <Loader size="sm" aria-label={t('apiTokens.loading')} /> : null}
-      {query.isError ? <Text c="red">{t('apiTokens.loadFailed')}</Text> : null}
+      {query.isPending ? <Loader size="sm" aria-label={t('loading')} /> : null}
+      {query.isError ? <Text c="red">{t('loadFailed')}</Text> : null}
       {query.isSuccess && tokens.length === 0 ? (
         <Text size="sm" c="dimmed">
-          {t('apiTokens.none')}
+          {t('none')}
         </Text>
       ) : null}
       {tokens.map((token) => (
@@ -52,13 +52,13 @@ export function ApiTokenList({ query }: { query: UseQueryResult<Tokens> }) {
                 {token.name}
               </Text>
               <Text size="xs" c="dimmed">
-                {t('apiTokens.created', { when: when(token.created_at, '') })}
+                {t('created', { when: when(token.created_at, '') })}
               </Text>
               <Text size="xs" c="dimmed">
-                {t('apiTokens.lastUsed', { when: when(token.last_used_at, t('apiTokens.unused')) })}
+                {t('lastUsed', { when: when(token.last_used_at, t('unused')) })}
               </Text>
               <Text size="xs" c="dimmed">
-                {t('apiTokens.expires', { when: when(token.expires_at, t('apiTokens.noEnd')) })}
+                {t('expires', { when: when(token.expires_at, t('noEnd')) })}
               </Text>
             </Stack>
             <Button
@@ -66,9 +66,9 @@ export function ApiTokenList({ query }: { query: UseQueryResult<Tokens> }) {
               color="red"
               size="xs"
               onClick={() => void ask(token.id, token.name)}
-              aria-label={t('apiTokens.revokeNamed', { name: token.name })}
+              aria-label={t('revokeNamed', { name: token.name })}
             >
-              {t('apiTokens.revoke')}
+              {t('revoke')}
             </Button>
           </Group>
         </Paper>

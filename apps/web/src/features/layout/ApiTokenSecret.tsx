@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 
 /** A new API token's secret, shown this once: a copy button and the warning that it goes. */
 export function ApiTokenSecret({ secret, onDone }: { secret: string; onDone: () => void }) {
-  const { t } = useTranslation('layout');
+  const { t } = useTranslation('apiTokens');
   return (
     <Stack gap="sm">
-      <Alert color="yellow" icon={<IconAlertTriangle />} title={t('apiTokens.createdTitle')}>
-        {t('apiTokens.shownOnce')}
+      <Alert color="yellow" icon={<IconAlertTriangle />} title={t('createdTitle')}>
+        {t('shownOnce')}
       </Alert>
       <Code
         block
@@ -26,11 +26,11 @@ export function ApiTokenSecret({ secret, onDone }: { secret: string; onDone: () 
               leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
               onClick={copy}
             >
-              {copied ? t('apiTokens.copied') : t('apiTokens.copy')}
+              {copied ? t('copied') : t('copy')}
             </Button>
           )}
         </CopyButton>
-        <Button onClick={onDone}>{t('apiTokens.done')}</Button>
+        <Button onClick={onDone}>{t('done')}</Button>
       </Group>
     </Stack>
   );

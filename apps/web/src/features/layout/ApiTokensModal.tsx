@@ -24,13 +24,13 @@ const DAY_MS = 24 * 3600 * 1000;
  * shown once with a copy button.
  */
 export function ApiTokensModal({ opened, onClose }: ApiTokensModalProps) {
-  const { t } = useTranslation('layout');
+  const { t } = useTranslation('apiTokens');
   const tokens = useApiTokens(opened);
   const create = useCreateApiToken();
   const [secret, setSecret] = useState<string | undefined>();
   const form = useForm({
     initialValues: { name: '', lifetime: '90' },
-    validate: { name: (value) => (value.trim() === '' ? t('apiTokens.nameRequired') : null) },
+    validate: { name: (value) => (value.trim() === '' ? t('nameRequired') : null) },
   });
 
   const close = () => {
@@ -49,15 +49,15 @@ export function ApiTokensModal({ opened, onClose }: ApiTokensModalProps) {
       setSecret(made.token);
       form.reset();
     } catch (error) {
-      notifyError(errorText(error, t('apiTokens.createFailed')));
+      notifyError(errorText(error, t('createFailed')));
     }
   });
 
   return (
-    <Modal opened={opened} onClose={close} title={t('apiTokens.title')} size="lg">
+    <Modal opened={opened} onClose={close} title={t('title')} size="lg">
       <Stack>
         <Text size="sm" c="dimmed">
-          {t('apiTokens.intro')}
+          {t('intro')}
         </Text>
         {secret !== undefined ? (
           <ApiTokenSecret secret={secret} onDone={() => setSecret(undefined)} />
@@ -65,24 +65,24 @@ export function ApiTokensModal({ opened, onClose }: ApiTokensModalProps) {
           <form onSubmit={submit} noValidate>
             <Stack gap="sm">
               <TextInput
-                label={t('apiTokens.name')}
-                placeholder={t('apiTokens.namePlaceholder')}
+                label={t('name')}
+                placeholder={t('namePlaceholder')}
                 required
                 data-autofocus
                 maxLength={API_TOKEN_NAME_MAX_LENGTH}
                 {...form.getInputProps('name')}
               />
               <NativeSelect
-                label={t('apiTokens.lifetime')}
+                label={t('lifetime')}
                 data={LIFETIMES.map((days) => ({
                   value: String(days),
-                  label: days === 0 ? t('apiTokens.never') : t('apiTokens.days', { count: days }),
+                  label: days === 0 ? t('never') : t('days', { count: days }),
                 }))}
                 {...form.getInputProps('lifetime')}
               />
               <Group justify="flex-end">
                 <Button type="submit" loading={create.isPending}>
-                  {t('apiTokens.create')}
+                  {t('create')}
                 </Button>
               </Group>
             </Stack>

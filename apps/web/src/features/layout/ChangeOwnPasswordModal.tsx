@@ -22,17 +22,15 @@ export interface ChangeOwnPasswordModalProps {
  * wrong current password is said beside its field.
  */
 export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordModalProps) {
-  const { t } = useTranslation('layout');
+  const { t } = useTranslation('password');
   const change = useChangeOwnPassword();
   const form = useForm({
     initialValues: { current: '', password: '', confirm: '' },
     validate: {
-      current: (value) => (value === '' ? t('password.currentRequired') : null),
+      current: (value) => (value === '' ? t('currentRequired') : null),
       password: (value) =>
-        value.length < PASSWORD_MIN_LENGTH
-          ? t('password.tooShort', { count: PASSWORD_MIN_LENGTH })
-          : null,
-      confirm: (value, values) => (value !== values.password ? t('password.mismatch') : null),
+        value.length < PASSWORD_MIN_LENGTH ? t('tooShort', { count: PASSWORD_MIN_LENGTH }) : null,
+      confirm: (value, values) => (value !== values.password ? t('mismatch') : null),
     },
   });
 
@@ -44,26 +42,26 @@ export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordMod
   const submit = form.onSubmit(async (values) => {
     try {
       await change.mutateAsync({ current_password: values.current, new_password: values.password });
-      notifySuccess(t('password.changed'));
+      notifySuccess(t('changed'));
       close();
     } catch (error) {
       if (errorCodeOf(error, ['wrong_current_password'])) {
-        form.setFieldError('current', t('password.wrongCurrent'));
+        form.setFieldError('current', t('wrongCurrent'));
       } else {
-        notifyError(errorText(error, t('password.failed')));
+        notifyError(errorText(error, t('failed')));
       }
     }
   });
 
   return (
-    <Modal opened={opened} onClose={close} title={t('password.title')}>
+    <Modal opened={opened} onClose={close} title={t('title')}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm" c="dimmed">
-            {t('password.intro')}
+            {t('intro')}
           </Text>
           <PasswordInput
-            label={t('password.current')}
+            label={t('current')}
             required
             data-autofocus
             autoComplete="current-password"
@@ -71,8 +69,8 @@ export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordMod
             {...form.getInputProps('current')}
           />
           <PasswordInput
-            label={t('password.new')}
-            description={t('password.hint', {
+            label={t('new')}
+            description={t('hint', {
               count: PASSWORD_MIN_LENGTH,
               recommended: PASSWORD_RECOMMENDED_LENGTH,
             })}
@@ -82,17 +80,13 @@ export function ChangeOwnPasswordModal({ opened, onClose }: ChangeOwnPasswordMod
             {...form.getInputProps('password')}
           />
           <PasswordInput
-            label={t('password.repeat')}
+            label={t('repeat')}
             required
             autoComplete="new-password"
             maxLength={PASSWORD_MAX_LENGTH}
             {...form.getInputProps('confirm')}
           />
-          <FormFooter
-            submitLabel={t('password.submit')}
-            pending={change.isPending}
-            onCancel={close}
-          />
+          <FormFooter submitLabel={t('submit')} pending={change.isPending} onCancel={close} />
         </Stack>
       </form>
     </Modal>
