@@ -67,10 +67,14 @@ export function ExemptAccounts({ organizationId }: { organizationId: string }) {
 function ExemptSwitch({ account }: { account: Account }) {
   const { t } = useTranslation('adminOrganizations');
   const update = useUpdateAccount();
+  // Turns at once; turns back should the server refuse.
+  const [checked, setChecked] = useState(account.sso_exempt ?? false);
   async function toggle(exempt: boolean) {
+    setChecked(exempt);
     try {
       await update.mutateAsync({ id: account.id, body: { sso_exempt: exempt } });
     } catch (error) {
+      setChecked(!exempt);
       notifyError(errorText(error, t('sso.exemptFailed')));
     }
   }
@@ -78,7 +82,7 @@ function ExemptSwitch({ account }: { account: Account }) {
     <Switch
       label={account.email}
       description={account.active ? undefined : t('sso.exemptInactive')}
-      checked={account.sso_exempt ?? false}
+      checked={checked}
       disabled={update.isPending}
       onChange={(event) => void toggle(event.currentTarget.checked)}
       styles={{ label: { overflowWrap: 'anywhere' } }}

@@ -211,6 +211,27 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
     },
     UI_TIMEOUT,
   );
+
+  it(
+    'turns the switch back when the server refuses the exemption',
+    async () => {
+      const calls = mockFetch({
+        [`GET ${url}`]: saml,
+        'GET /v1/admin/users': accountsAnswer,
+        [`PUT /v1/admin/users/${staff.id}`]: {
+          status: 403,
+          body: { error: 'forbidden', message: 'Not allowed' },
+        },
+      });
+      renderWithProviders(<SsoSection organization={organization} onClose={() => undefined} />);
+      await userEvent.click(await screen.findByRole('switch', { name: staff.email }));
+      await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+      await waitFor(() =>
+        expect(screen.getByRole('switch', { name: staff.email })).not.toBeChecked(),
+      );
+    },
+    UI_TIMEOUT,
+  );
 });
 
 describe('sso form model', () => {
