@@ -68,7 +68,9 @@ function listening(child: ChildProcess): Promise<string> {
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`The server did not start:\n${output}`)),
-      60_000,
+      // As the suite's (global-setup.ts): migrating a fresh embedded database on a loaded machine
+      // took over a minute.
+      240_000,
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
