@@ -308,6 +308,11 @@ describe('single sign-on in the browser', () => {
         );
         expect(overflowing).toEqual([]);
         await screenshot(page, language, 'sso-section-saml');
+        // The dialog scrolls on its own: its end, with the exempt accounts and the buttons.
+        await dialog
+          .getByRole('button', { name: tr(language, 'adminOrganizations:sso.save') })
+          .scrollIntoViewIfNeeded();
+        await screenshot(page, language, 'sso-section-saml-end');
         await page.setViewportSize({ width: 1440, height: 900 });
         await screenshot(page, language, 'sso-section-saml');
         await page.context().close();

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Group, Loader, Modal, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Organization, SsoConfig } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,13 +30,15 @@ export default function SsoSection({
 }) {
   const { t } = useTranslation('adminOrganizations');
   const config = useSsoConfig(organization.id);
+  // The whole screen of a phone (Mantine's `xs`), following a turned or resized window.
+  const phone = useMediaQuery('(max-width: 575.98px)');
   return (
     <Modal
       opened
       onClose={onClose}
       title={`${t('sso.title')}: ${organization.name}`}
       size="lg"
-      fullScreen={window.innerWidth < 576}
+      fullScreen={phone}
     >
       {config.isPending ? (
         <Loader aria-label={t('sso.loading')} />
