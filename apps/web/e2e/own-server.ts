@@ -68,7 +68,8 @@ function listening(child: ChildProcess): Promise<string> {
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`The server did not start:\n${output}`)),
-      // As long as the suite's own server is given (global-setup.ts): a loaded machine is slow.
+      // As the suite's (global-setup.ts): migrating a fresh embedded database on a loaded machine
+      // took over a minute.
       240_000,
     );
     const onData = (chunk: Buffer) => {

@@ -1,8 +1,6 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { startOidcIdp, type OidcIdp } from '../../test/oidc-idp.ts';
 import { TEST_PASSWORD, makeAccount, makeOrganization, makeTenant } from '../../test/factories.ts';
 
 /**
@@ -11,50 +9,18 @@ import { TEST_PASSWORD, makeAccount, makeOrganization, makeTenant } from '../../
  */
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof makeTenant>>;
-let server: http.Server;
+let idp: OidcIdp;
 let issuer: string;
 const PUBLIC_URL = 'http://console.test';
-const CALLBACK = `${PUBLIC_URL}/v1/auth/sso/callback`;
 
 beforeAll(async () => {
   t = await createTestApp({ config: { ssoAllowHttp: 'true', publicUrl: PUBLIC_URL } });
   admin = await makeTenant(t, { role: 'admin' });
-  let handle: http.RequestListener = () => {};
-  server = http.createServer((request, response) => handle(request, response));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = (clientId: string) => ({
-    client_id: clientId,
-    client_secret: `${clientId}-secret`,
-    redirect_uris: [CALLBACK],
-    post_logout_redirect_uris: [`${PUBLIC_URL}/login`],
-    grant_types: ['authorization_code'],
-    response_types: ['code'],
-  });
-  const provider = new Provider(issuer, {
-    clients: [client('console'), client('other-app')],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
-    findAccount: (_ctx, sub) => ({
-      accountId: sub,
-      claims: () => ({ sub, email: sub, email_verified: true }),
-    }),
-    features: { devInteractions: { enabled: true } },
-    cookies: { keys: ['cookie-key-for-tests'] },
-    // A first-party application: no consent screen.
-    loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({
-        clientId: ctx.oidc.client!.clientId,
-        accountId: ctx.oidc.session!.accountId!,
-      });
-      grant.addOIDCScope('openid email profile');
-      await grant.save();
-      return grant;
-    },
-  });
-  handle = provider.callback();
+  idp = await startOidcIdp({ publicUrl: PUBLIC_URL });
+  issuer = idp.issuer;
 }, 120_000);
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await idp.close();
   await t.close();
 });
 

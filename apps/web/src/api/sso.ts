@@ -7,6 +7,8 @@ import { useRefreshingMutation } from './mutations';
 /** An organisation's single sign-on (admin): read, replace, remove (docs/sso.md). */
 export const ssoKeys = {
   config: (id: string) => ['admin', 'organizations', 'sso', id] as const,
+  test: (id: string, testId: string) =>
+    ['admin', 'organizations', 'sso', id, 'test', testId] as const,
 };
 
 /** The configuration, or null when the organisation has none (404). */
@@ -34,6 +36,15 @@ export function useDeleteSso(id: string) {
   return useRefreshingMutation(ssoKeys.config(id), () =>
     api.call(routes.deleteSsoConfig, { params: { id } }),
   );
+}
+
+/** What a test sign-in saw (kept ten minutes by the server): the claims, or why it failed. */
+export function useSsoTest(id: string, testId: string) {
+  return useQuery({
+    queryKey: ssoKeys.test(id, testId),
+    queryFn: ({ signal }) => api.call(routes.getSsoTest, { params: { id, testId }, signal }),
+    staleTime: Infinity,
+  });
 }
 
 /** A full-page visit: the server sends the browser to the provider and back with ?sso_test=. */

@@ -262,6 +262,7 @@ export function AppRoutes() {
             element={<RequireAdmin notAllowed={<NotFoundPage reason="not-allowed" />} />}
           >
             <Route path="organizations" element={<OrganizationsPage />} />
+            <Route path="organizations/:id" element={<OrganizationsPage />} />
             <Route path="users" element={<UsersPage />} />
             <Route path="devices" element={<AdminDevicesPage />} />
             <Route path="content" element={<ContentPage />} />

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
+import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
@@ -249,6 +250,44 @@ describe('admin organisations screen', () => {
       } finally {
         await i18n.changeLanguage('en');
       }
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'opens the single sign-on of the organisation a test sign-in came back to, with its result',
+    async () => {
+      const sso = `/v1/admin/organizations/${clinic.id}/sso`;
+      mockFetch({
+        'GET /v1/admin/organizations': organizationsRoute,
+        [`GET /v1/admin/organizations/${clinic.id}`]: clinic,
+        [`GET ${sso}`]: { status: 404, body: { error: 'not_found', message: 'x' } },
+      });
+      function Where() {
+        return <output data-testid="where">{useLocation().pathname}</output>;
+      }
+      renderWithProviders(
+        <Routes>
+          <Route path="/admin/organizations" element={<Where />} />
+          <Route
+            path="/admin/organizations/:id"
+            element={
+              <>
+                <OrganizationsPage />
+                <Where />
+              </>
+            }
+          />
+        </Routes>,
+        { route: `/admin/organizations/${clinic.id}?sso_error=provider_error` },
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Single sign-on: City Clinic' });
+      expect(within(dialog).getByText('Test sign-in failed')).toBeInTheDocument();
+      expect(within(dialog).getByText('provider_error')).toBeInTheDocument();
+      await userEvent.keyboard('{Escape}');
+      await waitFor(() =>
+        expect(screen.getByTestId('where')).toHaveTextContent(/^\/admin\/organizations$/),
+      );
     },
     UI_TIMEOUT,
   );

@@ -3,7 +3,8 @@ import { IconBuilding, IconPlus, IconSearch } from '@tabler/icons-react';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useOrganizationList } from '../../api/organizations';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useOrganization, useOrganizationList } from '../../api/organizations';
 import { DataTable, PAGE_SIZE } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
@@ -31,6 +32,7 @@ export function OrganizationsPage() {
   const [editing, setEditing] = useState<{ organization?: Organization } | undefined>();
   const [analyticsFor, setAnalyticsFor] = useState<Organization | undefined>();
   const [ssoFor, setSsoFor] = useState<Organization | undefined>();
+  const linked = useLinkedSso();
   const summary = organizations.data?.summary;
 
   const columns = useOrganizationColumns({
@@ -114,7 +116,31 @@ export function OrganizationsPage() {
         <Suspense fallback={null}>
           <SsoSection organization={ssoFor} onClose={() => setSsoFor(undefined)} />
         </Suspense>
+      ) : linked.organization ? (
+        <Suspense fallback={null}>
+          <SsoSection
+            organization={linked.organization}
+            tested={linked.tested}
+            onClose={linked.close}
+          />
+        </Suspense>
       ) : null}
     </>
   );
+}
+
+/**
+ * `/admin/organizations/:id`, where a test sign-in comes back (`?sso_test=` or `?sso_error=`):
+ * that organisation's single sign-on opens with what the test saw.
+ */
+function useLinkedSso() {
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const organization = useOrganization(id);
+  return {
+    organization: id ? organization.data : undefined,
+    tested: { testId: search.get('sso_test'), startError: search.get('sso_error') },
+    close: () => navigate('/admin/organizations', { replace: true }),
+  };
 }

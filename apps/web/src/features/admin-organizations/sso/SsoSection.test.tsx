@@ -93,6 +93,147 @@ describe('SsoSection', () => {
   );
 });
 
+const staff = {
+  id: '00000000-0000-4000-8000-000000000002',
+  email: 'staff@clinic.example',
+  role: 'client' as const,
+  organization_id: organization.id,
+  organization_name: organization.name,
+  active: true,
+  sso_exempt: false,
+  created_at: '2026-04-01T10:00:00.000Z',
+};
+const accountsAnswer = { users: [staff], total: 1, limit: 10, offset: 0 };
+
+describe('SsoSection: test sign-in and exempt accounts', () => {
+  beforeAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it(
+    'shows the claims a test sign-in came back with, and what would happen here',
+    async () => {
+      mockFetch({
+        [`GET ${url}`]: saml,
+        [`GET ${url}/tests/t1`]: {
+          ok: true,
+          protocol: 'oidc',
+          claims: { sub: 'u-1', email: 'staff@clinic.example', groups: ['a', 'b'] },
+          error: null,
+          reason: null,
+          account: 'signs in as staff@clinic.example (client)',
+        },
+        'GET /v1/admin/users': accountsAnswer,
+      });
+      renderWithProviders(
+        <SsoSection
+          organization={organization}
+          tested={{ testId: 't1', startError: null }}
+          onClose={() => undefined}
+        />,
+      );
+      const passed = await screen.findByRole('status');
+      expect(passed).toHaveTextContent('Test sign-in succeeded');
+      expect(passed).toHaveTextContent('Here: signs in as staff@clinic.example (client)');
+      expect(passed).toHaveTextContent('email: staff@clinic.example');
+      expect(passed).toHaveTextContent('groups: ["a","b"]');
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'shows the exact reason a test sign-in failed, and a test that could not start',
+    async () => {
+      mockFetch({
+        [`GET ${url}`]: saml,
+        [`GET ${url}/tests/t2`]: {
+          ok: false,
+          protocol: 'saml',
+          claims: {},
+          error: 'invalid_response',
+          reason: 'SAML assertion audience mismatch',
+          account: '',
+        },
+        'GET /v1/admin/users': accountsAnswer,
+      });
+      const { unmount } = renderWithProviders(
+        <SsoSection
+          organization={organization}
+          tested={{ testId: 't2', startError: null }}
+          onClose={() => undefined}
+        />,
+      );
+      // The alert with that title (a notification of another test may be on screen too).
+      const failed = (await screen.findByText('Test sign-in failed')).closest('[role="alert"]');
+      expect(failed).toHaveTextContent('Code: invalid_response');
+      expect(failed).toHaveTextContent('Reason: SAML assertion audience mismatch');
+      unmount();
+      renderWithProviders(
+        <SsoSection
+          organization={organization}
+          tested={{ testId: null, startError: 'provider_error' }}
+          onClose={() => undefined}
+        />,
+      );
+      const notStarted = (await screen.findByText('Test sign-in failed')).closest('[role="alert"]');
+      expect(notStarted).toHaveTextContent('Code: provider_error');
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'marks an account exempt from required single sign-on, and unmarks it',
+    async () => {
+      const sent: unknown[] = [];
+      let exempt = false;
+      mockFetch({
+        [`GET ${url}`]: saml,
+        'GET /v1/admin/users': ({ url: asked }: { url: URL }) => {
+          expect(asked.searchParams.get('organization_id')).toBe(organization.id);
+          return { ...accountsAnswer, users: [{ ...staff, sso_exempt: exempt }] };
+        },
+        [`PUT /v1/admin/users/${staff.id}`]: (request: FakeRequest) => {
+          sent.push(request.body);
+          exempt = (request.body as { sso_exempt: boolean }).sso_exempt;
+          return { ...staff, sso_exempt: exempt };
+        },
+      });
+      renderWithProviders(<SsoSection organization={organization} onClose={() => undefined} />);
+      const toggle = await screen.findByRole('switch', { name: staff.email });
+      expect(toggle).not.toBeChecked();
+      await userEvent.click(toggle);
+      await waitFor(() => expect(screen.getByRole('switch', { name: staff.email })).toBeChecked());
+      await userEvent.click(screen.getByRole('switch', { name: staff.email }));
+      await waitFor(() =>
+        expect(screen.getByRole('switch', { name: staff.email })).not.toBeChecked(),
+      );
+      expect(sent).toEqual([{ sso_exempt: true }, { sso_exempt: false }]);
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'turns the switch back when the server refuses the exemption',
+    async () => {
+      const calls = mockFetch({
+        [`GET ${url}`]: saml,
+        'GET /v1/admin/users': accountsAnswer,
+        [`PUT /v1/admin/users/${staff.id}`]: {
+          status: 403,
+          body: { error: 'forbidden', message: 'Not allowed' },
+        },
+      });
+      renderWithProviders(<SsoSection organization={organization} onClose={() => undefined} />);
+      await userEvent.click(await screen.findByRole('switch', { name: staff.email }));
+      await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+      await waitFor(() =>
+        expect(screen.getByRole('switch', { name: staff.email })).not.toBeChecked(),
+      );
+    },
+    UI_TIMEOUT,
+  );
+});
+
 describe('sso form model', () => {
   it('keeps metadata XML over the hand-entered fields, and never sends an empty secret back', () => {
     const values = { ...formValuesOf(saml), idp_metadata_xml: '<md/>' };

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Group, Loader, Modal, Stack } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import type { Organization, SsoConfig } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,26 +7,38 @@ import { useDeleteSso, useSaveSso, useSsoConfig, ssoTestUrl } from '../../../api
 import { errorText } from '../../../lib/error-text';
 import { notifyError, notifySuccess } from '../../../lib/notify';
 import { CopyValues } from './CopyValues';
+import { ExemptAccounts } from './ExemptAccounts';
 import { SsoFields } from './SsoFields';
 import { bodyOf, formValuesOf, type SsoFormValues } from './sso-form-model';
+import { SsoTestResult } from './SsoTestResult';
+
+/** A test sign-in the server sent the admin back from: its id, or why it could not start. */
+export interface SsoTestReturn {
+  testId: string | null;
+  startError: string | null;
+}
 
 /** A platform admin's "Single sign-on" of one organisation (docs/sso.md), as a dialog. */
 export default function SsoSection({
   organization,
+  tested,
   onClose,
 }: {
   organization: Organization;
+  tested?: SsoTestReturn;
   onClose: () => void;
 }) {
   const { t } = useTranslation('adminOrganizations');
   const config = useSsoConfig(organization.id);
+  // The whole screen of a phone (Mantine's `xs`), following a turned or resized window.
+  const phone = useMediaQuery('(max-width: 575.98px)');
   return (
     <Modal
       opened
       onClose={onClose}
       title={`${t('sso.title')}: ${organization.name}`}
       size="lg"
-      fullScreen={window.innerWidth < 576}
+      fullScreen={phone}
     >
       {config.isPending ? (
         <Loader aria-label={t('sso.loading')} />
@@ -34,7 +47,10 @@ export default function SsoSection({
           {errorText(config.error, t('sso.loadFailed'))}
         </Alert>
       ) : (
-        <SsoEditor organizationId={organization.id} config={config.data} onClose={onClose} />
+        <Stack>
+          {tested ? <SsoTestResult organizationId={organization.id} {...tested} /> : null}
+          <SsoEditor organizationId={organization.id} config={config.data} onClose={onClose} />
+        </Stack>
       )}
     </Modal>
   );
@@ -82,6 +98,7 @@ function SsoEditor({
         onChange={onChange}
       />
       {config ? <CopyValues config={config} /> : null}
+      {config ? <ExemptAccounts organizationId={organizationId} /> : null}
       <Group justify="space-between" gap="xs">
         <Group gap="xs">
           {config ? (

@@ -1,0 +1,85 @@
+import { Alert, Code, Loader, Stack, Text } from '@mantine/core';
+import type { SsoTestResult as Result } from '@vrtc/contract';
+import { useTranslation } from 'react-i18next';
+import { useSsoTest } from '../../../api/sso';
+
+/**
+ * What the last test sign-in came back with (the server sends the admin back here with
+ * `?sso_test=<id>`, or `?sso_error=<code>` when it could not even start): the claims and what
+ * would happen to that person here, or the failure's code and its exact reason.
+ */
+export function SsoTestResult({
+  organizationId,
+  testId,
+  startError,
+}: {
+  organizationId: string;
+  testId: string | null;
+  startError: string | null;
+}) {
+  const { t } = useTranslation('adminOrganizations');
+  if (startError) return <Failed code={startError} reason={t('sso.testNotStarted')} />;
+  if (!testId) return null;
+  return <Fetched organizationId={organizationId} testId={testId} />;
+}
+
+function Fetched({ organizationId, testId }: { organizationId: string; testId: string }) {
+  const { t } = useTranslation('adminOrganizations');
+  const test = useSsoTest(organizationId, testId);
+  if (test.isPending) return <Loader size="sm" aria-label={t('sso.testLoading')} />;
+  if (test.error) {
+    return (
+      <Alert color="yellow" role="alert" title={t('sso.testResult')}>
+        {t('sso.testExpired')}
+      </Alert>
+    );
+  }
+  return test.data.ok ? (
+    <Passed result={test.data} />
+  ) : (
+    <Failed code={test.data.error ?? ''} reason={test.data.reason ?? ''} />
+  );
+}
+
+function Failed({ code, reason }: { code: string; reason: string }) {
+  const { t } = useTranslation('adminOrganizations');
+  return (
+    <Alert color="red" role="alert" title={t('sso.testFailed')}>
+      <Stack gap={4}>
+        <Text size="sm">
+          {t('sso.testCode')}: <Code>{code}</Code>
+        </Text>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {t('sso.testReason')}: {reason}
+        </Text>
+      </Stack>
+    </Alert>
+  );
+}
+
+function Passed({ result }: { result: Result }) {
+  const { t } = useTranslation('adminOrganizations');
+  const claims = Object.entries(result.claims);
+  return (
+    <Alert color="green" role="status" title={t('sso.testPassed')}>
+      <Stack gap={4}>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {t('sso.testAccount')}: {result.account}
+        </Text>
+        <Text size="sm" fw={500}>
+          {result.protocol === 'saml' ? t('sso.testAttributes') : t('sso.testClaims')}
+        </Text>
+        <Stack gap={2}>
+          {claims.map(([name, value]) => (
+            <Text key={name} size="xs" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+              <Text span fw={700} inherit>
+                {name}
+              </Text>
+              : {typeof value === 'string' ? value : JSON.stringify(value)}
+            </Text>
+          ))}
+        </Stack>
+      </Stack>
+    </Alert>
+  );
+}
