@@ -4,24 +4,44 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEventPage } from '@vrtc/contract';
 import { expectAccessible } from './axe';
 import { tr } from './i18n';
+import { OwnServer } from './own-server';
 import { adminToken, createTenant, type Tenant } from './seed';
-import { apiCall, baseUrl, launchBrowser, newPage, settled, type Language } from './support';
+import {
+  adminLogin,
+  apiCall,
+  baseUrl,
+  launchBrowser,
+  newPage,
+  searchList,
+  settled,
+  useOwnServer,
+  type Language,
+} from './support';
 
 /**
  * Two-factor authentication (decision 031) as a person sets it up: an authenticator app from the
  * account menu (the code computed here from the key the dialog shows), and a passkey made by
- * Chromium's virtual authenticator; each then asked for after the password.
+ * Chromium's virtual authenticator; each then asked for after the password. A platform admin
+ * resets an account's factors and requires them of platform admins: that setting holds for the
+ * whole platform, so this file runs a server of its own (the other files' admin signs in by
+ * password alone).
  */
+const server = new OwnServer({});
 let browser: Browser;
 let admin: string;
 beforeAll(async () => {
+  useOwnServer(await server.start());
   [browser, admin] = await Promise.all([launchBrowser(), adminToken()]);
 });
-afterAll(() => browser?.close());
+afterAll(async () => {
+  await browser?.close();
+  useOwnServer(undefined);
+  await server.close();
+});
 
 /** WebAuthn refuses an IP address as relying party: the console is opened as localhost. */
 const origin = () => baseUrl().replace('127.0.0.1', 'localhost');
-const SHOTS = '/tmp/shots-mfa';
+const SHOTS = process.env.MFA_SHOTS_DIR ?? '/tmp/shots-mfa';
 
 async function shoot(page: Page, language: Language, name: string) {
   await settled(page);
@@ -133,5 +153,83 @@ describe('two-factor authentication', () => {
     expect(added[0]).toMatchObject({ changes: { passkey: [null, 'Ноутбук'] } });
     const logins = await auditOf('auth.login', tenant);
     expect(logins.some((event) => event.changes.second_factor?.[1] === 'passkey')).toBe(true);
+  });
+
+  it('lets a platform admin reset an account’s factors and require them of platform admins', async () => {
+    const tenant = await createTenant(admin, 'Mfa Reset Org');
+    const { secret } = await apiCall<{ secret: string }>('POST', '/v1/me/mfa/totp', tenant.token);
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) });
+    await apiCall('POST', '/v1/me/mfa/totp/confirm', tenant.token, { code: totp.generate() });
+
+    const page = await newPage(browser, 'ru');
+    const { email, password } = adminLogin();
+    await passwordStep(page, { ...tenant, email, password });
+    await page.waitForURL('**/vr-users');
+    // English looks and cancels; Russian resets.
+    for (const language of ['en', 'ru'] as const) {
+      const t = (key: string, values?: Record<string, string>) => tr(language, key, values);
+      await page.evaluate((lang) => localStorage.setItem('language', lang), language);
+      await page.goto(`${origin()}/admin/users`);
+      await searchList(page, t('adminUsers:search'), tenant.email);
+      await shoot(page, language, 'admin-users');
+      const row = page.getByRole('row').filter({ hasText: tenant.email });
+      await row.getByRole('button', { name: t('adminUsers:mfaReset.action') }).click();
+      const dialog = page.getByRole('dialog', { name: t('adminUsers:mfaReset.title') });
+      await dialog
+        .getByLabel(new RegExp(`^${t('adminUsers:mfaReset.reason')}`))
+        .fill('Телефон утерян, личность проверена по видеосвязи');
+      await shoot(page, language, 'admin-mfa-reset');
+      await expectAccessible(page, `mfa: a platform admin's reset (${language})`);
+      if (language === 'ru') {
+        await dialog.getByRole('button', { name: t('adminUsers:mfaReset.submit') }).click();
+        await page.getByText(t('adminUsers:mfaReset.done', { email: tenant.email })).waitFor();
+        // The account has nothing left to reset: the row offers it no more.
+        await row.getByRole('button', { name: t('adminUsers:mfaReset.action') }).waitFor({
+          state: 'detached',
+        });
+      } else {
+        await dialog.getByRole('button', { name: t('common:cancel') }).click();
+      }
+      await dialog.waitFor({ state: 'detached' });
+    }
+    const reset = await auditOf('mfa.reset', tenant);
+    expect(reset[0]).toMatchObject({
+      changes: { reason: [null, 'Телефон утерян, личность проверена по видеосвязи'] },
+    });
+    const signIn = await apiCall<object>('POST', '/v1/auth/login', undefined, {
+      email: tenant.email,
+      password: tenant.password,
+    });
+    expect(signIn).toHaveProperty('token');
+
+    // The admins' requirement, turned on then off from the Russian console.
+    const t = (key: string) => tr('ru', key);
+    const adminSignIn = () =>
+      apiCall<object>('POST', '/v1/auth/login', undefined, { email, password });
+    const toggle = page.getByRole('switch', { name: t('adminUsers:mfaPolicy.label') });
+    // The switch's track lies over its transparent input: a click there is a person's click.
+    const flip = () => toggle.click({ force: true });
+    await flip();
+    const require = page.getByRole('dialog', { name: t('adminUsers:mfaPolicy.onTitle') });
+    await require.waitFor();
+    await shoot(page, 'ru', 'admin-mfa-policy-confirm');
+    await require.getByRole('button', { name: t('adminUsers:mfaPolicy.turnOn') }).click();
+    await page.getByText(t('adminUsers:mfaPolicy.turnedOn')).waitFor();
+    expect(await toggle.isChecked()).toBe(true);
+    await shoot(page, 'ru', 'admin-mfa-policy-on');
+    expect(await adminSignIn()).toMatchObject({ mfa_enrolment_required: true });
+
+    await flip();
+    const stop = page.getByRole('dialog', { name: t('adminUsers:mfaPolicy.offTitle') });
+    await stop.getByRole('button', { name: t('adminUsers:mfaPolicy.turnOff') }).click();
+    await page.getByText(t('adminUsers:mfaPolicy.turnedOff')).waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await adminSignIn()).not.toHaveProperty('mfa_enrolment_required');
+    const policy = await apiCall<{ audit_events: unknown[] }>(
+      'GET',
+      '/v1/audit-events?action=mfa.policy_updated',
+      admin,
+    );
+    expect(policy.audit_events).toHaveLength(2);
   });
 });

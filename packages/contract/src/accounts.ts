@@ -13,6 +13,11 @@ export const Account = Type.Object({
   active: Type.Boolean(),
   /** Signs in by password even when its organisation enforces single sign-on (break-glass). */
   sso_exempt: Type.Optional(Type.Boolean()),
+  /**
+   * Has a second factor (a confirmed authenticator app or a passkey): a platform admin may reset
+   * it (POST /v1/admin/users/:id/mfa/reset).
+   */
+  mfa_enabled: Type.Boolean(),
   created_at: Timestamp,
 });
 export type Account = Static<typeof Account>;

@@ -34,6 +34,7 @@ interface AccountRow {
   organization_id: string;
   organization_name: string;
   active: boolean;
+  mfa_enabled: boolean;
   created_at: Date;
 }
 
@@ -50,6 +51,10 @@ const ACCOUNT_COLUMNS = [
   'o.name as organization_name',
   'a.active',
   'a.sso_exempt',
+  // A confirmed authenticator app or a passkey: what a platform admin's reset would remove.
+  sql<boolean>`(EXISTS (SELECT 1 FROM mfa_totp t WHERE t.account_id = a.id
+    AND t.confirmed_at IS NOT NULL) OR EXISTS (SELECT 1 FROM mfa_passkeys p
+    WHERE p.account_id = a.id))`.as('mfa_enabled'),
   'a.created_at',
 ] as const;
 

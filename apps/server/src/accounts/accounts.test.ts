@@ -46,6 +46,7 @@ describe('POST /v1/admin/users', () => {
       organization_name: 'Acme',
       active: true,
       sso_exempt: false,
+      mfa_enabled: false,
       created_at: t.clock.now().toISOString(),
     });
     const stored = await t.db
@@ -137,6 +138,7 @@ describe('GET /v1/admin/users', () => {
         organization_name: 'Filter Org',
         active: true,
         sso_exempt: false,
+        mfa_enabled: false,
         created_at: alice.created_at.toISOString(),
       },
       expect.objectContaining({ id: bob.id, email: 'Bob_100%@filter.test', role: 'client' }),

@@ -222,6 +222,9 @@ describe('the policy', () => {
 describe('a platform admin’s reset', () => {
   it('removes every factor, ends the sign-ins and is audited with the reason', async () => {
     const account = await enrolledAccount();
+    const shown = () => call('GET', `/v1/admin/users/${account.account.id}`, admin.headers);
+    // The accounts list tells the admin which accounts have a factor to reset.
+    expect((await shown()).json()).toMatchObject({ mfa_enabled: true });
     const reason = 'Phone lost; identity checked by video call';
     const reset = await call(
       'POST',
@@ -230,6 +233,7 @@ describe('a platform admin’s reset', () => {
       { reason },
     );
     expect(reset.statusCode, reset.body).toBe(200);
+    expect((await shown()).json()).toMatchObject({ mfa_enabled: false });
     expect((await call('GET', '/v1/me', account.headers)).statusCode).toBe(401);
     expect((await login(account.account.email)).json()).toHaveProperty('token');
     const events = await call(

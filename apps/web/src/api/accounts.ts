@@ -2,6 +2,7 @@ import {
   type AccountCreateBody,
   type AccountListQuery,
   type AccountPasswordBody,
+  type MfaResetBody,
   type AccountUpdateBody,
 } from '@vrtc/contract';
 import { routes } from './routes';
@@ -49,4 +50,13 @@ export function useChangePassword() {
     mutationFn: ({ id, body }: { id: string; body: AccountPasswordBody }) =>
       api.call(routes.changePassword, { params: { id }, body }),
   });
+}
+
+/** A platform admin removes every second factor of an account whose holder lost them (audited). */
+export function useResetAccountMfa() {
+  return useRefreshingMutation(
+    accountKeys.all,
+    ({ id, body }: { id: string; body: MfaResetBody }) =>
+      api.call(routes.resetAccountMfa, { params: { id }, body }),
+  );
 }

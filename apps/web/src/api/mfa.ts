@@ -40,3 +40,22 @@ export const useAddPasskey = () =>
     const body: PasskeyRegisterBody = { name, credential: JSON.stringify(credential) };
     return api.call(routes.addPasskey, { body });
   });
+
+/** The platform's own setting: platform admins must have a second factor (platform admins only). */
+export const mfaPolicyKeys = { policy: ['admin', 'mfa-policy'] as const };
+
+export function useMfaPolicy() {
+  return useQuery({
+    queryKey: mfaPolicyKeys.policy,
+    queryFn: ({ signal }) => api.call(routes.getMfaPolicy, { signal }),
+  });
+}
+
+export function usePutMfaPolicy() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (admins_required: boolean) =>
+      api.call(routes.putMfaPolicy, { body: { admins_required } }),
+    onSuccess: (policy) => client.setQueryData(mfaPolicyKeys.policy, policy),
+  });
+}

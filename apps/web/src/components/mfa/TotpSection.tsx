@@ -63,7 +63,16 @@ export function TotpSection({ on, onCodes }: { on: boolean; onCodes: (codes: str
         <Badge color={on ? 'green' : 'gray'}>{on ? t('totp.on') : t('totp.off')}</Badge>
       </Group>
       {!on && !enrolment ? (
-        <Button variant="light" onClick={begin} loading={start.isPending}>
+        <Button
+          variant="light"
+          onClick={begin}
+          loading={start.isPending}
+          // Russian's label is wider than a 360 px phone's dialog: it wraps, never cut off.
+          h="auto"
+          mih={36}
+          py={6}
+          styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+        >
           {t('totp.start')}
         </Button>
       ) : null}

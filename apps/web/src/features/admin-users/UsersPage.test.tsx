@@ -26,6 +26,7 @@ const staff = {
   organization_id: '00000000-0000-4000-8000-0000000000a2',
   organization_name: 'City Clinic',
   active: true,
+  mfa_enabled: true,
   created_at: '2026-04-01T10:00:00.000Z',
 };
 const organizations = [
@@ -45,7 +46,10 @@ const organizations = [
   },
 ];
 
-const accounts = [{ ...admin, active: true, created_at: '2026-01-01T00:00:00.000Z' }, staff];
+const accounts = [
+  { ...admin, active: true, mfa_enabled: false, created_at: '2026-01-01T00:00:00.000Z' },
+  staff,
+];
 
 /** The accounts and organisations endpoints, paged, sorted, searched and filtered as the server does. */
 function routes(extra: Record<string, FakeRoute> = {}) {
@@ -63,6 +67,7 @@ function routes(extra: Record<string, FakeRoute> = {}) {
     'GET /v1/admin/organizations': ({ url }: { url: URL }) =>
       listAnswer('organizations', organizations, url, { search: ['name'], defaultSort: 'name' }),
     [`GET /v1/admin/organizations/${staff.organization_id}`]: organizations[1]!,
+    'GET /v1/admin/mfa-policy': { admins_required: false },
     ...extra,
   });
 }
@@ -275,6 +280,130 @@ describe('admin users screen', () => {
         q: 'CLINIC',
       });
       expect(screen.getByTestId('location')).toHaveTextContent('?q=CLINIC');
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'resets the second factor of an account that has one, with the reason, and says so',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = routes({ [`POST /v1/admin/users/${staff.id}/mfa/reset`]: { ok: true } });
+      renderPage();
+      const row = (await screen.findByText('staff@clinic.example', {}, { timeout: 5000 })).closest(
+        'tr',
+      )!;
+      // Only an account with a factor offers the reset.
+      const mine = screen.getByText('admin@example.com').closest('tr')!;
+      expect(
+        within(mine).queryByRole('button', { name: 'Reset two-factor authentication' }),
+      ).not.toBeInTheDocument();
+
+      await user.click(
+        within(row).getByRole('button', { name: 'Reset two-factor authentication' }),
+      );
+      const dialog = await screen.findByRole('dialog', { name: 'Reset two-factor authentication' });
+      expect(
+        within(dialog).getByText(/Every second factor of staff@clinic\.example will be removed/),
+      ).toBeInTheDocument();
+      await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+      expect(await within(dialog).findByText('Give the reason')).toBeInTheDocument();
+      expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+      await user.type(within(dialog).getByLabelText(/^Reason/), '  Phone lost, checked by call ');
+      await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+      expect(
+        await screen.findByText('Two-factor authentication of staff@clinic.example reset'),
+      ).toBeInTheDocument();
+      expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+        url: `/v1/admin/users/${staff.id}/mfa/reset`,
+        body: { reason: 'Phone lost, checked by call' },
+      });
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'asks before it requires a second factor of platform admins, and shows the new setting',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = routes({
+        'PUT /v1/admin/mfa-policy': ({ body }: { body?: unknown }) => body,
+      });
+      renderPage();
+      const toggle = await screen.findByRole('switch', {
+        name: 'Two-factor authentication for platform admins',
+      });
+      await waitFor(() => expect(toggle).toBeEnabled());
+      expect(toggle).not.toBeChecked();
+
+      // Cancelled: nothing is sent, nothing changes.
+      await user.click(toggle);
+      let question = await screen.findByRole('dialog', {
+        name: 'Require two-factor authentication',
+      });
+      await user.click(within(question).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+      expect(toggle).not.toBeChecked();
+
+      await user.click(toggle);
+      question = await screen.findByRole('dialog', { name: 'Require two-factor authentication' });
+      expect(within(question).getByText(/you included if you have none/)).toBeInTheDocument();
+      await user.click(within(question).getByRole('button', { name: 'Require' }));
+      expect(
+        await screen.findByText('Platform admins must now use two-factor authentication'),
+      ).toBeInTheDocument();
+      expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ admins_required: true });
+      await waitFor(() => expect(toggle).toBeChecked());
+      expect(screen.getByText(/^Required: a platform admin without/)).toBeInTheDocument();
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'speaks Russian: the admins’ requirement turned off, and the reset dialog',
+    async () => {
+      await i18n.changeLanguage('ru');
+      try {
+        const user = userEvent.setup({ delay: null });
+        const calls = routes({
+          'GET /v1/admin/mfa-policy': { admins_required: true },
+          'PUT /v1/admin/mfa-policy': ({ body }: { body?: unknown }) => body,
+        });
+        renderPage();
+        const toggle = await screen.findByRole('switch', {
+          name: 'Двухфакторная аутентификация для администраторов платформы',
+        });
+        await waitFor(() => expect(toggle).toBeChecked());
+        await user.click(toggle);
+        const question = await screen.findByRole('dialog', {
+          name: 'Не требовать двухфакторную аутентификацию',
+        });
+        await user.click(within(question).getByRole('button', { name: 'Не требовать' }));
+        expect(
+          await screen.findByText(
+            'Двухфакторная аутентификация для администраторов платформы больше не обязательна',
+          ),
+        ).toBeInTheDocument();
+        expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+          admins_required: false,
+        });
+        await waitFor(() => expect(toggle).not.toBeChecked());
+
+        const row = screen.getByText('staff@clinic.example').closest('tr')!;
+        await user.click(
+          within(row).getByRole('button', { name: 'Сбросить двухфакторную аутентификацию' }),
+        );
+        const dialog = await screen.findByRole('dialog', {
+          name: 'Сброс двухфакторной аутентификации',
+        });
+        expect(within(dialog).getByLabelText(/^Причина/)).toBeInTheDocument();
+        expect(within(dialog).getByRole('button', { name: 'Сбросить' })).toBeInTheDocument();
+      } finally {
+        await i18n.changeLanguage('en');
+      }
     },
     UI_TIMEOUT,
   );

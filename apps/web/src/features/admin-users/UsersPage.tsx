@@ -1,7 +1,5 @@
-import { actionsColumn } from '../../components/RowActions';
-import { Badge, Button, Card, Group, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
-import { IconKey, IconPlus, IconSearch, IconUserCog } from '@tabler/icons-react';
-import { useColumns } from '../../components/use-columns';
+import { Button, Card, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { IconPlus, IconSearch, IconUserCog } from '@tabler/icons-react';
 import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,20 +11,19 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { ListFilters } from '../../components/ListFilters';
 import { ServerSelect } from '../../components/ServerSelect';
-import { formatDate } from '../../lib/format';
 import { isUuid, oneOf, useListState } from '../../lib/list-state';
 import { useConfirmedAction } from '../../components/use-confirmed-action';
 import { useAccounts, useDeleteAccount } from '../../api/accounts';
+import { AdminMfaPolicy } from './AdminMfaPolicy';
 import { ChangePasswordModal } from './ChangePasswordModal';
+import { ResetMfaModal } from './ResetMfaModal';
+import { useUserColumns } from './user-columns';
 import { UserFormModal } from './UserFormModal';
-
-/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
-const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 
 const ROLES: Role[] = ['admin', 'client', 'auditor'];
 
 export function UsersPage() {
-  const { t, i18n } = useTranslation('adminUsers');
+  const { t } = useTranslation('adminUsers');
   const me = useCurrentUser();
   const list = useListState({
     pageSize: PAGE_SIZE,
@@ -45,6 +42,7 @@ export function UsersPage() {
   });
   const [editing, setEditing] = useState<{ account?: Account } | undefined>();
   const [passwordFor, setPasswordFor] = useState<Account | undefined>();
+  const [mfaResetFor, setMfaResetFor] = useState<Account | undefined>();
 
   async function remove(account: Account) {
     await deleteAccount(account.id, {
@@ -55,80 +53,12 @@ export function UsersPage() {
     });
   }
 
-  const columns = useColumns<Account>(
-    t,
-    () => [
-      {
-        accessorKey: 'email',
-        header: t('email'),
-        cell: ({ row: { original: account } }) => (
-          <Group gap={6} wrap="nowrap">
-            <Text fw={500} size="sm">
-              {account.email}
-            </Text>
-            {account.id === me.id ? (
-              <Badge size="xs" variant="outline">
-                {t('you')}
-              </Badge>
-            ) : null}
-          </Group>
-        ),
-      },
-      {
-        accessorKey: 'role',
-        header: t('role'),
-        meta: { card: 'fact' },
-        cell: (c) => (
-          <Badge
-            color={c.row.original.role === 'admin' ? 'grape' : 'blue'}
-            variant="light"
-            styles={FULL_LABEL}
-          >
-            {t(`common:role.${c.row.original.role}`)}
-          </Badge>
-        ),
-      },
-      { accessorKey: 'organization_name', header: t('organization'), meta: { card: 'fact' } },
-      {
-        accessorKey: 'active',
-        header: t('status'),
-        cell: (c) =>
-          c.row.original.active ? (
-            <Badge color="green" variant="light" styles={FULL_LABEL}>
-              {t('active')}
-            </Badge>
-          ) : (
-            <Badge color="gray" variant="light" styles={FULL_LABEL}>
-              {t('inactive')}
-            </Badge>
-          ),
-      },
-      {
-        accessorKey: 'created_at',
-        header: t('created'),
-        cell: (c) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(c.row.original.created_at, i18n.language)}
-          </Text>
-        ),
-      },
-      actionsColumn<Account>(t, (account) => [
-        { kind: 'edit', onClick: () => setEditing({ account }) },
-        {
-          label: t('changePassword'),
-          icon: IconKey,
-          color: 'orange',
-          onClick: () => setPasswordFor(account),
-        },
-        {
-          kind: 'delete',
-          disabledReason: account.id === me.id && t('cannotDeleteSelf'),
-          onClick: () => remove(account),
-        },
-      ]),
-    ],
-    [me.id],
-  );
+  const columns = useUserColumns(me.id, {
+    onEdit: (account) => setEditing({ account }),
+    onChangePassword: setPasswordFor,
+    onResetMfa: setMfaResetFor,
+    onDelete: remove,
+  });
 
   const hasData = Boolean(accounts.data);
 
@@ -143,6 +73,7 @@ export function UsersPage() {
           </Button>
         }
       />
+      <AdminMfaPolicy />
       <Card withBorder radius="lg" p="md">
         <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md" spacing="sm">
           <TextInput
@@ -219,6 +150,7 @@ export function UsersPage() {
         onClose={() => setEditing(undefined)}
       />
       <ChangePasswordModal account={passwordFor} onClose={() => setPasswordFor(undefined)} />
+      <ResetMfaModal account={mfaResetFor} onClose={() => setMfaResetFor(undefined)} />
     </>
   );
 }
