@@ -74,6 +74,15 @@ export async function makeTenant(
   return { organization, account, token, headers: bearer(token) };
 }
 
+export type Tenant = Awaited<ReturnType<typeof makeTenant>>;
+
+/** An admin, and a client of an organisation of its own: who most tests act as. */
+export async function makeAdminAndStaff(t: Pick<ServiceContext, 'db' | 'clock' | 'config'>) {
+  const admin = await makeTenant(t, { role: 'admin' });
+  const staff = await makeTenant(t);
+  return { admin, staff };
+}
+
 export async function makeVrUser(
   db: Db,
   organizationId: string,

@@ -1,8 +1,13 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { IntegrationWithSecret } from '@vrtc/contract';
 import { Webhook } from 'standardwebhooks';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import validateStatement from 'xapi-validation';
+import { recordOutbox } from '../src/outbox/outbox.ts';
+import type { Tenant } from './factories.ts';
+import type { TestApp } from './harness.ts';
 
 /**
  * Real HTTP receivers on 127.0.0.1 for the integrations' tests: a webhook endpoint that checks
@@ -162,4 +167,38 @@ export async function lrs(key: string, secret: string): Promise<Lrs> {
     );
   });
   return { ...listening, statements, problems };
+}
+
+/** A webhook integration of `tenant` to `url` for `device.enrolled`, made through the API. */
+export async function webhookTo(
+  t: TestApp,
+  tenant: Tenant,
+  url: string,
+): Promise<IntegrationWithSecret> {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/v1/integrations',
+    headers: tenant.headers,
+    payload: { kind: 'webhook', url, events: ['device.enrolled'] },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<IntegrationWithSecret>();
+}
+
+/** Commits a `device.enrolled` event of `tenant` to the outbox, as an enrolment does. */
+export function recordEnrolled(t: TestApp, tenant: Tenant) {
+  return t.db.transaction().execute((trx) =>
+    recordOutbox(trx, {
+      organizationId: tenant.organization.id,
+      type: 'device.enrolled',
+      at: t.clock.now(),
+      data: {
+        device_id: crypto.randomUUID(),
+        organization_id: tenant.organization.id,
+        name: 'Quest 7',
+        type: 'quest',
+        enrolled_at: t.clock.now().toISOString(),
+      },
+    }),
+  );
 }

@@ -4,13 +4,9 @@ import { axeReport, DIALOG_SCOPE, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  completeSession,
+  grantedTenant,
   Headsets,
-  startSession,
-  waitForDeviceStatus,
-  waitForSessionStatus,
   type SeededTree,
   type Tenant,
 } from './seed';
@@ -42,10 +38,9 @@ let headsetName: string;
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'A11y Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'A11y Org', {
       scenario: uniqueName('Пожарная безопасность'),
       scenarioEn: uniqueName('Fire safety'),
       module: 'Огнетушители',
@@ -61,21 +56,9 @@ beforeAll(async () => {
       ],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
-  const { headset } = await headsets.enroll(tenant.token, {
-    name: uniqueName('Quest'),
-    type: 'quest',
-    paceMs: 50,
-    successRate: 1,
-  });
+  const { headset } = await headsets.enrollQuick(tenant.token);
   headsetName = headset.name;
-  const done = await startSession(tenant.token, {
-    device_id: headset.deviceId!,
-    level_id: tree.levels[0]!.id,
-    vr_user_name: trainee,
-  });
-  await waitForSessionStatus(tenant.token, done.id, 'completed');
-  await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
+  await completeSession(tenant.token, headset, tree.levels[0]!.id, trainee);
 });
 
 afterAll(async () => {

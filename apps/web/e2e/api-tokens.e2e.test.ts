@@ -2,16 +2,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALOG_SCOPE, expectAccessible } from './axe';
 import { tr } from './i18n';
-import { adminToken, createTenant, type Tenant } from './seed';
-import {
-  baseUrl,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settled,
-  signIn,
-  type Language,
-} from './support';
+import { browserAndTenants, type Tenant } from './seed';
+import { baseUrl, newPage, screenshot, settled, signIn, type Language } from './support';
 
 /**
  * An account makes an API token from the header's account menu, uses its secret from a script,
@@ -23,12 +15,7 @@ let english: Tenant;
 let russian: Tenant;
 
 beforeAll(async () => {
-  let admin: string;
-  [browser, admin] = await Promise.all([launchBrowser(), adminToken()]);
-  [english, russian] = await Promise.all([
-    createTenant(admin, 'Api Tokens Org'),
-    createTenant(admin, 'Api Tokens Org'),
-  ]);
+  ({ browser, english, russian } = await browserAndTenants('Api Tokens Org'));
 });
 afterAll(() => browser?.close());
 

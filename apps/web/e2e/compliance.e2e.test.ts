@@ -5,13 +5,9 @@ import { DIALOG_SCOPE, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  completeSession,
+  grantedTenant,
   Headsets,
-  startSession,
-  waitForDeviceStatus,
-  waitForSessionStatus,
   type SeededTree,
   type Tenant,
 } from './seed';
@@ -51,10 +47,9 @@ let heightId: string;
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Compliance Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Compliance Org', {
       scenario: uniqueName('Складская техника'),
       scenarioEn: uniqueName('Warehouse vehicles'),
       module: 'Погрузчик',
@@ -62,21 +57,9 @@ beforeAll(async () => {
       levels: [{ name: 'Вождение', nameEn: 'Driving', maxTasks: 1, options: [], optionsEn: [] }],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
-  const { headset } = await headsets.enroll(tenant.token, {
-    name: uniqueName('Quest'),
-    type: 'quest',
-    paceMs: 50,
-    successRate: 1,
-  });
+  const { headset } = await headsets.enrollQuick(tenant.token);
   // Anna passes the level; Boris has done nothing yet.
-  const done = await startSession(tenant.token, {
-    device_id: headset.deviceId!,
-    level_id: tree.levels[0]!.id,
-    vr_user_name: anna,
-  });
-  await waitForSessionStatus(tenant.token, done.id, 'completed');
-  await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
+  await completeSession(tenant.token, headset, tree.levels[0]!.id, anna);
   const users = await apiCall<{ vr_users: Array<{ id: string; name: string }> }>(
     'GET',
     `/v1/vr-users?q=${encodeURIComponent(anna)}`,

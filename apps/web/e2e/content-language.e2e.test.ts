@@ -4,9 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  grantedTenant,
   Headsets,
   inLanguageOf,
   startSession,
@@ -45,10 +43,9 @@ let waitingHeadset: string;
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Bilingual Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Bilingual Org', {
       scenario: uniqueName('Эвакуация из офиса'),
       scenarioEn: uniqueName('Office evacuation'),
       description: 'Порядок действий при пожаре',
@@ -67,13 +64,7 @@ beforeAll(async () => {
       ],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
-  const quick = await headsets.enroll(tenant.token, {
-    name: uniqueName('Quest'),
-    type: 'quest',
-    paceMs: 50,
-    successRate: 1,
-  });
+  const quick = await headsets.enrollQuick(tenant.token);
   const slow = await headsets.enroll(tenant.token, {
     name: uniqueName('Pico'),
     type: 'pico',

@@ -4,9 +4,7 @@ import { LANGUAGES, tr } from './i18n';
 import { OwnServer } from './own-server';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  grantedTenant,
   Headsets,
   startSession,
   waitForSessionStatus,
@@ -50,16 +48,14 @@ const headsets = new Headsets();
 beforeAll(async () => {
   useOwnServer(await server.start());
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Truth Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Truth Org', {
       scenario: uniqueName('Truth drill'),
       module: 'Ladders',
       levels: [{ name: 'Three', maxTasks: 3 }],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
 }, SERVER_START_MS);
 
 afterAll(async () => {

@@ -5,9 +5,7 @@ import { DIALOG_SCOPE, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  grantedTenant,
   Headsets,
   startSession,
   waitForSessionStatus,
@@ -46,10 +44,9 @@ let progress: ReturnType<typeof recordProgressPosts>;
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Live Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Live Org', {
       scenario: uniqueName('Live drill'),
       module: 'Ladders',
       levels: [
@@ -58,7 +55,6 @@ beforeAll(async () => {
       ],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
   progress = recordProgressPosts();
 });
 

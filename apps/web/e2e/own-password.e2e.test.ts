@@ -3,17 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MIN_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from '@vrtc/contract';
 import { expectAccessible } from './axe';
 import { tr } from './i18n';
-import { adminToken, createTenant, type Tenant } from './seed';
-import {
-  apiLogin,
-  baseUrl,
-  launchBrowser,
-  newPage,
-  screenshot,
-  settled,
-  signIn,
-  type Language,
-} from './support';
+import { browserAndTenants, type Tenant } from './seed';
+import { apiLogin, baseUrl, newPage, screenshot, settled, signIn, type Language } from './support';
 
 /**
  * An account changes its own password from the header's account menu: its other sign-ins end,
@@ -25,12 +16,7 @@ let english: Tenant;
 let russian: Tenant;
 
 beforeAll(async () => {
-  let admin: string;
-  [browser, admin] = await Promise.all([launchBrowser(), adminToken()]);
-  [english, russian] = await Promise.all([
-    createTenant(admin, 'Own Password Org'),
-    createTenant(admin, 'Own Password Org'),
-  ]);
+  ({ browser, english, russian } = await browserAndTenants('Own Password Org'));
 });
 afterAll(() => browser?.close());
 

@@ -5,14 +5,10 @@ import { LANGUAGES, tr } from './i18n';
 import { expectAccessible } from './axe';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  completeSession,
+  grantedTenant,
   Headsets,
   inLanguageOf,
-  startSession,
-  waitForDeviceStatus,
-  waitForSessionStatus,
   type SeededTree,
   type Tenant,
 } from './seed';
@@ -56,10 +52,9 @@ let firstTraineeId: string;
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Phone Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Phone Org', {
       scenario: uniqueName('Пожарная безопасность на производстве'),
       scenarioEn: uniqueName('Fire safety at the plant'),
       description: 'Эвакуация и работа с огнетушителем',
@@ -76,26 +71,18 @@ beforeAll(async () => {
       ],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
   await apiCall('POST', '/v1/vr-users', tenant.token, {
     name: uniqueName('Светлана Орлова'),
     notes: 'Новая сотрудница, проходит вводный курс по охране труда',
   });
   const level = tree.levels[0]!;
   for (const key of ['first', 'second'] as const) {
-    const { headset } = await headsets.enroll(tenant.token, {
-      name: headsetNames[key],
-      type: key === 'first' ? 'quest' : 'pico',
-      paceMs: 50,
-      successRate: 1,
-    });
-    const session = await startSession(tenant.token, {
-      device_id: headset.deviceId!,
-      level_id: level.id,
-      vr_user_name: trainees[key],
-    });
-    await waitForSessionStatus(tenant.token, session.id, 'completed');
-    await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
+    const { headset } = await headsets.enrollQuick(
+      tenant.token,
+      headsetNames[key],
+      key === 'first' ? 'quest' : 'pico',
+    );
+    await completeSession(tenant.token, headset, level.id, trainees[key]);
   }
   const found = await apiCall<{ vr_users: Array<{ id: string; name: string }> }>(
     'GET',

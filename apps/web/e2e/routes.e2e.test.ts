@@ -89,12 +89,7 @@ beforeAll(async () => {
   ]);
 
   // A finished session on one headset, a running one on the other.
-  const quest = await headsets.enroll(tenant.token, {
-    name: devices.quest,
-    type: 'quest',
-    paceMs: 50,
-    successRate: 1,
-  });
+  const quest = await headsets.enrollQuick(tenant.token, devices.quest);
   const pico = await headsets.enroll(tenant.token, {
     name: devices.pico,
     type: 'pico',

@@ -3,7 +3,7 @@ import {
   type HeadsetEvent,
   type SimulatedHeadsetOptions,
 } from '@vrtc/headset-sim';
-import { adminLogin, apiCall, apiLogin, baseUrl, uniqueName } from './support';
+import { adminLogin, apiCall, apiLogin, baseUrl, launchBrowser, uniqueName } from './support';
 import { waitFor } from './wait-for';
 
 /**
@@ -66,28 +66,38 @@ export async function createTenant(admin: string, prefix: string): Promise<Tenan
   return { organization, email, password, token: await apiLogin(email, password) };
 }
 
+export interface TreeSpec {
+  scenario: string;
+  scenarioEn?: string;
+  description?: string;
+  descriptionEn?: string;
+  module: string;
+  moduleEn?: string;
+  levels: Array<{
+    name: string;
+    nameEn?: string;
+    maxTasks: number;
+    options?: string[];
+    optionsEn?: string[];
+  }>;
+}
+
+/** A browser and two organisations named `prefix`: one for the English run, one for the Russian. */
+export async function browserAndTenants(prefix: string) {
+  const admin = await adminToken();
+  const [browser, english, russian] = await Promise.all([
+    launchBrowser(),
+    createTenant(admin, prefix),
+    createTenant(admin, prefix),
+  ]);
+  return { browser, english, russian };
+}
+
 /**
  * A scenario with one module and the given levels (each with its options), through the admin API.
  * The `…En` names are the content's English text (the English console shows them).
  */
-export async function createScenarioTree(
-  admin: string,
-  spec: {
-    scenario: string;
-    scenarioEn?: string;
-    description?: string;
-    descriptionEn?: string;
-    module: string;
-    moduleEn?: string;
-    levels: Array<{
-      name: string;
-      nameEn?: string;
-      maxTasks: number;
-      options?: string[];
-      optionsEn?: string[];
-    }>;
-  },
-): Promise<SeededTree> {
+export async function createScenarioTree(admin: string, spec: TreeSpec): Promise<SeededTree> {
   const scenario = await apiCall<{ id: string; name: string; name_en: string | null }>(
     'POST',
     '/v1/admin/scenarios',
@@ -161,6 +171,20 @@ export async function grantAccess(
   });
 }
 
+/** An organisation (its name prefixed `prefix`) granted a scenario tree of its own. */
+export async function grantedTenant(
+  admin: string,
+  prefix: string,
+  spec: TreeSpec,
+): Promise<{ tenant: Tenant; tree: SeededTree }> {
+  const [tenant, tree] = await Promise.all([
+    createTenant(admin, prefix),
+    createScenarioTree(admin, spec),
+  ]);
+  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
+  return { tenant, tree };
+}
+
 export async function enrollmentCode(token: string): Promise<string> {
   return (await apiCall<{ code: string }>('POST', '/v1/devices/enrollment-code', token)).code;
 }
@@ -201,9 +225,34 @@ export class Headsets {
     return created;
   }
 
+  /** A headset that plays every task in 50 ms and passes: enrolled and waiting. */
+  async enrollQuick(token: string, name = uniqueName('Quest'), type: 'quest' | 'pico' = 'quest') {
+    return this.enroll(token, { name, type, paceMs: 50, successRate: 1 });
+  }
+
   stopAll() {
     return Promise.all(this.all.map((headset) => headset.stop()));
   }
+}
+
+/**
+ * Plays a session of `levelId` for `trainee` on the headset to its end: completed in the history,
+ * the headset waiting again.
+ */
+export async function completeSession(
+  token: string,
+  headset: SimulatedHeadset,
+  levelId: string,
+  trainee: string,
+): Promise<{ id: string }> {
+  const done = await startSession(token, {
+    device_id: headset.deviceId!,
+    level_id: levelId,
+    vr_user_name: trainee,
+  });
+  await waitForSessionStatus(token, done.id, 'completed');
+  await waitForDeviceStatus(token, headset.deviceId!, 'waiting');
+  return done;
 }
 
 export async function startSession(

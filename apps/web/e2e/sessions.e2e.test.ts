@@ -5,9 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  grantedTenant,
   Headsets,
   waitForEvent,
   type SeededTree,
@@ -43,10 +41,9 @@ let events: HeadsetEvent[];
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Sessions Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Sessions Org', {
       scenario: uniqueName('Fire safety'),
       description: 'Evacuation and extinguishers',
       module: 'Extinguishers',
@@ -56,7 +53,6 @@ beforeAll(async () => {
       ],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
   vrUserName = (
     await apiCall<{ name: string }>('POST', '/v1/vr-users', tenant.token, {
       name: uniqueName('Anna'),

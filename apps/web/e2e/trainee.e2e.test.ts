@@ -5,13 +5,9 @@ import { expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
-  createTenant,
-  grantAccess,
+  completeSession,
+  grantedTenant,
   Headsets,
-  startSession,
-  waitForDeviceStatus,
-  waitForSessionStatus,
   type SeededTree,
   type Tenant,
 } from './seed';
@@ -44,10 +40,9 @@ const PHONE = { width: 360, height: 780 } as const;
 
 beforeAll(async () => {
   const admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'Record Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'Record Org', {
       scenario: uniqueName('Пожарная безопасность'),
       scenarioEn: uniqueName('Fire safety'),
       module: 'Эвакуация',
@@ -55,22 +50,10 @@ beforeAll(async () => {
       levels: [{ name: 'Склад', nameEn: 'Depot', maxTasks: 2, options: [], optionsEn: [] }],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
-  const { headset } = await headsets.enroll(tenant.token, {
-    name: uniqueName('Quest'),
-    type: 'quest',
-    paceMs: 50,
-    successRate: 1,
-  });
+  const { headset } = await headsets.enrollQuick(tenant.token);
   // A few sessions: the paper lists each, the period runs from the first to the last.
   for (let run = 0; run < SESSIONS; run++) {
-    const done = await startSession(tenant.token, {
-      device_id: headset.deviceId!,
-      level_id: tree.levels[0]!.id,
-      vr_user_name: trainee,
-    });
-    await waitForSessionStatus(tenant.token, done.id, 'completed');
-    await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
+    await completeSession(tenant.token, headset, tree.levels[0]!.id, trainee);
   }
   fs.mkdirSync(SHOTS, { recursive: true });
 });

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tr } from './i18n';
 import {
   adminToken,
-  createScenarioTree,
   createTenant,
-  grantAccess,
+  grantedTenant,
   Headsets,
   startSession,
   waitForSessionStatus,
@@ -35,16 +34,14 @@ const headsets = new Headsets();
 
 beforeAll(async () => {
   admin = await adminToken();
-  [browser, tenant, tree] = await Promise.all([
+  [browser, { tenant, tree }] = await Promise.all([
     launchBrowser(),
-    createTenant(admin, 'VR Users Org'),
-    createScenarioTree(admin, {
+    grantedTenant(admin, 'VR Users Org', {
       scenario: uniqueName('Evacuation'),
       module: 'Module A',
       levels: [{ name: 'Warm-up', maxTasks: 3 }],
     }),
   ]);
-  await grantAccess(admin, tree.scenario.id, [tenant.organization.id]);
   page = await newPage(browser, 'en');
   await signIn(page, tenant.email, tenant.password);
 });

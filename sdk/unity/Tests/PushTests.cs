@@ -16,30 +16,8 @@ namespace Vrtc.Headset.Tests
     /// (SessionAssigned) and a cancel (SessionEnded, Cancelled) long before the next heartbeat,
     /// which the network below stretches to a minute, so that only the push channel can explain it.
     /// </summary>
-    public class PushTests
+    public class PushTests : ServerFixture
     {
-        Staff staff;
-        readonly List<HeadsetClient> clients = new List<HeadsetClient>();
-
-        [SetUp]
-        public void SetUp() { staff = new Staff(); }
-
-        [TearDown]
-        public void TearDown()
-        {
-            foreach (var client in clients)
-            {
-                Wait.Done(client.StopAsync());
-                client.Dispose();
-            }
-        }
-
-        HeadsetClient Track(HeadsetClient client)
-        {
-            clients.Add(client);
-            return client;
-        }
-
         [UnityTest]
         public IEnumerator AStartAndACancelArriveByPushLongBeforeTheNextHeartbeat()
         {

@@ -11,30 +11,8 @@ namespace Vrtc.Headset.Tests
     /// An app that dies mid-session and starts again, online or not, against the real server: it
     /// resumes at the next task, nothing is done twice, and the results arrive once.
     /// </summary>
-    public class ResumeTests
+    public class ResumeTests : ServerFixture
     {
-        Staff staff;
-        readonly List<HeadsetClient> clients = new List<HeadsetClient>();
-
-        [SetUp]
-        public void SetUp() { staff = new Staff(); }
-
-        [TearDown]
-        public void TearDown()
-        {
-            foreach (var client in clients)
-            {
-                Wait.Done(client.StopAsync());
-                client.Dispose();
-            }
-        }
-
-        HeadsetClient Track(HeadsetClient client)
-        {
-            clients.Add(client);
-            return client;
-        }
-
         static List<Dictionary<string, object>> Tasks(Dictionary<string, object> session)
         {
             return ((List<object>)session["tasks"]).Cast<Dictionary<string, object>>().ToList();

@@ -12,30 +12,8 @@ namespace Vrtc.Headset.Tests
     /// The client against the real server (scripts/sdk-test.mjs starts it): what a trainee's app and
     /// the staff in the console would see.
     /// </summary>
-    public class ServerTests
+    public class ServerTests : ServerFixture
     {
-        Staff staff;
-        readonly List<HeadsetClient> clients = new List<HeadsetClient>();
-
-        [SetUp]
-        public void SetUp() { staff = new Staff(); }
-
-        [TearDown]
-        public void TearDown()
-        {
-            foreach (var client in clients)
-            {
-                Wait.Done(client.StopAsync());
-                client.Dispose();
-            }
-        }
-
-        HeadsetClient Track(HeadsetClient client)
-        {
-            clients.Add(client);
-            return client;
-        }
-
         static List<object> List(Dictionary<string, object> o, string key) { return (List<object>)o[key]; }
 
         [Test]

@@ -195,6 +195,35 @@ namespace Vrtc.Headset.Tests
     }
 
     /// <summary>
+    /// The set-up of the tests against the real server: the staff of the harness, and every client a
+    /// test made (through Track) stopped and disposed after it.
+    /// </summary>
+    public abstract class ServerFixture
+    {
+        internal Staff staff;
+        internal readonly List<HeadsetClient> clients = new List<HeadsetClient>();
+
+        [SetUp]
+        public void SetUp() { staff = new Staff(); }
+
+        [TearDown]
+        public void TearDown()
+        {
+            foreach (var client in clients)
+            {
+                Wait.Done(client.StopAsync());
+                client.Dispose();
+            }
+        }
+
+        internal HeadsetClient Track(HeadsetClient client)
+        {
+            clients.Add(client);
+            return client;
+        }
+    }
+
+    /// <summary>
     /// What the harness (scripts/sdk-test.mjs) hands the tests against the real server: its URL, a
     /// staff token of an organisation with a granted level, and a control URL that stops and
     /// starts the server. Without them (e.g. in the Unity Test Runner) those tests are ignored.

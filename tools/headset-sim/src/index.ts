@@ -1,51 +1,37 @@
-import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import {
-  IDEMPOTENCY_KEY_HEADER,
-  routePath,
   routes,
-  type DeviceType,
-  type ErrorBody,
-  type EndedSessionStatus,
-  type FinishBody,
   type HeartbeatBody,
   type HeartbeatResponse,
-  type ProgressBody,
-  type RouteBody,
   type RouteResponse,
   type SessionLaunch,
-  type SessionProgressResponse,
-  type TaskReport,
 } from '@vrtc/contract';
-import { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
-import { followPushChannel } from './push.ts';
+import { ReportDelivery } from './delivery.ts';
 import {
-  DEFAULT_RETRY,
-  isRetryableStatus,
-  parseRetryAfter,
-  retryDelayMs,
-  type RetryPolicy,
-} from './retry.ts';
+  describe,
+  shortId,
+  type EventDetails,
+  type HeadsetCredentials,
+  type HeadsetEvent,
+} from './events.ts';
+import { Outbox, type OutboxEntry } from './outbox.ts';
+import type { SimulatedHeadsetOptions } from './options.ts';
+import { ENDED_BECAUSE, playSession, type Play, type PlayHost } from './play.ts';
+import { followPushChannel } from './push.ts';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
+import { errorMessage, ServerError, sleep, Transport } from './transport.ts';
 
+export type { HeadsetCredentials, HeadsetEvent, HeadsetEventType } from './events.ts';
 export { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
+export { seededRandom, type SimulatedHeadsetOptions } from './options.ts';
 export * from './retry.ts';
+export { ServerError } from './transport.ts';
 
-/** What the heartbeat's `ended_session.status` means for the trainee on this headset. */
-const ENDED_BECAUSE: Record<EndedSessionStatus, string> = {
-  cancelled: 'cancelled in the console',
-  timeout: 'timed out (the server ended it)',
-  disconnected: 'disconnected (the server had not heard from this headset)',
-  completed: 'completed',
-};
+const BATTERY_DRAIN_EVERY = 60;
 
-/** The routes a headset calls. */
-type HeadsetRoute =
-  | typeof routes.enroll
-  | typeof routes.heartbeat
-  | typeof routes.reportProgress
-  | typeof routes.finishSession
-  | typeof routes.claimLmsLaunch;
+/** A refusal saying the session is over for this headset: stop playing it. */
+const sessionOver = (error: ServerError) => error.status === 404 || error.status === 409;
 
 /**
  * A simulated headset speaking the headset protocol (docs/headset-protocol.md): enrols with a
@@ -59,219 +45,13 @@ type HeadsetRoute =
  * server has answered each one. With a state folder the outbox is on disk, so reports survive the
  * simulator being killed and leave when it is started again.
  */
-
-export interface HeadsetCredentials {
-  device_id: string;
-  device_token: string;
-}
-
-export interface SimulatedHeadsetOptions {
-  /** Base URL of the server, e.g. http://127.0.0.1:8080. */
-  server: string;
-  /** Device name shown in the console; also the prefix of every event line. */
-  name: string;
-  type?: DeviceType;
-  /** Enrolment code from the console; needed unless `credentials` are given (and still valid). */
-  code?: string;
-  /** A token saved from an earlier enrolment. When refused and a code is given, enrols again. */
-  credentials?: HeadsetCredentials;
-  /** Milliseconds per task while playing a session. Default 2000. */
-  paceMs?: number;
-  /** Share of sessions finished with success, 0..1. Default 0.8. */
-  successRate?: number;
-  /** Overrides the server's heartbeat_interval_ms. */
-  heartbeatIntervalMs?: number;
-  /** Battery level reported at start; drains by one point every 60 heartbeats. Default 100. */
-  batteryPercent?: number;
-  appVersion?: string;
-  /** Random source in [0, 1) deciding outcomes; pass a fixed one for deterministic runs. */
-  random?: () => number;
-  /** Per-request time limit. Default 10000 ms. */
-  requestTimeoutMs?: number;
-  /**
-   * Folder for the outbox (`outbox-<device_id>.jsonl`), kept across runs. Without it the outbox
-   * lives in memory and what is unsent when the headset stops is gone.
-   */
-  stateDir?: string;
-  /** Backoff between attempts at a report (Retry-After from the server wins). */
-  retry?: Partial<RetryPolicy>;
-  /**
-   * Seconds the server may hold each call of the push channel (GET /v1/headset/events), which
-   * brings a start or a cancel within a second. Default 25; 0 turns it off (heartbeats only).
-   */
-  pushWaitSeconds?: number;
-}
-
-interface EventBase {
-  /** The headset's name. */
-  headset: string;
-  at: Date;
-  /** One readable line, e.g. "[Quest-1] task 2/3". */
-  line: string;
-}
-
-export type HeadsetEvent = EventBase &
-  (
-    | { type: 'enrolled'; credentials: HeadsetCredentials }
-    | { type: 'connected'; deviceId: string; heartbeatIntervalMs: number }
-    | { type: 'heartbeat'; sessionId: string | null; batteryPercent: number }
-    | { type: 'session_started'; session: SessionLaunch }
-    | { type: 'task'; sessionId: string; completedTasks: number; maxTasks: number }
-    | {
-        type: 'finished';
-        sessionId: string;
-        success: boolean;
-        completedTasks: number;
-        maxTasks: number;
-      }
-    | { type: 'session_ended'; sessionId: string; reason: string }
-    | { type: 'connection_dropped'; forMs: number | null }
-    | { type: 'connection_restored'; pendingReports: number }
-    | { type: 'outbox_loaded'; pendingReports: number }
-    | {
-        type: 'report_delivered';
-        route: ReportRoute;
-        sessionId: string;
-        key: string;
-        pendingReports: number;
-      }
-    | {
-        type: 'report_dropped';
-        route: ReportRoute;
-        sessionId: string;
-        key: string;
-        status: number;
-        code: string;
-        message: string;
-      }
-    | { type: 'token_refused'; message: string }
-    | { type: 'error'; message: string }
-    | { type: 'stopped' }
-  );
-
-export type HeadsetEventType = HeadsetEvent['type'];
-
-type Distribute<U> = U extends unknown ? Omit<U, keyof EventBase> : never;
-type EventDetails = Distribute<HeadsetEvent>;
-
-/** A non-2xx answer of the server, with its `{ error, message }` body. */
-export class ServerError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** The answer's Retry-After header, in milliseconds, when it had one. */
-    readonly retryAfterMs?: number,
-    /** The body's `details`, e.g. `{ status }` of a session that is no longer active. */
-    readonly details?: ErrorBody['details'],
-  ) {
-    super(message);
-    this.name = 'ServerError';
-  }
-}
-
-const shortId = (id: string) => `${id.slice(0, 8)}…`;
-
-function describe(name: string, event: EventDetails): string {
-  const prefix = `[${name}]`;
-  switch (event.type) {
-    case 'enrolled':
-      return `${prefix} enrolled as device ${shortId(event.credentials.device_id)}`;
-    case 'connected':
-      return `${prefix} connected, heartbeat every ${event.heartbeatIntervalMs} ms`;
-    case 'heartbeat':
-      return `${prefix} heartbeat (battery ${event.batteryPercent}%${event.sessionId ? `, session ${shortId(event.sessionId)}` : ''})`;
-    case 'session_started': {
-      const s = event.session;
-      const options = s.selected_options.map((o) => o.name).join(', ');
-      return (
-        `${prefix} session ${shortId(s.id)} started: ${s.scenario_name} / ${s.module_name} / ` +
-        `${s.level_name} (${s.max_tasks} tasks) for ${s.vr_user_name}` +
-        ` [level ${s.level_id ? shortId(s.level_id) : 'deleted'} rev ${s.level_revision}, ${s.movement_type}]` +
-        (options ? `, options: ${options}` : '') +
-        (s.completed_tasks > 0 ? `, resuming after task ${s.completed_tasks}` : '')
-      );
-    }
-    case 'task':
-      return `${prefix} task ${event.completedTasks}/${event.maxTasks}`;
-    case 'finished':
-      return event.success
-        ? `${prefix} finished: success`
-        : `${prefix} finished: failure (${event.completedTasks}/${event.maxTasks} tasks)`;
-    case 'session_ended':
-      return `${prefix} session ${shortId(event.sessionId)} stopped: ${event.reason}`;
-    case 'connection_dropped':
-      return event.forMs === null
-        ? `${prefix} connection dropped`
-        : `${prefix} connection dropped for ${event.forMs} ms`;
-    case 'connection_restored':
-      return event.pendingReports > 0
-        ? `${prefix} connection restored, ${event.pendingReports} report(s) to send`
-        : `${prefix} connection restored`;
-    case 'outbox_loaded':
-      return `${prefix} ${event.pendingReports} report(s) from an earlier run to send`;
-    case 'report_delivered':
-      return `${prefix} ${event.route} report delivered (${event.pendingReports} left)`;
-    case 'report_dropped':
-      return `${prefix} ${event.route} report for session ${shortId(event.sessionId)} refused for good (${event.status} ${event.code}: ${event.message}); dropped`;
-    case 'token_refused':
-      return `${prefix} device token refused: ${event.message}`;
-    case 'error':
-      return `${prefix} error: ${event.message}`;
-    case 'stopped':
-      return `${prefix} stopped`;
-  }
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-const errorMessage = (error: unknown) => {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
-  }
-  return String(error);
-};
-
-interface Play {
-  session: SessionLaunch;
-  controller: AbortController;
-  /** Set once the finish report is made: the end is then ours, not the server's. */
-  finishing: boolean;
-  /**
-   * Set when the headset lost the network during the play: the server may then have ended the
-   * session as disconnected, and still takes its reports late, so a heartbeat no longer listing
-   * it does not stop the play (a report's answer says when it is really over).
-   */
-  lostContact: boolean;
-  done: Promise<void>;
-}
-
-const BATTERY_DRAIN_EVERY = 60;
-
-/** A refusal saying the session is over for this headset: stop playing it. */
-const sessionOver = (error: ServerError) => error.status === 404 || error.status === 409;
-
 export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   readonly name: string;
   private readonly options: SimulatedHeadsetOptions;
   private readonly base: string;
   private readonly random: () => number;
   private readonly retry: RetryPolicy;
+  private readonly transport: Transport;
   private credentials: HeadsetCredentials | undefined;
   private heartbeatIntervalMs: number;
   private batteryPercent: number;
@@ -282,14 +62,13 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
   private loop: Promise<void> | undefined;
   private push: Promise<void> | undefined;
   private delivery: Promise<void> | undefined;
+  private readonly reports = new ReportDelivery();
   private play: Play | undefined;
   /** Sessions this headset has finished or seen ended: never played again. */
   private readonly over = new Set<string>();
   private dropped = false;
   private restoreTimer: NodeJS.Timeout | undefined;
   private readonly restoredWaiters = new Set<() => void>();
-  private outbox = Outbox.open();
-  private readonly queuedWaiters = new Set<() => void>();
   /** Server clock minus ours, from the heartbeat's server_time: occurred_at is in server time. */
   private clockOffsetMs = 0;
 
@@ -303,6 +82,11 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.base = options.server.replace(/\/+$/, '');
     this.random = options.random ?? Math.random;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.transport = new Transport(
+      this.base,
+      options.requestTimeoutMs ?? 10_000,
+      () => this.lifetime.signal,
+    );
     this.credentials = options.credentials;
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 5000;
     this.batteryPercent = options.batteryPercent ?? 100;
@@ -323,12 +107,12 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
 
   /** Reports made and not yet answered by the server (what heartbeats tell as pending_reports). */
   get pendingReports(): number {
-    return this.outbox.size;
+    return this.reports.outbox.size;
   }
 
   /** The reports in the outbox, oldest first. */
   pendingReportEntries(): OutboxEntry[] {
-    return this.outbox.pending();
+    return this.reports.outbox.pending();
   }
 
   private emitEvent(details: EventDetails): void {
@@ -341,54 +125,10 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.emit('event', event as HeadsetEvent);
   }
 
-  /** Calls a route of the headset protocol, as the contract's route map defines it. */
-  private async request<R extends HeadsetRoute>(
-    route: R,
-    call: {
-      params?: Record<string, string>;
-      body: RouteBody<R>;
-      headers?: Record<string, string>;
-    },
-    token?: string,
-  ): Promise<RouteResponse<R>> {
-    const signal = AbortSignal.any([
-      this.lifetime.signal,
-      AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000),
-    ]);
-    const response = await fetch(`${this.base}${routePath(route, call.params)}`, {
-      method: route.method,
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...call.headers,
-      },
-      body: JSON.stringify(call.body),
-      signal,
-    });
-    const text = await response.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: reported below with the status
-    }
-    if (!response.ok) {
-      const error = parsed as Partial<ErrorBody> | undefined;
-      throw new ServerError(
-        response.status,
-        error?.error ?? 'http_error',
-        error?.message ?? `HTTP ${response.status}`,
-        parseRetryAfter(response.headers.get('retry-after'), Date.now()),
-        error?.details,
-      );
-    }
-    return parsed as RouteResponse<R>;
-  }
-
   /** Enrols with the configured code; the new credentials are also announced as an event. */
   async enroll(): Promise<HeadsetCredentials> {
     if (!this.options.code) throw new Error(`${this.name}: an enrolment code is needed to enrol`);
-    const response = await this.request(routes.enroll, {
+    const response = await this.transport.request(routes.enroll, {
       body: { code: this.options.code, name: this.name, type: this.options.type ?? 'quest' },
     });
     this.credentials = { device_id: response.device_id, device_token: response.device_token };
@@ -402,7 +142,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
    */
   async claimLaunch(pin: string): Promise<RouteResponse<typeof routes.claimLmsLaunch>> {
     if (!this.credentials) throw new Error(`${this.name}: not enrolled`);
-    const session = await this.request(
+    const session = await this.transport.request(
       routes.claimLmsLaunch,
       { body: { pin } },
       this.credentials.device_token,
@@ -437,7 +177,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       }
     } catch (error) {
       this.running = false;
-      this.outbox.close();
+      this.reports.outbox.close();
       throw error;
     }
     this.emitEvent({
@@ -478,14 +218,14 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
       : undefined;
     // On disk: read again (the file holds all of it). In memory: kept across stop and start.
     if (file) {
-      this.outbox.close();
-      this.outbox = Outbox.open(file);
+      this.reports.outbox.close();
+      this.reports.outbox = Outbox.open(file);
     }
-    for (const entry of this.outbox.pending()) {
+    for (const entry of this.reports.outbox.pending()) {
       if (entry.route === 'finish') this.over.add(entry.session_id);
     }
-    if (this.outbox.size > 0 && file) {
-      this.emitEvent({ type: 'outbox_loaded', pendingReports: this.outbox.size });
+    if (this.reports.outbox.size > 0 && file) {
+      this.emitEvent({ type: 'outbox_loaded', pendingReports: this.reports.outbox.size });
     }
   }
 
@@ -501,7 +241,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     for (const wake of this.restoredWaiters) wake();
     this.stopping = (async () => {
       await Promise.allSettled([this.loop, this.push, this.delivery, this.play?.done]);
-      this.outbox.close();
+      this.reports.outbox.close();
       this.emitEvent({ type: 'stopped' });
     })();
     return this.stopping;
@@ -526,7 +266,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     clearTimeout(this.restoreTimer);
     if (!this.dropped) return;
     this.dropped = false;
-    this.emitEvent({ type: 'connection_restored', pendingReports: this.outbox.size });
+    this.emitEvent({ type: 'connection_restored', pendingReports: this.reports.outbox.size });
     for (const wake of this.restoredWaiters) wake();
     this.restoredWaiters.clear();
   }
@@ -579,10 +319,14 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     const body: HeartbeatBody = {
       battery_percent: this.batteryPercent,
       app_version: this.options.appVersion ?? 'sim-1.0.0',
-      pending_reports: this.outbox.size,
+      pending_reports: this.reports.outbox.size,
     };
     const sentAt = Date.now();
-    const response = await this.request(routes.heartbeat, { body }, this.credentials.device_token);
+    const response = await this.transport.request(
+      routes.heartbeat,
+      { body },
+      this.credentials.device_token,
+    );
     const serverTime = Date.parse(response.server_time);
     if (!Number.isNaN(serverTime)) this.clockOffsetMs = serverTime - (sentAt + Date.now()) / 2;
     this.heartbeatIntervalMs = this.options.heartbeatIntervalMs ?? response.heartbeat_interval_ms;
@@ -638,7 +382,8 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     if (this.play) this.endPlay(this.play, 'another session was started on this headset');
     this.play = play;
     this.emitEvent({ type: 'session_started', session });
-    play.done = this.playSession(play).catch((error: unknown) => {
+    const signal = AbortSignal.any([controller.signal, this.lifetime.signal]);
+    play.done = playSession(play, this.playHost(), signal).catch((error: unknown) => {
       if (controller.signal.aborted || !this.running) return; // ended or stopped: already told
       this.emitEvent({
         type: 'error',
@@ -647,82 +392,19 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     });
   }
 
-  private async playSession(play: Play): Promise<void> {
-    const { session } = play;
-    const signal = AbortSignal.any([play.controller.signal, this.lifetime.signal]);
-    const total = session.max_tasks;
-    const pace = this.options.paceMs ?? 2000;
-    const success = this.random() < (this.options.successRate ?? 0.8);
-    // Reports of this session still in the outbox (from before a restart) count as played: the
-    // run goes on after them rather than playing their tasks again under new keys.
-    const held = this.outbox
-      .pending()
-      .filter((entry) => entry.session_id === session.id && entry.route === 'progress')
-      .map((entry) => entry.body as ProgressBody);
-    const tasks: TaskReport[] = held.flatMap((body) => (body.task ? [body.task] : []));
-    let completed = Math.min(
-      Math.max(session.completed_tasks, ...held.map((body) => body.completed_tasks)),
-      total,
-    );
-    // A failed run stops somewhere before the last task (and not before what is done already).
-    const reached = success ? total : Math.max(completed, Math.floor(this.random() * total));
-    while (completed < reached) {
-      const startedAt = Date.now();
-      await sleep(pace, signal);
-      completed += 1;
-      // Task detail as a training app reports it: which task, how it went, score and time. No
-      // name: the simulator has no real task to name, and one name in one language would read as
-      // "Задание 1: Task 1" in a Russian console; the console words the number in its language.
-      const task: TaskReport = {
-        number: completed,
-        key: `task-${completed}`,
-        result: 'passed',
-        score: Math.round(60 + this.random() * 40),
-        duration_ms: Date.now() - startedAt,
-      };
-      tasks.push(task);
-      // seq: one report per task, so the task count orders them, across restarts too.
-      this.queue(session.id, 'progress', {
-        completed_tasks: completed,
-        task,
-        seq: completed,
-        occurred_at: this.now(),
-      } satisfies ProgressBody);
-      this.emitEvent({
-        type: 'task',
-        sessionId: session.id,
-        completedTasks: completed,
-        maxTasks: total,
-      });
-    }
-    if (!success && completed < total) {
-      const startedAt = Date.now();
-      await sleep(pace, signal); // the failing task takes its time too
-      tasks.push({
-        number: completed + 1,
-        key: `task-${completed + 1}`,
-        result: 'failed',
-        score: Math.round(this.random() * 50),
-        duration_ms: Date.now() - startedAt,
-      });
-    }
-    play.finishing = true;
-    this.queue(session.id, 'finish', {
-      completed_tasks: completed,
-      success,
-      tasks,
-      seq: completed + 1,
-      occurred_at: this.now(),
-    } satisfies FinishBody);
-    this.over.add(session.id);
-    if (this.play === play) this.play = undefined;
-    this.emitEvent({
-      type: 'finished',
-      sessionId: session.id,
-      success,
-      completedTasks: completed,
-      maxTasks: total,
-    });
+  private playHost(): PlayHost {
+    return {
+      paceMs: this.options.paceMs ?? 2000,
+      successRate: this.options.successRate ?? 0.8,
+      random: this.random,
+      reports: this.reports,
+      now: () => this.now(),
+      emit: (details) => this.emitEvent(details),
+      finished: (play) => {
+        this.over.add(play.session.id);
+        if (this.play === play) this.play = undefined;
+      },
+    };
   }
 
   /** Our clock corrected by the server's, as occurred_at. */
@@ -730,108 +412,23 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     return new Date(Date.now() + this.clockOffsetMs).toISOString();
   }
 
-  /** Puts a report in the outbox (on disk before this returns) with its key made once. */
-  private queue(sessionId: string, route: ReportRoute, body: ProgressBody | FinishBody): void {
-    this.outbox.add({ key: crypto.randomUUID(), route, session_id: sessionId, body });
-    for (const wake of this.queuedWaiters) wake();
-    this.queuedWaiters.clear();
-  }
-
-  private async nextReport(signal: AbortSignal): Promise<OutboxEntry> {
-    for (;;) {
-      const entry = this.outbox.first();
-      if (entry) return entry;
-      await new Promise<void>((resolve) => {
-        this.queuedWaiters.add(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-      if (signal.aborted) throw signal.reason;
-    }
-  }
-
   /**
-   * Sends the outbox, oldest report first, each with its Idempotency-Key, one at a time so they
-   * arrive in the order they were made. A network error, 408, 429 or 5xx keeps the report at the
-   * head and tries it again after a backoff with jitter (or the server's Retry-After); any other
-   * answer takes it out: delivered, or refused for good (dropped, and told as an event). A
-   * refusal saying the session is over for this headset (404, 409) stops its play.
+   * The outbox's sending (ReportDelivery.run); a refusal saying the session is over for this
+   * headset (404, 409) stops its play.
    */
-  private async deliveryLoop(): Promise<void> {
-    const signal = this.lifetime.signal;
-    let failures = 0;
-    while (this.running) {
-      let entry: OutboxEntry;
-      try {
-        entry = await this.nextReport(signal);
-        await this.online(signal);
-      } catch {
-        return;
-      }
-      try {
-        await this.send(entry);
-        failures = 0;
-        this.outbox.remove(entry.key);
-        this.emitEvent({
-          type: 'report_delivered',
-          route: entry.route,
-          sessionId: entry.session_id,
-          key: entry.key,
-          pendingReports: this.outbox.size,
-        });
-        continue;
-      } catch (error) {
-        if (signal.aborted) return;
-        if (error instanceof ServerError && !isRetryableStatus(error.status)) {
-          failures = 0;
-          this.outbox.remove(entry.key);
-          this.emitEvent({
-            type: 'report_dropped',
-            route: entry.route,
-            sessionId: entry.session_id,
-            key: entry.key,
-            status: error.status,
-            code: error.code,
-            message: error.message,
-          });
-          this.onRefused(entry, error);
-          continue;
-        }
-        if (!(error instanceof ServerError)) this.lostContact();
-        failures += 1;
-        const delay = retryDelayMs(
-          failures,
-          this.retry,
-          Math.random,
-          error instanceof ServerError ? error.retryAfterMs : undefined,
-        );
-        this.emitEvent({
-          type: 'error',
-          message: `${entry.route} report failed: ${errorMessage(error)}; retrying in ${delay} ms`,
-        });
-        try {
-          await sleep(delay, signal);
-        } catch {
-          return;
-        }
-      }
-    }
-  }
-
-  private send(entry: OutboxEntry): Promise<SessionProgressResponse> {
-    const params = { id: entry.session_id };
-    const headers = { [IDEMPOTENCY_KEY_HEADER]: entry.key };
-    const token = this.credentials!.device_token;
-    return entry.route === 'progress'
-      ? this.request(
-          routes.reportProgress,
-          { params, headers, body: entry.body as ProgressBody },
-          token,
-        )
-      : this.request(
-          routes.finishSession,
-          { params, headers, body: entry.body as FinishBody },
-          token,
-        );
+  private deliveryLoop(): Promise<void> {
+    return this.reports.run(
+      {
+        retry: this.retry,
+        running: () => this.running,
+        online: (signal) => this.online(signal),
+        send: (entry) => this.transport.sendReport(entry, this.credentials!.device_token),
+        emit: (details) => this.emitEvent(details),
+        lostContact: () => this.lostContact(),
+        onRefused: (entry, error) => this.onRefused(entry, error),
+      },
+      this.lifetime.signal,
+    );
   }
 
   /** What a final refusal of a report means for the headset. */
@@ -846,16 +443,4 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     const play = this.play;
     if (play?.session.id === entry.session_id) this.endPlay(play, error.message);
   }
-}
-
-/** A random source from a seed (mulberry32), for reproducible simulated outcomes. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

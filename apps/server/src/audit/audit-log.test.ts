@@ -12,7 +12,7 @@ import {
   verifyAuditAs,
   type TestApp,
 } from '../../test/harness.ts';
-import { makeTenant } from '../../test/factories.ts';
+import { makeAdminAndStaff, makeTenant, type Tenant } from '../../test/factories.ts';
 
 /**
  * The audit log's record holds: the database refuses edits, a chain edited behind its back is
@@ -20,12 +20,11 @@ import { makeTenant } from '../../test/factories.ts';
  * whole, and the retention purge leaves every chain verifiable. On both databases.
  */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof makeTenant>>;
-let staff: Awaited<ReturnType<typeof makeTenant>>;
+let admin: Tenant;
+let staff: Tenant;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeTenant(t, { role: 'admin' });
-  staff = await makeTenant(t);
+  ({ admin, staff } = await makeAdminAndStaff(t));
 });
 afterAll(() => t.close());
 

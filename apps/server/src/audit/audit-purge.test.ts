@@ -10,7 +10,7 @@ import {
   verifyAuditAs,
   type TestApp,
 } from '../../test/harness.ts';
-import { makeTenant } from '../../test/factories.ts';
+import { makeAdminAndStaff, type Tenant } from '../../test/factories.ts';
 
 /**
  * Issue 40, item 7: the audit chain could be cut by any session of the database. `SET LOCAL
@@ -21,12 +21,11 @@ import { makeTenant } from '../../test/factories.ts';
  * guard), so the next starts from a chain that holds.
  */
 let t: TestApp;
-let admin: Awaited<ReturnType<typeof makeTenant>>;
-let staff: Awaited<ReturnType<typeof makeTenant>>;
+let admin: Tenant;
+let staff: Tenant;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeTenant(t, { role: 'admin' });
-  staff = await makeTenant(t);
+  ({ admin, staff } = await makeAdminAndStaff(t));
   for (const name of ['One', 'Two', 'Three', 'Four']) await createVrUser(name);
 });
 afterAll(() => t.close());

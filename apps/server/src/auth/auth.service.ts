@@ -33,7 +33,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { refuseCommonPassword } from './common-passwords.ts';
 import { LAST_USED_GRAIN_MS, noteApiTokenUse } from './api-tokens.ts';
 import { hashToken, newToken } from './tokens.ts';
-import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
+import { recordAudit, recordAuditAlone, type AccountActor } from '../audit/audit.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 
 const findSignInAccount = (db: Db, email: string) =>
@@ -71,11 +71,7 @@ async function recordLoginRefused(
 ): Promise<AppError> {
   if (!account || !(await auditBudgetLeft(ctx, now, 'auth.login_failed', account.id))) return error;
   await recordAuditAlone(ctx.db, {
-    by: {
-      actor: { type: 'account', id: account.id, email: account.email, role: account.role },
-      organizationId: account.organization_id,
-      request,
-    },
+    by: accountActor(account, request),
     at: now,
     action: 'auth.login_failed',
     outcome,
@@ -136,6 +132,20 @@ export type SignInAccount = Pick<
   'id' | 'email' | 'role' | 'organization_id' | 'organization_name'
 >;
 
+/** An account signing in, as its audit events name it: itself, in its organisation, from there. */
+export function accountActor(
+  account: Pick<FoundAccount, 'id' | 'email' | 'role' | 'organization_id'>,
+  request?: RequestFacts,
+): AccountActor {
+  return {
+    accountId: account.id,
+    email: account.email,
+    role: account.role,
+    organizationId: account.organization_id,
+    request,
+  };
+}
+
 /**
  * Issues the sign-in's token and records it (auth.login, with the second factor used if any) in
  * one transaction: the end of a password sign-in, or of its second step.
@@ -152,13 +162,7 @@ export async function finishSignIn(
       enrolmentOnly: options.enrolmentOnly,
     });
     await recordAudit(trx, {
-      by: {
-        accountId: account.id,
-        email: account.email,
-        role: account.role,
-        organizationId: account.organization_id,
-        request,
-      },
+      by: accountActor(account, request),
       at: now,
       action: 'auth.login',
       target: { type: 'account', id: account.id, label: account.email },

@@ -5,7 +5,7 @@ import { notFound } from '../platform/service/errors.ts';
 import type { RequestFacts } from '../platform/http/request-facts.ts';
 import { recordAudit, recordAuditAlone } from '../audit/audit.ts';
 import type { Caller } from '../platform/http/caller.ts';
-import { endSignIns, finishSignIn } from './auth.service.ts';
+import { accountActor, endSignIns, finishSignIn } from './auth.service.ts';
 import {
   countPasswordAttempt,
   forgivePasswordAttempt,
@@ -71,13 +71,7 @@ async function takeFactor(
   if (!(await takeRecoveryCode(trx, account.id, body.recovery_code, now))) return undefined;
   const left = await recoveryCodesLeft(trx, account.id);
   await recordAudit(trx, {
-    by: {
-      accountId: account.id,
-      email: account.email,
-      role: account.role,
-      organizationId: account.organization_id,
-      request,
-    },
+    by: accountActor(account, request),
     at: now,
     action: 'mfa.recovery_code_used',
     target: { type: 'account', id: account.id, label: account.email },
@@ -106,11 +100,7 @@ export async function verifyMfa(
   });
   if (!factor) {
     await recordAuditAlone(ctx.db, {
-      by: {
-        actor: { type: 'account', id: account.id, email: account.email, role: account.role },
-        organizationId: account.organization_id,
-        request: source.request,
-      },
+      by: accountActor(account, source.request),
       at: now,
       action: 'auth.login_failed',
       outcome: 'failure',

@@ -1,10 +1,12 @@
-import crypto from 'node:crypto';
-import type { IntegrationWithSecret } from '@vrtc/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
-import { makeTenant } from '../../test/factories.ts';
-import { webhookReceiver, type WebhookReceiver } from '../../test/receivers.ts';
-import { recordOutbox } from '../outbox/outbox.ts';
+import { makeTenant, type Tenant } from '../../test/factories.ts';
+import {
+  recordEnrolled,
+  webhookReceiver,
+  webhookTo as webhookToOf,
+  type WebhookReceiver,
+} from '../../test/receivers.ts';
 import { Dispatcher } from './dispatcher.ts';
 
 /**
@@ -50,34 +52,8 @@ function testQuotas() {
   return { vrUsers: 100, devices: 100, integrations: 20, enrollmentCodesPerDay: 100 };
 }
 
-type Tenant = Awaited<ReturnType<typeof makeTenant>>;
-
-async function webhookTo(tenant: Tenant, url: string): Promise<IntegrationWithSecret> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/v1/integrations',
-    headers: tenant.headers,
-    payload: { kind: 'webhook', url, events: ['device.enrolled'] },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<IntegrationWithSecret>();
-}
-
-const enrolled = (tenant: Tenant) =>
-  t.db.transaction().execute((trx) =>
-    recordOutbox(trx, {
-      organizationId: tenant.organization.id,
-      type: 'device.enrolled',
-      at: t.clock.now(),
-      data: {
-        device_id: crypto.randomUUID(),
-        organization_id: tenant.organization.id,
-        name: 'Quest 7',
-        type: 'quest',
-        enrolled_at: t.clock.now().toISOString(),
-      },
-    }),
-  );
+const webhookTo = (tenant: Tenant, url: string) => webhookToOf(t, tenant, url);
+const enrolled = (tenant: Tenant) => recordEnrolled(t, tenant);
 
 const statusesOf = async (integrationId: string) =>
   (

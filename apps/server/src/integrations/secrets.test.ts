@@ -1,16 +1,16 @@
-import crypto from 'node:crypto';
 import type { Integration, IntegrationWithSecret } from '@vrtc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
-import { makeTenant } from '../../test/factories.ts';
+import { makeTenant, type Tenant } from '../../test/factories.ts';
 import {
   lrs,
+  recordEnrolled,
   verifySignature,
   webhookReceiver,
+  webhookTo,
   type Lrs,
   type WebhookReceiver,
 } from '../../test/receivers.ts';
-import { recordOutbox } from '../outbox/outbox.ts';
 import { Dispatcher } from './dispatcher.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
 import { encryptStoredSecrets } from './upkeep.ts';
@@ -34,20 +34,10 @@ afterAll(async () => {
   await t.close();
 });
 
-type Tenant = Awaited<ReturnType<typeof makeTenant>>;
-
 const post = (tenant: Tenant, url: string, payload?: object) =>
   t.app.inject({ method: 'POST', url, headers: tenant.headers, payload });
 
-async function webhook(tenant: Tenant): Promise<IntegrationWithSecret> {
-  const response = await post(tenant, '/v1/integrations', {
-    kind: 'webhook',
-    url: `${receiver.url}/hook`,
-    events: ['device.enrolled'],
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<IntegrationWithSecret>();
-}
+const webhook = (tenant: Tenant) => webhookTo(t, tenant, `${receiver.url}/hook`);
 
 const stored = (id: string) =>
   t.db
@@ -59,20 +49,7 @@ const stored = (id: string) =>
 /** Commits one event for `tenant` and delivers it; answers what the receiver got. */
 async function deliverOne(tenant: Tenant) {
   receiver.reset();
-  await t.db.transaction().execute((trx) =>
-    recordOutbox(trx, {
-      organizationId: tenant.organization.id,
-      type: 'device.enrolled',
-      at: t.clock.now(),
-      data: {
-        device_id: crypto.randomUUID(),
-        organization_id: tenant.organization.id,
-        name: 'Quest 7',
-        type: 'quest',
-        enrolled_at: t.clock.now().toISOString(),
-      },
-    }),
-  );
+  await recordEnrolled(t, tenant);
   await new Dispatcher(contextOf(t)).runOnce();
   expect(receiver.received).toHaveLength(1);
   return receiver.received[0]!;

@@ -7,8 +7,12 @@ import {
 } from '@vrtc/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { makeTenant } from '../../test/factories.ts';
-import { webhookReceiver, type WebhookReceiver } from '../../test/receivers.ts';
+import { makeTenant, type Tenant } from '../../test/factories.ts';
+import {
+  webhookReceiver,
+  webhookTo as webhookToOf,
+  type WebhookReceiver,
+} from '../../test/receivers.ts';
 import { OutboundPolicy, isPrivateAddress } from './outbound.ts';
 
 /**
@@ -31,18 +35,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type Tenant = Awaited<ReturnType<typeof makeTenant>>;
-
-async function webhookTo(tenant: Tenant, url: string): Promise<IntegrationWithSecret> {
-  const response = await t.app.inject({
-    method: 'POST',
-    url: '/v1/integrations',
-    headers: tenant.headers,
-    payload: { kind: 'webhook', url, events: ['device.enrolled'] },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<IntegrationWithSecret>();
-}
+const webhookTo = (tenant: Tenant, url: string) => webhookToOf(t, tenant, url);
 
 const testSend = (tenant: Tenant, id: string) =>
   t.app.inject({ method: 'POST', url: `/v1/integrations/${id}/test`, headers: tenant.headers });

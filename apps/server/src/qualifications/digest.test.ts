@@ -6,6 +6,7 @@ import { issueToken } from '../auth/auth.service.ts';
 import { mailerOf } from '../platform/service/mail.ts';
 import { bearer, contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
 import {
+  grantAccess,
   makeAccount,
   makeScenarioTree,
   makeSession,
@@ -55,14 +56,7 @@ afterAll(async () => {
 
 async function forkliftQualification(staff: Awaited<ReturnType<typeof makeTenant>>) {
   const tree = await makeScenarioTree(t.db);
-  await t.db
-    .insertInto('scenario_access')
-    .values({
-      scenario_id: tree.scenario.id,
-      organization_id: staff.organization.id,
-      granted_at: t.clock.now(),
-    })
-    .execute();
+  await grantAccess(t.db, tree.scenario.id, staff.organization.id, null, t.clock.now());
   const created = await t.app.inject({
     method: 'POST',
     url: '/v1/qualifications',

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../auth/auth.service.ts';
 import { bearer, contextOf, createTestApp, type TestApp } from '../../test/harness.ts';
-import { makeScenarioTree, makeSession, makeTenant, makeVrUser } from '../../test/factories.ts';
+import {
+  grantAccess,
+  makeScenarioTree,
+  makeSession,
+  makeTenant,
+  makeVrUser,
+} from '../../test/factories.ts';
 import { checkQualificationNotices } from './notices.ts';
 
 /** qualification.earned / .expiring / .expired / .revoked reach the outbox once per award and state. */
@@ -34,14 +40,7 @@ describe('qualification events', () => {
       })
       .execute();
     const tree = await makeScenarioTree(t.db);
-    await t.db
-      .insertInto('scenario_access')
-      .values({
-        scenario_id: tree.scenario.id,
-        organization_id: staff.organization.id,
-        granted_at: t.clock.now(),
-      })
-      .execute();
+    await grantAccess(t.db, tree.scenario.id, staff.organization.id, null, t.clock.now());
     const created = await t.app.inject({
       method: 'POST',
       url: '/v1/qualifications',

@@ -1,7 +1,7 @@
 import { routes } from '@vrtc/contract';
 import { callerOf } from '../platform/http/caller.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { create as contentDisposition } from 'content-disposition';
+import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { certificateByCode } from './certificates.ts';
@@ -51,10 +51,7 @@ export function qualificationsRoutes(app: AppInstance, ctx: ServiceContext) {
       callerOf(request),
       request.query,
     );
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', contentDisposition(fileName))
-      .send(stream);
+    return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
   });
   registerRoute(app, routes.getCertificate, (request) =>
     certificateByCode(ctx, request.params.code, request.ip),

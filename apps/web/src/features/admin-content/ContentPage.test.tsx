@@ -2,7 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
-import { useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
 import {
@@ -12,6 +11,7 @@ import {
   type FakeRoute,
 } from '../../test/render';
 import { ContentPage } from './ContentPage';
+import { pick, requestsTo, Where } from '../../test/screen';
 
 const UI_TIMEOUT = 60_000;
 
@@ -111,27 +111,6 @@ function contentRoutes({
       );
   }
   return routes;
-}
-
-/** The requests made to a path, as their query parameters. */
-const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
-  calls
-    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
-    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
-
-function Where() {
-  return <output data-testid="location">{useLocation().search}</output>;
-}
-
-async function pick(
-  user: ReturnType<typeof userEvent.setup>,
-  combobox: HTMLElement,
-  option: string,
-) {
-  await user.click(combobox);
-  await waitFor(() => expect(combobox).toHaveAttribute('aria-controls'));
-  const listbox = document.getElementById(combobox.getAttribute('aria-controls')!)!;
-  await user.click(within(listbox).getByRole('option', { name: option, hidden: true }));
 }
 
 describe('admin content screen', () => {

@@ -3,12 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
 import type { Device } from '@vrtc/contract';
-import { useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { AdminDevicesPage } from './AdminDevicesPage';
 import { deleteDevices } from '../../api/devices';
+import { pick, requestsTo, Where } from '../../test/screen';
 
 const UI_TIMEOUT = 60_000;
 
@@ -74,16 +74,6 @@ function devicesRoute(devices: readonly Device[]) {
       },
     };
   };
-}
-
-/** The requests made to a path, as their query parameters. */
-const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
-  calls
-    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
-    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
-
-function Where() {
-  return <output data-testid="location">{useLocation().search}</output>;
 }
 
 describe('deleting several devices', () => {
@@ -233,15 +223,3 @@ describe('deleting several devices', () => {
     UI_TIMEOUT,
   );
 });
-
-/** Chooses an option of a Mantine Select (its list is the one the input controls). */
-async function pick(
-  user: ReturnType<typeof userEvent.setup>,
-  combobox: HTMLElement,
-  option: string,
-) {
-  await user.click(combobox);
-  await waitFor(() => expect(combobox).toHaveAttribute('aria-controls'));
-  const listbox = document.getElementById(combobox.getAttribute('aria-controls')!)!;
-  await user.click(within(listbox).getByRole('option', { name: option, hidden: true }));
-}

@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRequest } from '../../test/render';
 import { OrganizationsPage } from './OrganizationsPage';
+import { requestsTo } from '../../test/screen';
 
 const UI_TIMEOUT = 60_000;
 
@@ -60,12 +61,6 @@ const organizationsRoute = ({ url }: FakeRequest) => ({
   ),
   summary,
 });
-
-/** The requests made to a path, as their query parameters. */
-const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
-  calls
-    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
-    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
 
 describe('admin organisations screen', () => {
   beforeAll(async () => {

@@ -2,12 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import i18n from 'i18next';
-import { useLocation } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RequireAuth } from '../../auth/guards';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { UsersPage } from './UsersPage';
+import { pick, requestsTo, Where } from '../../test/screen';
 
 /** These walk through dialogs field by field: slow in jsdom on a busy machine. */
 const UI_TIMEOUT = 60_000;
@@ -70,28 +70,6 @@ function routes(extra: Record<string, FakeRoute> = {}) {
     'GET /v1/admin/mfa-policy': { admins_required: false },
     ...extra,
   });
-}
-
-/** The requests made to a path, as their query parameters. */
-const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
-  calls
-    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
-    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
-
-function Where() {
-  return <output data-testid="location">{useLocation().search}</output>;
-}
-
-/** Chooses an option of a Mantine Select (its list is the one the input controls). */
-async function pick(
-  user: ReturnType<typeof userEvent.setup>,
-  combobox: HTMLElement,
-  option: string,
-) {
-  await user.click(combobox);
-  await waitFor(() => expect(combobox).toHaveAttribute('aria-controls'));
-  const listbox = document.getElementById(combobox.getAttribute('aria-controls')!)!;
-  await user.click(within(listbox).getByRole('option', { name: option, hidden: true }));
 }
 
 function renderPage(route = '/admin/users') {

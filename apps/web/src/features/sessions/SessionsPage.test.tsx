@@ -10,6 +10,7 @@ import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
 import { SessionsPage } from './SessionsPage';
 import { presetRange } from './history-presets';
+import { requestsTo } from '../../test/screen';
 
 const me = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -151,12 +152,6 @@ const historyRoute = ({ url }: { url: URL }) =>
       to: (row, value) => row.started_at.slice(0, 10) <= value,
     },
   });
-
-/** The requests made to a path, as their query parameters. */
-const requestsTo = (calls: Array<{ method: string; url: string }>, path: string) =>
-  calls
-    .filter((call) => call.method === 'GET' && call.url.split('?')[0] === path)
-    .map((call) => Object.fromEntries(new URL(call.url, 'http://localhost').searchParams));
 
 function Where() {
   const location = useLocation();
