@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, tr } from './i18n';
-import { OwnServer } from './own-server';
+import { OWN_SERVER_START_MS, OwnServer } from './own-server';
 import {
   adminToken,
   grantedTenant,
@@ -33,8 +33,6 @@ import {
 const OFFLINE_AFTER_MS = 2000;
 const DISCONNECT_AFTER_MS = 12_000;
 const PHONE = { width: 360, height: 780 };
-/** Starting this file's server (own-server.ts waits as long), and a test that restarts it. */
-const SERVER_START_MS = 240_000;
 
 const server = new OwnServer({
   OFFLINE_AFTER_MS: String(OFFLINE_AFTER_MS),
@@ -56,7 +54,7 @@ beforeAll(async () => {
       levels: [{ name: 'Three', maxTasks: 3 }],
     }),
   ]);
-}, SERVER_START_MS);
+}, OWN_SERVER_START_MS + 60_000);
 
 afterAll(async () => {
   await headsets.stopAll();
@@ -226,7 +224,7 @@ describe('without its server', () => {
       });
       await page.context().close();
     },
-    SERVER_START_MS + 90_000,
+    OWN_SERVER_START_MS + 90_000,
   );
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEventPage } from '@vrtc/contract';
 import { expectAccessible } from './axe';
 import { tr } from './i18n';
-import { OwnServer } from './own-server';
+import { OWN_SERVER_START_MS, OwnServer } from './own-server';
 import { adminToken, createTenant, type Tenant } from './seed';
 import {
   adminLogin,
@@ -32,7 +32,7 @@ let admin: string;
 beforeAll(async () => {
   useOwnServer(await server.start());
   [browser, admin] = await Promise.all([launchBrowser(), adminToken()]);
-});
+}, OWN_SERVER_START_MS + 60_000);
 afterAll(async () => {
   await browser?.close();
   useOwnServer(undefined);

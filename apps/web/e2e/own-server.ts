@@ -7,6 +7,9 @@ import { inject } from 'vitest';
 const webDir = path.resolve(import.meta.dirname, '..');
 const root = path.resolve(webDir, '../..');
 
+/** How long a file's own server may take to start, and so the hook that starts it. */
+export const OWN_SERVER_START_MS = 240_000;
+
 /**
  * A server of one test file's own, built and served as the suite's (global-setup.ts) but with the
  * settings it is given, on its own embedded database: a file that stops the server, or needs
@@ -70,7 +73,7 @@ function listening(child: ChildProcess): Promise<string> {
       () => reject(new Error(`The server did not start:\n${output}`)),
       // As the suite's (global-setup.ts): migrating a fresh embedded database on a loaded machine
       // took over a minute.
-      240_000,
+      OWN_SERVER_START_MS,
     );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcIdp, type OidcIdp } from '../../server/test/oidc-idp';
 import { startSamlIdp, type SamlIdp } from '../../server/test/saml-idp';
 import { tr } from './i18n';
-import { OwnServer } from './own-server';
+import { OWN_SERVER_START_MS, OwnServer } from './own-server';
 import {
   adminLogin,
   apiCall,
@@ -120,7 +120,7 @@ beforeAll(async () => {
     jit: false,
     default_role: 'client',
   });
-}, FLOW_TIMEOUT);
+}, OWN_SERVER_START_MS + FLOW_TIMEOUT);
 afterAll(async () => {
   await browser?.close();
   await Promise.all([oidc?.close(), saml?.close()]);
