@@ -101,6 +101,7 @@ const staff = {
   organization_name: organization.name,
   active: true,
   sso_exempt: false,
+  mfa_enabled: false,
   created_at: '2026-04-01T10:00:00.000Z',
 };
 const accountsAnswer = { users: [staff], total: 1, limit: 10, offset: 0 };
