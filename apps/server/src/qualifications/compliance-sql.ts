@@ -33,49 +33,76 @@ export interface DerivedRow {
   overdue: boolean;
 }
 
-const DAY = sql`interval '24 hours'`;
+/**
+ * The qualifications of the organisation with their thresholds at T: a complete set whose oldest
+ * piece is at or before `lapsed_before` has expired (oldest + validity_days ≤ T), at or before
+ * `expiring_before` is expiring. Computed once per qualification, so each row only compares.
+ */
+function thresholdsSql(organizationId: string, at: RawBuilder<unknown>) {
+  return sql`(SELECT id, name, lower(name) AS sort_name, valid_for,
+      ${at} - valid_for AS lapsed_before, ${at} - valid_for + expiring_for AS expiring_before
+    FROM (SELECT *, validity_days * interval '24 hours' AS valid_for,
+        expiring_within_days * interval '24 hours' AS expiring_for
+      FROM qualifications WHERE organization_id = ${organizationId} AND archived_at IS NULL) q)`;
+}
 
 /** The rows matching every filter but status and overdue, with their status and overdue at T. */
-export function derivedSql(organizationId: string, query: ComplianceFilters, t: Date) {
+export function derivedSql(
+  organizationId: string,
+  query: ComplianceFilters,
+  t: Date,
+  /** The rows' names too (a page); without, the trainees are joined only to search them. */
+  names = true,
+) {
   const at = sql`${t.toISOString()}::timestamptz`;
-  const conditions = [sql`a.organization_id = ${organizationId}`, sql`q.archived_at IS NULL`];
+  const conditions = [sql`a.organization_id = ${organizationId}`];
   if (query.qualification_id) conditions.push(sql`a.qualification_id = ${query.qualification_id}`);
   if (query.vr_user_id) conditions.push(sql`a.vr_user_id = ${query.vr_user_id}`);
   if (hasSearch(query.q)) conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
   const where = sql.join(conditions, sql` AND `);
+  const joinVrUsers = names || hasSearch(query.q);
   const from = sql`qualification_assignments a
-    JOIN qualifications q ON q.id = a.qualification_id
-    JOIN vr_users v ON v.id = a.vr_user_id`;
-  const columns = sql`a.vr_user_id, a.qualification_id, a.due_at, v.name AS vr_user_name,
-    q.name AS qualification_name, q.validity_days, q.expiring_within_days`;
+    JOIN ${thresholdsSql(organizationId, at)} q ON q.id = a.qualification_id
+    ${
+      joinVrUsers
+        ? sql`JOIN (SELECT id, name, lower(name) AS sort_name FROM vr_users
+      WHERE organization_id = ${organizationId}) v ON v.id = a.vr_user_id`
+        : sql``
+    }`;
+  const columns = sql`a.vr_user_id, a.qualification_id, a.due_at,
+    ${
+      names
+        ? sql`v.name AS vr_user_name, v.sort_name AS vr_user_sort, q.name AS qualification_name,
+      q.sort_name AS qualification_sort,`
+        : sql``
+    }
+    q.valid_for, q.lapsed_before, q.expiring_before`;
+  // held: qualified or expiring at T; a row is overdue when its due date passed and it is not.
   return sql`
-    SELECT d.*, (d.due_at IS NOT NULL AND d.due_at < ${at}
-        AND d.status NOT IN ('qualified', 'expiring')) AS overdue
+    SELECT p.vr_user_id, p.qualification_id, p.due_at,
+      ${names ? sql`p.vr_user_name, p.vr_user_sort, p.qualification_name, p.qualification_sort,` : sql``}
+      CASE
+        WHEN p.kind <> 'complete' THEN p.kind
+        WHEN p.lapsed_before IS NULL THEN 'qualified'
+        WHEN p.oldest_at <= p.lapsed_before THEN 'expired'
+        WHEN p.oldest_at <= p.expiring_before THEN 'expiring'
+        ELSE 'qualified'
+      END AS status,
+      CASE WHEN p.kind = 'complete' THEN p.earned_at END AS earned_at,
+      CASE WHEN p.kind = 'complete' THEN p.oldest_at + p.valid_for END AS valid_until,
+      (p.due_at < ${at} AND NOT (p.kind = 'complete'
+        AND (p.lapsed_before IS NULL OR p.oldest_at > p.lapsed_before))) IS TRUE AS overdue
     FROM (
-      SELECT p.vr_user_id, p.qualification_id, p.due_at, p.vr_user_name, p.qualification_name,
-        CASE
-          WHEN p.kind <> 'complete' THEN p.kind
-          WHEN p.validity_days IS NULL THEN 'qualified'
-          WHEN p.oldest_at + p.validity_days * ${DAY} <= ${at} THEN 'expired'
-          WHEN p.oldest_at + (p.validity_days - p.expiring_within_days) * ${DAY} <= ${at}
-            THEN 'expiring'
-          ELSE 'qualified'
-        END AS status,
-        CASE WHEN p.kind = 'complete' THEN p.earned_at END AS earned_at,
-        CASE WHEN p.kind = 'complete' THEN p.oldest_at + p.validity_days * ${DAY} END
-          AS valid_until
-      FROM (
-        SELECT ${columns}, a.standing_kind AS kind, a.standing_oldest_at AS oldest_at,
-          a.standing_earned_at AS earned_at
-        FROM ${from}
-        WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
-        UNION ALL
-        SELECT ${columns}, r.kind, r.oldest_at, r.earned_at
-        FROM ${from}
-          CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, ${at}) r
-        WHERE ${where} AND a.standing_since > ${at}
-      ) p
-    ) d`;
+      SELECT ${columns}, a.standing_kind AS kind, a.standing_oldest_at AS oldest_at,
+        a.standing_earned_at AS earned_at
+      FROM ${from}
+      WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
+      UNION ALL
+      SELECT ${columns}, r.kind, r.oldest_at, r.earned_at
+      FROM ${from}
+        CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, ${at}) r
+      WHERE ${where} AND a.standing_since > ${at}
+    ) p`;
 }
 
 /** The status and overdue filters, over derivedSql's rows `d`. */
@@ -93,19 +120,14 @@ export function complianceOrderSql(query: ComplianceFilters, reversed = false) {
   return orderBySql(
     query,
     {
-      vr_user_name: sql`lower(d.vr_user_name)`,
-      qualification_name: sql`lower(d.qualification_name)`,
+      vr_user_name: sql`d.vr_user_sort`,
+      qualification_name: sql`d.qualification_sort`,
       status: sql`array_position(${STATUS_ORDER}, d.status)`,
       valid_until: sql`d.valid_until`,
       due_at: sql`d.due_at`,
     },
     'vr_user_name',
-    [
-      sql`lower(d.vr_user_name)`,
-      sql`lower(d.qualification_name)`,
-      sql`d.vr_user_id`,
-      sql`d.qualification_id`,
-    ],
+    [sql`d.vr_user_sort`, sql`d.qualification_sort`, sql`d.vr_user_id`, sql`d.qualification_id`],
     reversed,
   );
 }

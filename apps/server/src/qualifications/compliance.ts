@@ -40,7 +40,7 @@ import { awardKey, certificateCodes } from './standing.ts';
 async function countRows(db: Db | Tx, caller: Caller, query: ComplianceFilters, t: Date) {
   const { rows } = await sql<{ status: QualificationStatus; overdue: boolean; count: number }>`
     SELECT d.status, d.overdue, count(*)::int AS count
-    FROM (${derivedSql(caller.organizationId, query, t)}) d
+    FROM (${derivedSql(caller.organizationId, query, t, false)}) d
     GROUP BY d.status, d.overdue`.execute(db);
   const totals = Object.fromEntries(QUALIFICATION_STATUSES.map((status) => [status, 0])) as Record<
     QualificationStatus,

@@ -67,6 +67,9 @@ ALTER TABLE qualification_assignments
   ADD COLUMN standing_oldest_at timestamptz,
   ADD COLUMN standing_earned_at timestamptz,
   ADD COLUMN standing_since timestamptz;
+-- The pairs a past as_of derives from the record: those with a piece after it.
+CREATE INDEX qualification_assignments_since_idx
+  ON qualification_assignments (organization_id, standing_since);
 
 -- Re-derives the kept pieces of these pairs (zipped arrays) from the record.
 CREATE FUNCTION qualification_standing_refresh(vr_user_ids uuid[], qualification_ids uuid[])
