@@ -218,6 +218,19 @@ describe('the compliance view’s kept pieces', () => {
     const now = await expectAgreesWithRecord(t.clock.now());
     expect(new Set(now.rows.map((row) => row.status)).size).toBeGreaterThan(1);
 
+    // The export reads the same rows by keyset, in the same order, each once.
+    for (const order of ['sort=valid_until&order=desc', 'sort=status', '']) {
+      const listed = await call<CompliancePage>('GET', `/v1/compliance?limit=200&${order}`);
+      const exported = await t.app.inject({
+        url: `/v1/compliance/export?lang=en&${order}`,
+        headers: staff.headers,
+      });
+      const lines = exported.body.trim().split('\r\n').slice(1);
+      expect(lines.map((line) => line.split(',').slice(0, 2).join(' / '))).toEqual(
+        listed.rows.map((row) => `${row.vr_user_name} / ${row.qualification_name}`),
+      );
+    }
+
     // A write rolled back leaves the kept pieces as they were.
     await expect(
       t.db.transaction().execute(async (trx) => {

@@ -131,3 +131,45 @@ export function complianceOrderSql(query: ComplianceFilters, reversed = false) {
     reversed,
   );
 }
+
+/** Each sort key's expression, a stand-in for its NULLs (never compared: a flag sorts them) and type. */
+const SORT_KEYS: Record<
+  NonNullable<ComplianceFilters['sort']>,
+  [key: RawBuilder<unknown>, stand_in: RawBuilder<unknown>, type: string]
+> = {
+  vr_user_name: [sql`d.vr_user_sort`, sql`''`, 'text'],
+  qualification_name: [sql`d.qualification_sort`, sql`''`, 'text'],
+  status: [sql`array_position(${STATUS_ORDER}, d.status)`, sql`0`, 'int'],
+  valid_until: [sql`d.valid_until`, sql`'-infinity'::timestamptz`, 'timestamptz'],
+  due_at: [sql`d.due_at`, sql`'-infinity'::timestamptz`, 'timestamptz'],
+};
+const TIEBREAK_TYPES = ['text', 'text', 'uuid', 'uuid'];
+
+/**
+ * The list's order as one row of values in one direction, for reading it by keyset (the export):
+ * (key IS NULL) then key ascending, or (key IS NOT NULL) then key descending, puts NULLs last as
+ * complianceOrderSql does, and the row after the last one read is a single row comparison.
+ */
+export function keysetSql(query: ComplianceFilters) {
+  const [key, standIn, type] = SORT_KEYS[query.sort ?? 'vr_user_name'];
+  const descending = query.order === 'desc';
+  const parts = [
+    descending ? sql`(${key} IS NOT NULL)` : sql`(${key} IS NULL)`,
+    sql`coalesce(${key}, ${standIn})`,
+    sql`d.vr_user_sort`,
+    sql`d.qualification_sort`,
+    sql`d.vr_user_id`,
+    sql`d.qualification_id`,
+  ];
+  const types = ['boolean', type, ...TIEBREAK_TYPES];
+  const names = parts.map((_, i) => `keyset_${i}`);
+  return {
+    select: sql.join(parts.map((part, i) => sql`${part} AS ${sql.ref(names[i]!)}`)),
+    order: sql.join(parts.map((part) => (descending ? sql`${part} DESC` : sql`${part} ASC`))),
+    /** The rows after `last` (a row read with `select`). */
+    after: (last: Record<string, unknown>) =>
+      sql<boolean>`(${sql.join(parts)}) ${descending ? sql`<` : sql`>`} (${sql.join(
+        names.map((name, i) => sql`${last[name]}::${sql.raw(types[i]!)}`),
+      )})`,
+  };
+}
