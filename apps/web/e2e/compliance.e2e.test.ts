@@ -43,6 +43,13 @@ let tree: SeededTree;
 const headsets = new Headsets();
 const anna = uniqueName('Анна Смирнова');
 const boris = uniqueName('Борис Орлов');
+// Each language signs for a trainee of its own: a signature stays, and Anna's row in the other
+// language's matrix must still show what it shows without one.
+const signers: Record<Language, string> = {
+  ru: uniqueName('Вера Ru'),
+  en: uniqueName('Вера En'),
+};
+const signerIds = {} as Record<Language, string>;
 const forklift = { name: uniqueName('Погрузчик'), nameEn: uniqueName('Forklift') };
 const height = { name: uniqueName('Высота'), nameEn: uniqueName('Height') };
 let annaId: string;
@@ -69,20 +76,24 @@ beforeAll(async () => {
     paceMs: 50,
     successRate: 1,
   });
-  // Anna passes the level; Boris has done nothing yet.
-  const done = await startSession(tenant.token, {
-    device_id: headset.deviceId!,
-    level_id: tree.levels[0]!.id,
-    vr_user_name: anna,
-  });
-  await waitForSessionStatus(tenant.token, done.id, 'completed');
-  await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
-  const users = await apiCall<{ vr_users: Array<{ id: string; name: string }> }>(
-    'GET',
-    `/v1/vr-users?q=${encodeURIComponent(anna)}`,
-    tenant.token,
-  );
-  annaId = users.vr_users[0]!.id;
+  // Anna and the signers pass the level; Boris has done nothing yet.
+  const trained = async (name: string) => {
+    const done = await startSession(tenant.token, {
+      device_id: headset.deviceId!,
+      level_id: tree.levels[0]!.id,
+      vr_user_name: name,
+    });
+    await waitForSessionStatus(tenant.token, done.id, 'completed');
+    await waitForDeviceStatus(tenant.token, headset.deviceId!, 'waiting');
+    const users = await apiCall<{ vr_users: Array<{ id: string; name: string }> }>(
+      'GET',
+      `/v1/vr-users?q=${encodeURIComponent(name)}`,
+      tenant.token,
+    );
+    return users.vr_users[0]!.id;
+  };
+  annaId = await trained(anna);
+  for (const language of LANGUAGES) signerIds[language] = await trained(signers[language]);
   const borisUser = await apiCall<{ id: string }>('POST', '/v1/vr-users', tenant.token, {
     name: boris,
   });
@@ -105,6 +116,10 @@ beforeAll(async () => {
       due_at,
     });
   }
+  await apiCall('POST', `/v1/qualifications/${forkliftId}/assignments`, tenant.token, {
+    vr_user_ids: Object.values(signerIds),
+    due_at: null,
+  });
   fs.mkdirSync(SHOTS, { recursive: true });
 });
 
@@ -176,7 +191,7 @@ describe.each(LANGUAGES)('qualifications in %s', (language: Language) => {
   it('signs an evaluation: the signature shows before it is given, a wrong password is refused in the form', async () => {
     const page = await newPage(browser, language, { viewport: DESKTOP });
     await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/vr-users/${annaId}`);
+    await page.goto(`${baseUrl()}/vr-users/${signerIds[language]}`);
     const section = page.getByTestId('trainee-qualifications');
     await section
       .getByRole('button', { name: t('qualifications:record.signEvaluation'), exact: true })
