@@ -499,6 +499,14 @@ export interface QualificationAssignmentsTable {
   organization_id: string;
   due_at: Date | null;
   assigned_at: Timestamp;
+  /**
+   * The pair's pieces as the record holds them now, kept by triggers (migration 0030): never
+   * written by the app, read by the compliance view (qualifications/compliance-sql.ts).
+   */
+  standing_kind: Generated<'revoked' | 'not_qualified' | 'pending_evaluation' | 'complete'>;
+  standing_oldest_at: Generated<Date | null>;
+  standing_earned_at: Generated<Date | null>;
+  standing_since: Generated<Date | null>;
 }
 
 export interface QualificationEvaluationsTable {

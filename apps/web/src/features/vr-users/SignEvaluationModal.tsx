@@ -97,8 +97,9 @@ export function SignEvaluationModal(props: SignEvaluationModalProps) {
       onClose();
     } catch (error) {
       if (errorCodeOf(error, ['signature_rejected'])) {
-        form.setFieldError('password', errorText(error, t('common:error')));
+        // Emptied first: changing a field clears its error, so the refusal is set after.
         form.setFieldValue('password', '');
+        form.setFieldError('password', errorText(error, t('common:error')));
         return;
       }
       notifyError(errorText(error, t('common:error')));

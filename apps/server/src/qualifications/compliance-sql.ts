@@ -1,0 +1,175 @@
+import { sql, type RawBuilder } from 'kysely';
+import {
+  QUALIFICATION_STATUSES,
+  type ComplianceQuery,
+  type QualificationStatus,
+} from '@vrtc/contract';
+import { containsPattern, hasSearch, orderBySql } from '../platform/database/paging.ts';
+
+/**
+ * The compliance view's rows in SQL: every assignment of an active qualification, with the
+ * trainee's status at T derived as derive.ts derives it (docs/compliance.md), so the status
+ * filter, the totals, the order and the page are the database's work, not JavaScript's over every
+ * row.
+ *
+ * Each assignment keeps its pieces as the record holds them now (migration 0030, kept by
+ * triggers in the transaction of every change to the record): at a T at or after the newest of
+ * them (`standing_since`), the status is a comparison of T with the oldest piece + validity_days.
+ * A pair with a piece or revocation after T (as_of in the past) is derived from the record at T
+ * instead, by qualification_pieces_at over the completions index.
+ */
+
+export type ComplianceFilters = Omit<ComplianceQuery, 'limit' | 'offset'>;
+
+export interface DerivedRow {
+  vr_user_id: string;
+  qualification_id: string;
+  vr_user_name: string;
+  qualification_name: string;
+  due_at: Date | string | null;
+  status: QualificationStatus;
+  earned_at: Date | string | null;
+  valid_until: Date | string | null;
+  overdue: boolean;
+}
+
+/**
+ * The qualifications of the organisation with their thresholds at T: a complete set whose oldest
+ * piece is at or before `lapsed_before` has expired (oldest + validity_days ≤ T), at or before
+ * `expiring_before` is expiring. Computed once per qualification, so each row only compares.
+ */
+function thresholdsSql(organizationId: string, at: RawBuilder<unknown>) {
+  return sql`(SELECT id, name, lower(name) AS sort_name, valid_for,
+      ${at} - valid_for AS lapsed_before, ${at} - valid_for + expiring_for AS expiring_before
+    FROM (SELECT *, validity_days * interval '24 hours' AS valid_for,
+        expiring_within_days * interval '24 hours' AS expiring_for
+      FROM qualifications WHERE organization_id = ${organizationId} AND archived_at IS NULL) q)`;
+}
+
+/** The rows matching every filter but status and overdue, with their status and overdue at T. */
+export function derivedSql(
+  organizationId: string,
+  query: ComplianceFilters,
+  t: Date,
+  /** The rows' names too (a page); without, the trainees are joined only to search them. */
+  names = true,
+) {
+  const at = sql`${t.toISOString()}::timestamptz`;
+  const conditions = [sql`a.organization_id = ${organizationId}`];
+  if (query.qualification_id) conditions.push(sql`a.qualification_id = ${query.qualification_id}`);
+  if (query.vr_user_id) conditions.push(sql`a.vr_user_id = ${query.vr_user_id}`);
+  if (hasSearch(query.q)) conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
+  const where = sql.join(conditions, sql` AND `);
+  const joinVrUsers = names || hasSearch(query.q);
+  const from = sql`qualification_assignments a
+    JOIN ${thresholdsSql(organizationId, at)} q ON q.id = a.qualification_id
+    ${
+      joinVrUsers
+        ? sql`JOIN (SELECT id, name, lower(name) AS sort_name FROM vr_users
+      WHERE organization_id = ${organizationId}) v ON v.id = a.vr_user_id`
+        : sql``
+    }`;
+  const columns = sql`a.vr_user_id, a.qualification_id, a.due_at,
+    ${
+      names
+        ? sql`v.name AS vr_user_name, v.sort_name AS vr_user_sort, q.name AS qualification_name,
+      q.sort_name AS qualification_sort,`
+        : sql``
+    }
+    q.valid_for, q.lapsed_before, q.expiring_before`;
+  // held: qualified or expiring at T; a row is overdue when its due date passed and it is not.
+  return sql`
+    SELECT p.vr_user_id, p.qualification_id, p.due_at,
+      ${names ? sql`p.vr_user_name, p.vr_user_sort, p.qualification_name, p.qualification_sort,` : sql``}
+      CASE
+        WHEN p.kind <> 'complete' THEN p.kind
+        WHEN p.lapsed_before IS NULL THEN 'qualified'
+        WHEN p.oldest_at <= p.lapsed_before THEN 'expired'
+        WHEN p.oldest_at <= p.expiring_before THEN 'expiring'
+        ELSE 'qualified'
+      END AS status,
+      CASE WHEN p.kind = 'complete' THEN p.earned_at END AS earned_at,
+      CASE WHEN p.kind = 'complete' THEN p.oldest_at + p.valid_for END AS valid_until,
+      (p.due_at < ${at} AND NOT (p.kind = 'complete'
+        AND (p.lapsed_before IS NULL OR p.oldest_at > p.lapsed_before))) IS TRUE AS overdue
+    FROM (
+      SELECT ${columns}, a.standing_kind AS kind, a.standing_oldest_at AS oldest_at,
+        a.standing_earned_at AS earned_at
+      FROM ${from}
+      WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
+      UNION ALL
+      SELECT ${columns}, r.kind, r.oldest_at, r.earned_at
+      FROM ${from}
+        CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, ${at}) r
+      WHERE ${where} AND a.standing_since > ${at}
+    ) p`;
+}
+
+/** The status and overdue filters, over derivedSql's rows `d`. */
+export function matchingSql(query: ComplianceFilters): RawBuilder<boolean> {
+  const conditions = [sql`TRUE`];
+  if (query.status) conditions.push(sql`d.status = ${query.status}`);
+  if (query.overdue !== undefined) conditions.push(sql`d.overdue = ${query.overdue}`);
+  return sql<boolean>`${sql.join(conditions, sql` AND `)}`;
+}
+
+const STATUS_ORDER = sql`ARRAY[${sql.join(QUALIFICATION_STATUSES.map((status) => sql.lit(status)))}]::text[]`;
+
+/** The list's order: the chosen key (nulls last either way), then trainee, qualification, ids. */
+export function complianceOrderSql(query: ComplianceFilters, reversed = false) {
+  return orderBySql(
+    query,
+    {
+      vr_user_name: sql`d.vr_user_sort`,
+      qualification_name: sql`d.qualification_sort`,
+      status: sql`array_position(${STATUS_ORDER}, d.status)`,
+      valid_until: sql`d.valid_until`,
+      due_at: sql`d.due_at`,
+    },
+    'vr_user_name',
+    [sql`d.vr_user_sort`, sql`d.qualification_sort`, sql`d.vr_user_id`, sql`d.qualification_id`],
+    reversed,
+  );
+}
+
+/** Each sort key's expression, a stand-in for its NULLs (never compared: a flag sorts them) and type. */
+const SORT_KEYS: Record<
+  NonNullable<ComplianceFilters['sort']>,
+  [key: RawBuilder<unknown>, stand_in: RawBuilder<unknown>, type: string]
+> = {
+  vr_user_name: [sql`d.vr_user_sort`, sql`''`, 'text'],
+  qualification_name: [sql`d.qualification_sort`, sql`''`, 'text'],
+  status: [sql`array_position(${STATUS_ORDER}, d.status)`, sql`0`, 'int'],
+  valid_until: [sql`d.valid_until`, sql`'-infinity'::timestamptz`, 'timestamptz'],
+  due_at: [sql`d.due_at`, sql`'-infinity'::timestamptz`, 'timestamptz'],
+};
+const TIEBREAK_TYPES = ['text', 'text', 'uuid', 'uuid'];
+
+/**
+ * The list's order as one row of values in one direction, for reading it by keyset (the export):
+ * (key IS NULL) then key ascending, or (key IS NOT NULL) then key descending, puts NULLs last as
+ * complianceOrderSql does, and the row after the last one read is a single row comparison.
+ */
+export function keysetSql(query: ComplianceFilters) {
+  const [key, standIn, type] = SORT_KEYS[query.sort ?? 'vr_user_name'];
+  const descending = query.order === 'desc';
+  const parts = [
+    descending ? sql`(${key} IS NOT NULL)` : sql`(${key} IS NULL)`,
+    sql`coalesce(${key}, ${standIn})`,
+    sql`d.vr_user_sort`,
+    sql`d.qualification_sort`,
+    sql`d.vr_user_id`,
+    sql`d.qualification_id`,
+  ];
+  const types = ['boolean', type, ...TIEBREAK_TYPES];
+  const names = parts.map((_, i) => `keyset_${i}`);
+  return {
+    select: sql.join(parts.map((part, i) => sql`${part} AS ${sql.ref(names[i]!)}`)),
+    order: sql.join(parts.map((part) => (descending ? sql`${part} DESC` : sql`${part} ASC`))),
+    /** The rows after `last` (a row read with `select`). */
+    after: (last: Record<string, unknown>) =>
+      sql<boolean>`(${sql.join(parts)}) ${descending ? sql`<` : sql`>`} (${sql.join(
+        names.map((name, i) => sql`${last[name]}::${sql.raw(types[i]!)}`),
+      )})`,
+  };
+}
