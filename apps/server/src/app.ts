@@ -310,6 +310,7 @@ function registerOperations(
     deviceCache: () => deviceEvents.cache,
     notificationsListening: () => deviceEvents.listening,
     lastSeenBuffered: () => app.lastSeen.size,
+    pushWaiting: () => app.devicePush.figures.waiting,
     draining: (): boolean => health.draining,
   });
   const jobs = new JobMonitor(metrics);
