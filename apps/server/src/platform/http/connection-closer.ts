@@ -10,11 +10,14 @@ import type { Socket } from 'node:net';
  *   up a call while still connecting) is never idle in Node's eyes and stays until the client
  *   drops it, which a pooling client may never do.
  * From `closing()` on, both are closed every 100 ms until `closed()`. A connection on which a
- * request is arriving or being answered is left to finish.
+ * request is arriving or being answered is left to finish, and so is a new one for 100 ms, long
+ * enough for the request its client sent at once (nginx does) to be read.
  */
 export class ConnectionCloser {
   private readonly connections = new Set<Socket>();
   private timer: NodeJS.Timeout | undefined;
+  /** Connections that had sent nothing at the last check. */
+  private readonly silent = new WeakSet<Socket>();
 
   constructor(private readonly server: Server) {
     server.on('connection', (socket: Socket) => {
@@ -35,7 +38,10 @@ export class ConnectionCloser {
   private closeIdle(): void {
     this.server.closeIdleConnections();
     for (const socket of this.connections) {
-      if (socket.bytesRead === 0) socket.destroy();
+      if (socket.bytesRead > 0) continue;
+      // Silent at two checks 100 ms apart: a request just sent on a new connection is read first.
+      if (this.silent.has(socket)) socket.destroy();
+      else this.silent.add(socket);
     }
   }
 }
