@@ -47,7 +47,8 @@ export async function startBareRoute(): Promise<Target> {
   };
 }
 
-const WRITE = /^\s*(UPDATE|INSERT|DELETE|MERGE)\b/i;
+// A raw write, also as the first statement of a WITH (the last-seen flush: WITH updated AS (UPDATE …)).
+const WRITE = /^\s*(?:WITH\s+\w+\s+AS\s*\(\s*)?(UPDATE|INSERT|DELETE|MERGE)\b/i;
 function isWrite(node: RootOperationNode | OperationNode): boolean {
   switch (node.kind) {
     case 'InsertQueryNode':

@@ -6,11 +6,14 @@
 // in sdk/unity/package.json with its own heading in CHANGELOG.md, every asset with its committed
 // .meta (scripts/checks/unity-meta.test.ts), and no tag of that version yet. It creates an
 // annotated tag locally and prints the push command; pushing stays a person's decision.
+// `npm run release:sdk -- --dry-run` makes every check and says which tag it would create, and
+// where, without creating it (tags are shared by every worktree of the repository).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
+const dryRun = process.argv.includes('--dry-run');
 const git = (...args) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 function fail(message) {
   console.error(`release:sdk: ${message}`);
@@ -38,7 +41,10 @@ const check = spawnSync(
 );
 if (check.status !== 0)
   fail('the .meta check failed: run `node scripts/unity-meta.mjs` and commit');
+const at = `${git('rev-parse', '--short', 'HEAD')} (${git('rev-parse', '--abbrev-ref', 'HEAD')})`;
+if (dryRun) {
+  console.log(`release:sdk --dry-run: every check passed; would tag ${tag} at ${at}`);
+  process.exit(0);
+}
 git('tag', '-a', tag, '-m', `Unity headset SDK ${version}`);
-console.log(
-  `tagged ${tag} at ${git('rev-parse', '--short', 'HEAD')}; publish it with:\n  git push origin ${tag}`,
-);
+console.log(`tagged ${tag} at ${at}; publish it with:\n  git push origin ${tag}`);

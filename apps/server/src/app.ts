@@ -11,6 +11,7 @@ import { mfaRoutes } from './auth/mfa.routes.ts';
 import { requireUser } from './auth/auth.guard.ts';
 import { SESSION_COOKIE } from './auth/session-cookie.ts';
 import type { AppInstance } from './platform/http/app-types.ts';
+import { ConnectionCloser } from './platform/http/connection-closer.ts';
 import { useAccessGuards } from './platform/http/routes.ts';
 import { DeviceAuthenticator } from './headset/device-auth.ts';
 import { requireDevice } from './headset/device.guard.ts';
@@ -309,6 +310,7 @@ function registerOperations(
     deviceCache: () => deviceEvents.cache,
     notificationsListening: () => deviceEvents.listening,
     lastSeenBuffered: () => app.lastSeen.size,
+    pushWaiting: () => app.devicePush.figures.waiting,
     draining: (): boolean => health.draining,
   });
   const jobs = new JobMonitor(metrics);
@@ -322,6 +324,18 @@ function registerOperations(
   app.decorate('metrics', metrics);
   app.decorate('health', health);
   registerRequestLog(app, metrics);
+  // Closing (main.ts's signals, a test's app.close()): every answer from then on ends its
+  // connection, and no connection left idle keeps close() waiting (connection-closer.ts).
+  const connections = new ConnectionCloser(app.server);
+  app.addHook('preClose', (done) => {
+    health.startDraining();
+    connections.closing();
+    done();
+  });
+  app.addHook('onClose', (_app, done) => {
+    connections.closed();
+    done();
+  });
   return { health, jobs };
 }
 

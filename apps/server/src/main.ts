@@ -109,11 +109,9 @@ export async function runServer(given?: Config): Promise<RunningServer> {
       app.log.error(`shutdown took longer than ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
       process.exit(exitCode || 1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    // A connection that was busy when closing began goes idle once its answer (which carries
-    // Connection: close) is sent; close it then rather than wait for its keep-alive timeout.
-    setInterval(() => app.server.closeIdleConnections(), 100).unref();
-    // app.close() stops accepting connections, waits for in-flight requests, then runs onClose
-    // hooks (background jobs, then the database).
+    // app.close() stops accepting connections, waits for in-flight requests (closing each
+    // connection as it goes idle, app.ts), then runs onClose hooks (background jobs, then the
+    // database).
     app.close().then(
       () => process.exit(exitCode),
       (error: unknown) => {

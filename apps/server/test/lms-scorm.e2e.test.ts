@@ -131,8 +131,6 @@ async function headsetFor(code: string, successRate: number, paceMs = 20) {
     code,
     paceMs,
     successRate,
-    // The heartbeat every 100 ms tells starts here: no push channel held open across the test.
-    pushWaitSeconds: 0,
   });
   headsets.push(headset);
   await headset.start();

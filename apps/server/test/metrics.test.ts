@@ -31,6 +31,7 @@ const DOCUMENTED = [
   'vrtc_last_seen_flush_duration_seconds',
   'vrtc_last_seen_flush_devices',
   'vrtc_last_seen_buffered_devices',
+  'vrtc_headset_push_waiting',
   'vrtc_background_job_runs_total',
   'vrtc_sweeper_runs_total',
   'vrtc_sweeper_sessions_ended_total',

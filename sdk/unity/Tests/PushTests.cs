@@ -69,21 +69,36 @@ namespace Vrtc.Headset.Tests
             yield return Wait.Until(() => network.EventsCalls > 0, "the push channel open");
             var assigned = new List<double>();
             var ended = new List<double>();
+            // Where the time goes: the console's own call (its answer), and what follows it.
+            var startCalls = new List<double>();
+            var cancelCalls = new List<double>();
+            var assignedAfterCall = new List<double>();
+            var endedAfterCall = new List<double>();
             var heartbeats = network.Heartbeats;
             for (var round = 0; round < rounds; round++)
             {
                 var clock = Stopwatch.StartNew();
                 var sessionId = staff.StartSession(client.DeviceId, "Bench " + round);
+                var call = clock.Elapsed.TotalMilliseconds;
                 yield return events.UntilAssigned(sessionId);
                 assigned.Add(clock.Elapsed.TotalMilliseconds);
+                startCalls.Add(call);
+                assignedAfterCall.Add(Math.Max(0, clock.Elapsed.TotalMilliseconds - call));
                 clock.Restart();
                 staff.Cancel(sessionId);
+                call = clock.Elapsed.TotalMilliseconds;
                 yield return events.UntilEnded(sessionId);
                 ended.Add(clock.Elapsed.TotalMilliseconds);
+                cancelCalls.Add(call);
+                endedAfterCall.Add(Math.Max(0, clock.Elapsed.TotalMilliseconds - call));
             }
             Console.WriteLine("  push bench: " + rounds + " rounds, " + (network.Heartbeats - heartbeats) + " heartbeat(s) meanwhile");
             Console.WriteLine("  push bench: start-to-SessionAssigned ms " + Figures(assigned));
             Console.WriteLine("  push bench: cancel-to-SessionEnded ms " + Figures(ended));
+            Console.WriteLine("  push bench: of which the console's start call ms " + Figures(startCalls) +
+                "; after its answer ms " + Figures(assignedAfterCall));
+            Console.WriteLine("  push bench: of which the console's cancel call ms " + Figures(cancelCalls) +
+                "; after its answer ms " + Figures(endedAfterCall));
         }
 
         static string Figures(List<double> samples)

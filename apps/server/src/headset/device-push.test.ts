@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   makeHeadsetInSession,
@@ -163,5 +164,28 @@ describe('GET /v1/headset/events', () => {
   it('refuses a wait beyond 30 s', async () => {
     const { headset } = await makeTenantInSession(t);
     expect((await poll(headset.headers, { wait: 31 })).status).toBe(400);
+  });
+});
+
+describe('closing the server', () => {
+  it('answers held calls and ends their connections, so close() does not wait for them', async () => {
+    const closing = await createTestApp();
+    await closing.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = closing.app.server.address() as AddressInfo;
+    const { headset, session } = await makeTenantInSession(closing);
+    // Over a kept-alive connection, as headsets call: the answer must end it, or close() waits
+    // for the connection's keep-alive timeout (72 s) after the answer.
+    const waiting = fetch(
+      `http://127.0.0.1:${port}/v1/headset/events?wait=25&session=${session.id}`,
+      {
+        headers: headset.headers,
+      },
+    );
+    await vi.waitFor(() => expect(closing.app.devicePush.figures.waiting).toBe(1), BACKGROUND);
+    await closing.close();
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('connection')).toBe('close');
+    expect(((await answer.json()) as Answer).session?.id).toBe(session.id);
   });
 });

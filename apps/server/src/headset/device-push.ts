@@ -42,9 +42,14 @@ export class DevicePush {
   /** Bumped by every change heard: a read that overlapped one is made again. */
   private sequence = 0;
   private woken = 0;
-  private closing = false;
+  private isClosing = false;
 
   constructor(private readonly devices: DeviceReader) {}
+
+  /** True once `release()` was called: the server is closing. */
+  get closing(): boolean {
+    return this.isClosing;
+  }
 
   get figures(): PushFigures {
     return { waiting: this.waiters.size, woken: this.woken };
@@ -79,7 +84,7 @@ export class DevicePush {
     onAbort: (abort: () => void) => void,
   ): Promise<AuthenticatedDevice> {
     const device = await this.read(tokenHash);
-    if ((device.session?.id ?? undefined) !== known || waitMs <= 0 || this.closing) return device;
+    if ((device.session?.id ?? undefined) !== known || waitMs <= 0 || this.isClosing) return device;
     return new Promise<AuthenticatedDevice>((resolve, reject) => {
       let done = false;
       const finish = (answer: () => void) => {
@@ -101,7 +106,7 @@ export class DevicePush {
 
   /** Answers every held call now (the server is closing); calls made after answer at once. */
   release(): void {
-    this.closing = true;
+    this.isClosing = true;
     for (const waiter of [...this.waiters.values()]) waiter.wake();
   }
 

@@ -79,6 +79,8 @@ export function headsetRoutes(
         waitSeconds * 1000,
         (abort) => reply.raw.once('close', abort),
       );
+      // Answered because the server is closing: the headset opens its next call elsewhere.
+      if (push.closing) reply.header('connection', 'close');
       return answerOf(ctx, device);
     },
     // Every headset holds one: a line each would be most of the log, as for heartbeats.

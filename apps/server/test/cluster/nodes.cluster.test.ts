@@ -252,6 +252,60 @@ describe('three nodes behind nginx', () => {
     }
   });
 
+  it('wakes a push call held through nginx on one node with a start and a cancel made on another', async () => {
+    const staff = { headers: bearerHeader(adminToken) };
+    const headset = await enrol(staff.headers);
+    expect((await heartbeat(through('/v1/headset/heartbeat'), headset.headers)).status).toBe(200);
+    const waiting = async () =>
+      Promise.all(
+        cluster.nodes.map(
+          async (node) => (await cluster.metrics(node.index)).get('vrtc_headset_push_waiting') ?? 0,
+        ),
+      );
+    /** Opens a push call through nginx; resolves once a node holds it, with that node. */
+    const hold = async (session?: string) => {
+      const before = await waiting();
+      const query = `wait=25${session ? `&session=${session}` : ''}`;
+      const sentAt = Date.now();
+      const answer = call(through(`/v1/headset/events?${query}`), { headers: headset.headers })
+        // The headset's only way to hear anything here: it sends no heartbeat meanwhile.
+        .then((response) => ({ ...response, heldMs: Date.now() - sentAt }));
+      let node = -1;
+      await expect
+        .poll(async () => (node = (await waiting()).findIndex((held, i) => held > before[i]!)), {
+          timeout: 10_000,
+          interval: 100,
+        })
+        .toBeGreaterThanOrEqual(0);
+      return { node, answer };
+    };
+    const other = (node: number) => (node + 1) % cluster.nodes.length;
+
+    const waitingForStart = await hold();
+    const sessionId = await startSession(
+      on(other(waitingForStart.node), '/v1/sessions/start'),
+      staff.headers,
+      headset.id,
+    );
+    const started = await waitingForStart.answer;
+    expect(started.status, started.text).toBe(200);
+    expect((started.body.session as { id: string }).id).toBe(sessionId);
+    // Answered by the start, not by `wait` running out (nor by buffering in nginx).
+    expect(started.heldMs).toBeLessThan(25_000);
+
+    const waitingForEnd = await hold(sessionId);
+    const cancel = await call(on(other(waitingForEnd.node), `/v1/sessions/${sessionId}/cancel`), {
+      method: 'POST',
+      headers: staff.headers,
+    });
+    expect(cancel.status, cancel.text).toBe(200);
+    const ended = await waitingForEnd.answer;
+    expect(ended.status, ended.text).toBe(200);
+    expect(ended.body.session).toBeNull();
+    expect(ended.body.ended_session).toEqual({ id: sessionId, status: 'cancelled' });
+    expect(ended.heldMs).toBeLessThan(25_000);
+  });
+
   it('answers a retried report with its first answer, whichever node the retry lands on', async () => {
     const staff = { headers: bearerHeader(adminToken) };
     const headset = await enrol(staff.headers);

@@ -16,6 +16,8 @@ export interface MetricsSources {
   notificationsListening: () => boolean;
   /** Devices heard by this process whose last-seen time is not written yet. */
   lastSeenBuffered: () => number;
+  /** Headsets' push calls held by this process now. */
+  pushWaiting: () => number;
   draining: () => boolean;
 }
 
@@ -112,6 +114,14 @@ function registerProcessFigures(sources: MetricsSources, registers: client.Regis
     registers,
     collect() {
       this.set(sources.lastSeenBuffered());
+    },
+  });
+  new client.Gauge({
+    name: 'vrtc_headset_push_waiting',
+    help: 'Headsets’ push calls (GET /v1/headset/events) this process holds open now',
+    registers,
+    collect() {
+      this.set(sources.pushWaiting());
     },
   });
   new client.Gauge({
