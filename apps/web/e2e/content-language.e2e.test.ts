@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCsvAsExcel } from './csv';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -188,15 +189,9 @@ describe.each(LANGUAGES)('content in %s', (language) => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: tr(language, 'sessions:history.export') }).click(),
     ]);
-    const lines = (await fs.readFile((await download.path())!))
-      .subarray(3)
-      .toString('utf8')
-      .split(/\r?\n/)
-      .filter(Boolean);
-    const cells = lines
-      .slice(1)
-      .find((line) => line.includes(trainee))!
-      .split(',');
+    // Read as Excel reads it in the console's language (`;` in Russian).
+    const { rows } = readCsvAsExcel(await fs.readFile((await download.path())!), language);
+    const cells = rows.find((cells) => cells.includes(trainee))!;
     expect(cells.slice(3, 6)).toEqual([scenario(), module(), level(0)]);
 
     // A VR user's sessions.

@@ -721,7 +721,7 @@ describe('sessions screen', () => {
 
       await user.click(screen.getByRole('button', { name: 'Export CSV' }));
       expect(await screen.findByText('Exported 4 sessions')).toBeInTheDocument();
-      // Content names in the file as the (English) console shows them.
+      // The file in the (English) console's language, times at this computer's offset.
       expect(requestsTo(calls, '/v1/sessions/export')).toEqual([
         {
           status: 'completed',
@@ -729,6 +729,7 @@ describe('sessions screen', () => {
           to: '2026-05-31',
           vr_user_id: vrUser.id,
           lang: 'en',
+          utc_offset: String(-new Date().getTimezoneOffset() || 0),
         },
       ]);
       expect(saved).toEqual({ href: 'blob:history', download: name });

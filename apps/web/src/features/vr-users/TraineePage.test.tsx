@@ -170,7 +170,10 @@ describe("a trainee's page", () => {
     expect(print).toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Экспорт CSV' }));
     await waitFor(() =>
-      expect(calls.map((call) => call.url)).toContain(`/v1/vr-users/${ID}/record/export?lang=ru`),
+      expect(calls.map((call) => call.url)).toContain(
+        // The file in the console's language, times at this computer's offset.
+        `/v1/vr-users/${ID}/record/export?lang=ru&utc_offset=${-new Date().getTimezoneOffset() || 0}`,
+      ),
     );
     expect(await screen.findByText('Карточка обучения выгружена')).toBeInTheDocument();
     expect(saved).toHaveBeenCalled();

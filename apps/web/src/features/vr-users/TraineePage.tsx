@@ -25,7 +25,7 @@ import {
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { usePhoneLayout } from '../../components/phone-layout';
-import { useFileExport } from '../../lib/use-file-export';
+import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import classes from './TraineePage.module.css';
 import { TrainingRecordCards } from './TrainingRecordCards';
@@ -134,14 +134,14 @@ function RecordTable({ record }: { record: TrainingRecord }) {
  */
 export function TraineePage() {
   const { id = '' } = useParams();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const vrUser = useVrUser(id);
   const record = useVrUserRecord(id);
   const recordSessions = useVrUserRecordSessions(id);
   const name = record.data?.vr_user.name ?? vrUser.data?.name ?? '';
 
   const csv = useFileExport({
-    download: () => exportVrUserRecord(id, i18n.language === 'en' ? 'en' : 'ru'),
+    download: () => exportVrUserRecord(id, csvReaderQuery()),
     doneText: () => t('vrUsers:record.exported'),
     failedText: () => t('vrUsers:record.exportFailed'),
   });
