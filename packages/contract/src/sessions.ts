@@ -154,6 +154,8 @@ export const ActiveSession = Type.Object({
   seconds_active: Type.Integer(),
   completed_tasks: Type.Integer(),
   max_tasks: Type.Integer(),
+  /** The options chosen at the start, as they were named then (the live card shows them). */
+  selected_options: Type.Array(SelectedOption),
   started_at: Timestamp,
   /** The tasks the headset has told of so far, by number (empty for headsets that do not). */
   tasks: Type.Array(SessionTask),

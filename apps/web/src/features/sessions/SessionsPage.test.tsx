@@ -96,6 +96,7 @@ const active: ActiveSession = {
   module_name_en: 'Basics',
   level_name: 'Вводный',
   level_name_en: 'Intro',
+  selected_options: [],
   seconds_active: 65,
   completed_tasks: 1,
   max_tasks: 3,
