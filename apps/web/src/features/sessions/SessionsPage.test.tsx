@@ -252,6 +252,9 @@ describe('sessions screen', () => {
     await user.click(screen.getByRole('checkbox', { name: /Smoke/ }));
     const summary = screen.getByText('Summary').closest('div')!;
     expect(within(summary).getByText('Ivan Petrov')).toBeInTheDocument();
+    // The stepper shows what each step picked, on a laptop too.
+    expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
+    expect(screen.getByTestId('step-choice-level')).toHaveTextContent('Intro');
     expect(within(summary).getByText('Level 1: Intro')).toBeInTheDocument();
     expect(within(summary).getByText('Smoke')).toBeInTheDocument();
 
