@@ -8,6 +8,7 @@ import {
   createTenant,
   grantAccess,
   Headsets,
+  inLanguageOf,
   startSession,
   waitForDeviceStatus,
   waitForSessionStatus,
@@ -218,10 +219,12 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
 
     await go(page, language, '/admin/scenario-access', 'adminAccess:title');
     await searchList(page, t('adminAccess:search'), tree.scenario.name);
-    await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
+    // Shown by the name in the console's language.
+    const scenarioName = inLanguageOf(language, tree.scenario);
+    await page.getByRole('button', { name: new RegExp(scenarioName) }).click();
     await page.getByRole('button', { name: t('adminAccess:grantAccess') }).click();
     const grant = page.getByRole('dialog', {
-      name: t('adminAccess:grantTitle', { scenario: tree.scenario.name }),
+      name: t('adminAccess:grantTitle', { scenario: scenarioName }),
     });
     // With the organisations' list open: the one with access says so.
     await grant
