@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCsvAsExcel } from './csv';
 import { LANGUAGES, tr } from './i18n';
@@ -177,7 +177,7 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     await expect(card.getByTestId('active-options').textContent()).resolves.toBe(
       tr(language, 'sessions:active.noOptions'),
     );
-    await shots(page, 'sessions-active');
+    await shots(page, 'sessions-active', card);
 
     // The History, its scenario filter, and the CSV it exports.
     await page.getByRole('tab', { name: tr(language, 'sessions:tabs.history') }).click();
@@ -223,12 +223,12 @@ describe.each(LANGUAGES)('content in %s', (language) => {
   });
 
   /** The page at a laptop's 1440×900 and a phone's 360×780, for a person to look at. */
-  async function shots(page: Page, name: string) {
+  async function shots(page: Page, name: string, ready?: Locator) {
     for (const [size, viewport] of Object.entries(SHOT_SIZES)) {
       await page.setViewportSize(viewport);
       // Loaded at that size, as a phone would open it (a resized page is mid-transition).
       await page.reload();
-      await page.getByRole('heading', { level: 2 }).first().waitFor();
+      await (ready ?? page.getByRole('heading', { level: 2 })).first().waitFor();
       await settled(page);
       await page.screenshot({ path: `${SHOTS}/${language}-${name}-${size}.png`, fullPage: true });
     }
@@ -269,7 +269,11 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     await expect(select('adminContent:scenario').inputValue()).resolves.toBe(scenario());
     await expect(select('adminContent:module').inputValue()).resolves.toBe(module());
     await expect(select('adminContent:level').inputValue()).resolves.toBe(`1. ${level(0)}`);
-    await shots(page, 'content-options');
+    await shots(
+      page,
+      'content-options',
+      page.getByText(tr(language, 'common:rowsTotal', { count: 1 }), { exact: true }),
+    );
     await page.context().close();
   });
 
