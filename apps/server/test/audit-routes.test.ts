@@ -1112,6 +1112,28 @@ describe('sign-in and refusals', () => {
     });
   });
 
+  it('names an enrolment code by its organisation, not by an internal id', async () => {
+    const tenant = await makeTenant(t, { organizationName: 'Depot West' });
+    for (const method of ['POST', 'DELETE'] as const) {
+      const response = await t.app.inject({
+        method,
+        url: '/v1/devices/enrollment-code',
+        headers: tenant.headers,
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    }
+    for (const action of ['enrollment_code.issued', 'enrollment_code.revoked'] as const) {
+      const [event] = (await eventsOf(action)).filter(
+        (e) => e.organization_id === tenant.organization.id,
+      );
+      expect(event?.target, action).toEqual({
+        type: 'enrollment_code',
+        id: tenant.organization.id,
+        label: 'Depot West',
+      });
+    }
+  });
+
   it('records what the server decides: a silent headset’s session ended as disconnected', async () => {
     const session = await runningSession();
     t.clock.advance(t.config.disconnectAfterMs + 1000);
@@ -1122,6 +1144,8 @@ describe('sign-in and refusals', () => {
     expect(event).toMatchObject({
       actor: { type: 'system', id: null },
       organization_id: staff.organization.id,
+      // Not a success: the session was lost.
+      outcome: 'failure',
       changes: { status: ['active', 'disconnected'] },
     });
     // Its headset's result arrives late: a late result, the headset the actor.

@@ -7,6 +7,7 @@ import {
   completeSession,
   grantedTenant,
   Headsets,
+  inLanguageOf,
   type SeededTree,
   type Tenant,
 } from './seed';
@@ -201,10 +202,12 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
 
     await go(page, language, '/admin/scenario-access', 'adminAccess:title');
     await searchList(page, t('adminAccess:search'), tree.scenario.name);
-    await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
+    // Shown by the name in the console's language.
+    const scenarioName = inLanguageOf(language, tree.scenario);
+    await page.getByRole('button', { name: new RegExp(scenarioName) }).click();
     await page.getByRole('button', { name: t('adminAccess:grantAccess') }).click();
     const grant = page.getByRole('dialog', {
-      name: t('adminAccess:grantTitle', { scenario: tree.scenario.name }),
+      name: t('adminAccess:grantTitle', { scenario: scenarioName }),
     });
     // With the organisations' list open: the one with access says so.
     await grant

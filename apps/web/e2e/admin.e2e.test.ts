@@ -171,13 +171,14 @@ describe('admin screens', () => {
   it('grants the organisation access until the default date, one year ahead', async () => {
     await open('/admin/scenario-access', en('adminAccess:title'));
     await searchList(page, en('adminAccess:search'), content.scenario);
-    await page.getByRole('button', { name: new RegExp(content.scenario) }).click();
-    const panel = page.getByRole('region', { name: new RegExp(content.scenario) });
+    // The English console names the scenario by its English name.
+    await page.getByRole('button', { name: new RegExp(content.scenarioEn) }).click();
+    const panel = page.getByRole('region', { name: new RegExp(content.scenarioEn) });
     await panel.getByText(en('adminAccess:noAccess')).waitFor();
     await panel.getByRole('button', { name: en('adminAccess:grantAccess') }).click();
 
     const dialog = page.getByRole('dialog', {
-      name: en('adminAccess:grantTitle', { scenario: content.scenario }),
+      name: en('adminAccess:grantTitle', { scenario: content.scenarioEn }),
     });
     const expiry = dialog.getByRole('button', { name: en('adminAccess:expiresOn') });
     expect(await expiry.textContent()).toBe(oneYearAheadText('en'));

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCsvAsExcel } from './csv';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -19,6 +20,7 @@ import {
   baseUrl,
   launchBrowser,
   newPage,
+  settled,
   signIn,
   uniqueName,
   type Language,
@@ -97,6 +99,8 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const SHOTS = '/tmp/content-language-shots';
+const SHOT_SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 360, height: 780 } };
 const other = (language: Language): Language => (language === 'ru' ? 'en' : 'ru');
 const text = (language: Language, item: { name: string; nameEn: string | null }) =>
   inLanguageOf(language, item);
@@ -160,6 +164,11 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     const card = page.getByTestId('active-session').filter({ hasText: runner });
     await card.getByText(scenario(), { exact: true }).waitFor();
     await card.getByText(`${module()} - ${level(1)}`, { exact: true }).waitFor();
+    // Started with no options, and it says so.
+    await expect(card.getByTestId('active-options').textContent()).resolves.toBe(
+      tr(language, 'sessions:active.noOptions'),
+    );
+    await shots(page, 'sessions-active', card);
 
     // The History, its scenario filter, and the CSV it exports.
     await page.getByRole('tab', { name: tr(language, 'sessions:tabs.history') }).click();
@@ -179,15 +188,9 @@ describe.each(LANGUAGES)('content in %s', (language) => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: tr(language, 'sessions:history.export') }).click(),
     ]);
-    const lines = (await fs.readFile((await download.path())!))
-      .subarray(3)
-      .toString('utf8')
-      .split(/\r?\n/)
-      .filter(Boolean);
-    const cells = lines
-      .slice(1)
-      .find((line) => line.includes(trainee))!
-      .split(',');
+    // Read as Excel reads it in the console's language (`;` in Russian).
+    const { rows } = readCsvAsExcel(await fs.readFile((await download.path())!), language);
+    const cells = rows.find((cells) => cells.includes(trainee))!;
     expect(cells.slice(3, 6)).toEqual([scenario(), module(), level(0)]);
 
     // A VR user's sessions.
@@ -207,6 +210,61 @@ describe.each(LANGUAGES)('content in %s', (language) => {
         name: new RegExp(`^${escape(scenario())}\\s*${escape(module())} — ${escape(level(0))}`),
       })
       .waitFor();
+    await page.context().close();
+  });
+
+  /** The page at a laptop's 1440×900 and a phone's 360×780, for a person to look at. */
+  async function shots(page: Page, name: string, ready?: Locator) {
+    for (const [size, viewport] of Object.entries(SHOT_SIZES)) {
+      await page.setViewportSize(viewport);
+      // Loaded at that size, as a phone would open it (a resized page is mid-transition).
+      await page.reload();
+      await (ready ?? page.getByRole('heading', { level: 2 })).first().waitFor();
+      await settled(page);
+      await page.screenshot({ path: `${SHOTS}/${language}-${name}-${size}.png`, fullPage: true });
+    }
+    await page.setViewportSize(SHOT_SIZES.desktop);
+  }
+
+  it('shows Scenario access and the content tree in this language', async () => {
+    await fs.mkdir(SHOTS, { recursive: true });
+    const page = await newPage(browser, language, { viewport: SHOT_SIZES.desktop });
+    const { email, password } = adminLogin();
+    await signIn(page, email, password);
+    const otherScenario = text(other(language), tree.scenario);
+    // Scenario access: found by either name, shown by this language's.
+    await page.goto(
+      `${baseUrl()}/admin/scenario-access?q=${encodeURIComponent(tree.scenario.nameEn!)}`,
+    );
+    await page.getByText(scenario(), { exact: true }).waitFor();
+    expect(await page.getByText(otherScenario, { exact: true }).count()).toBe(0);
+    await shots(page, 'scenario-access');
+
+    // The content table: the name in this language first, its description in this language.
+    await page.goto(`${baseUrl()}/admin/content?q=${encodeURIComponent(tree.scenario.name)}`);
+    const row = page.getByRole('row').filter({ hasText: scenario() });
+    await row
+      .getByText(language === 'en' ? 'What to do in a fire' : 'Порядок действий при пожаре')
+      .waitFor();
+    await expect(row.locator('p').first().textContent()).resolves.toBe(scenario());
+
+    // The options tab's selectors name the chosen scenario, module and level in this language.
+    const first = tree.levels[0]!;
+    await page.goto(
+      `${baseUrl()}/admin/content?tab=options&scenario=${tree.scenario.id}` +
+        `&module=${tree.module.id}&level=${first.id}`,
+    );
+    const select = (key: string) =>
+      page.getByRole('combobox', { name: tr(language, key), exact: true });
+    await page.getByText(option(), { exact: true }).first().waitFor();
+    await expect(select('adminContent:scenario').inputValue()).resolves.toBe(scenario());
+    await expect(select('adminContent:module').inputValue()).resolves.toBe(module());
+    await expect(select('adminContent:level').inputValue()).resolves.toBe(`1. ${level(0)}`);
+    await shots(
+      page,
+      'content-options',
+      page.getByText(tr(language, 'common:rowsTotal', { count: 1 }), { exact: true }),
+    );
     await page.context().close();
   });
 

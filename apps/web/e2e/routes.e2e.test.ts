@@ -281,7 +281,10 @@ const ADMIN_ROUTES: Route[] = [
     title: 'adminAccess:title',
     ready: async (page, language) => {
       await searchList(page, tr(language, 'adminAccess:search'), tree.scenario.name);
-      await page.getByRole('button', { name: new RegExp(tree.scenario.name) }).click();
+      // Shown by the name in the console's language.
+      await page
+        .getByRole('button', { name: new RegExp(inLanguageOf(language, tree.scenario)) })
+        .click();
       await row(page, tenant.organization.name).waitFor();
     },
   },

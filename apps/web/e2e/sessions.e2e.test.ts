@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { HeadsetEvent, SimulatedHeadset } from '@vrtc/headset-sim';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCsvAsExcel } from './csv';
 import { tr } from './i18n';
 import {
   adminToken,
@@ -263,30 +264,25 @@ describe('sessions, from enrolment to the CSV export', () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(fileName).toBe(`sessions_${tenant.organization.name.replace(/\s+/g, '_')}_${today}.csv`);
 
-    const bytes = await fs.readFile((await download.path())!);
-    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = bytes.subarray(3).toString('utf8').split(/\r?\n/).filter(Boolean);
-    expect(lines[0]!.split(',')).toEqual([
+    // The English console's file: English words, times at the browser's offset, commas.
+    const { header, rows } = readCsvAsExcel(await fs.readFile((await download.path())!), 'en');
+    expect(header.slice(0, 13)).toEqual([
       'No',
-      'VR User',
-      'Device',
+      'VR user',
+      'Headset',
       'Scenario',
       'Module',
       'Level',
       'Status',
-      'Tasks Completed',
-      'Total Tasks',
-      'Progress %',
-      'Duration (seconds)',
-      'Duration (formatted)',
-      'Started By',
-      'Started At',
-      'Ended At',
-      'Success',
-      'Result Arrived Later',
-      'Level Revision',
+      'Tasks completed',
+      'Total tasks',
+      'Progress (%)',
+      'Duration (s)',
+      'Duration',
+      'Started by',
     ]);
-    const rows = lines.slice(1).map((line) => line.split(','));
+    expect(header[13]).toMatch(/^Started at \(UTC([+-]\d\d:\d\d)?\)$/);
+    expect(header.slice(15)).toEqual(['Success', 'Result arrived later', 'Level revision']);
     expect(rows).toHaveLength(2);
     const byUser = new Map(rows.map((cells) => [cells[1], cells]));
     expect(byUser.get(vrUserName)).toEqual(
@@ -295,14 +291,15 @@ describe('sessions, from enrolment to the CSV export', () => {
         tree.scenario.name,
         tree.module.name,
         'Basics',
-        'completed',
+        'Completed',
       ]),
     );
-    expect(byUser.get(vrUserName)!.slice(6, 10)).toEqual(['completed', '6', '6', '100']);
+    expect(byUser.get(vrUserName)!.slice(6, 10)).toEqual(['Completed', '6', '6', '100']);
     expect(byUser.get(vrUserName)![12]).toBe(tenant.email);
-    expect(byUser.get(vrUserName)![15]).toBe('Yes');
-    expect(byUser.get(vrUserName)![16]).toBe('No');
-    expect(byUser.get(newVrUserName)!.slice(5, 7)).toEqual(['Marathon', 'cancelled']);
+    expect(byUser.get(vrUserName)![13]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(byUser.get(vrUserName)![15]).toBe('yes');
+    expect(byUser.get(vrUserName)![16]).toBe('no');
+    expect(byUser.get(newVrUserName)!.slice(5, 7)).toEqual(['Marathon', 'Cancelled']);
     expect(byUser.get(newVrUserName)![8]).toBe('20');
     expect(rows.map((cells) => cells[0]).sort()).toEqual(['1', '2']);
   });

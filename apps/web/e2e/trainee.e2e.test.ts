@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe';
+import { readCsvAsExcel } from './csv';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -90,7 +91,11 @@ describe.each(LANGUAGES)("a trainee's page in %s", (language) => {
   const t = (key: string, values?: Record<string, string | number>) => tr(language, key, values);
 
   it('shows the record, exports the CSV and prints without the navigation', async () => {
-    const page = await newPage(browser, language, { viewport: { width: 1280, height: 900 } });
+    // Each language at a clock of its own: the CSV's times are at the browser's offset.
+    const page = await newPage(browser, language, {
+      viewport: { width: 1280, height: 900 },
+      timezoneId: language === 'ru' ? 'Europe/Moscow' : 'Asia/Kolkata',
+    });
     await openTrainee(page, language);
     const record = page.getByTestId('training-record');
     const row = record.getByRole('row').nth(1);
@@ -109,11 +114,24 @@ describe.each(LANGUAGES)("a trainee's page in %s", (language) => {
     await page.getByRole('button', { name: t('vrUsers:record.export') }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^training-record_.*\.csv$/);
-    const bytes = fs.readFileSync((await download.path())!);
-    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = bytes.subarray(3).toString('utf8').trimEnd().split('\r\n');
-    expect(lines[0]!.startsWith('No,Scenario,Module,Level')).toBe(true);
-    expect(lines).toHaveLength(3);
+    // The file in the console's language, read as Excel reads it in that language.
+    const csv = readCsvAsExcel(fs.readFileSync((await download.path())!), language);
+    const [level, total] = csv.named;
+    expect(csv.rows).toHaveLength(2);
+    if (language === 'ru') {
+      expect(csv.header.slice(0, 4)).toEqual(['Обучаемый', 'Организация', '№', 'Сценарий']);
+      expect(level).toMatchObject({ Обучаемый: trainee, Уровень: 'Склад', Успешные: '3' });
+      expect(level!['Лучший результат: успех']).toBe('да');
+      expect(level!['Последний успех (UTC+03:00)']).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(total!['№']).toBe('Итого');
+    } else {
+      expect(csv.header.slice(0, 4)).toEqual(['Trainee', 'Organisation', 'No', 'Scenario']);
+      expect(level).toMatchObject({ Trainee: trainee, Level: 'Depot', Completions: '3' });
+      expect(level!['Best: success']).toBe('yes');
+      expect(level!['Last completed (UTC+05:30)']).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+      expect(total!['No']).toBe('Total');
+    }
+    expect(level![csv.header[1]!]).toBe(tenant.organization.name);
 
     await page.emulateMedia({ media: 'print' });
     await expect(page.locator('.mantine-AppShell-navbar').isVisible()).resolves.toBe(false);

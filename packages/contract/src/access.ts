@@ -66,6 +66,8 @@ export const ACCESS_ENTRY_ORGANIZATIONS = 10;
 export const ScenarioAccessEntry = Type.Object({
   scenario_id: Uuid,
   scenario_name: Type.String(),
+  /** The scenario's English name, when it has one (the English console shows it). */
+  scenario_name_en: Nullable(Type.String()),
   /** Every organisation, granted or not. */
   total_organizations: Type.Integer(),
   /** Organisations whose grant is live. */

@@ -1,3 +1,12 @@
+import {
+  CSV_SESSION_STATUS,
+  csvDurationIn,
+  csvLocalDateTime,
+  csvTimeHeading,
+  csvYesNo,
+  type CsvReader,
+} from './csv-reader.ts';
+import type { SessionStatus } from './common.ts';
 import type { TrainingRecord } from './vr-users.ts';
 /**
  * CSV helpers shared by the server's statistics export and the console's CSV exports. Pure, no
@@ -27,28 +36,33 @@ export function neutralizeCsvRows<T>(rows: readonly (readonly T[])[]): (T | stri
 /** What a CSV cell may hold: null and undefined are written as empty cells. */
 export type CsvCell = string | number | boolean | null | undefined;
 
-/** Cells a spreadsheet would misread unless quoted: a comma, quote or line break inside, or a
- * space at either end. */
-const NEEDS_QUOTES = /[",\r\n]|^ | $/;
+/** Cells a spreadsheet would misread unless quoted: a separator, quote or line break inside, or
+ * a space at either end. */
+const NEEDS_QUOTES = { ',': /[",\r\n]|^ | $/, ';': /[";\r\n]|^ | $/ } as const;
 
 /**
- * One CSV record as RFC 4180 writes it, without its line break: cells joined by commas, quoted
- * (inner quotes doubled) only where they must be. Cells are written as given: neutralise text
- * against formulas first.
+ * One CSV record as RFC 4180 writes it, without its line break: cells joined by the separator
+ * (a comma unless the reader's spreadsheet splits on `;`, csv-reader.ts), quoted (inner quotes
+ * doubled) only where they must be. Cells are written as given: neutralise text against formulas
+ * first.
  */
-export function csvRecord(cells: readonly CsvCell[]): string {
-  return cells.map(csvField).join(',');
-}
-
-function csvField(cell: CsvCell): string {
-  const text = cell === null || cell === undefined ? '' : String(cell);
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+export function csvRecord(cells: readonly CsvCell[], separator: ',' | ';' = ','): string {
+  const needsQuotes = NEEDS_QUOTES[separator];
+  return cells
+    .map((cell) => {
+      const text = cell === null || cell === undefined ? '' : String(cell);
+      return needsQuotes.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    })
+    .join(separator);
 }
 
 /** Records as CSV text, each ending with CRLF (the line break spreadsheets expect). */
-export function csvText(records: readonly (readonly CsvCell[])[]): string {
+export function csvText(
+  records: readonly (readonly CsvCell[])[],
+  separator: ',' | ';' = ',',
+): string {
   let text = '';
-  for (const record of records) text += `${csvRecord(record)}\r\n`;
+  for (const record of records) text += `${csvRecord(record, separator)}\r\n`;
   return text;
 }
 
@@ -129,15 +143,66 @@ export interface HistoryCsvSession {
   level_revision: number;
 }
 
+/** The History CSV's headings for a reader, in their language, times in their offset. */
+export function historyCsvHeadings(reader: CsvReader | null): readonly string[] {
+  if (!reader) return HISTORY_CSV_COLUMNS;
+  const time = (heading: string) => csvTimeHeading(heading, reader);
+  return reader.language === 'ru'
+    ? [
+        '№',
+        'VR-пользователь',
+        'Шлем',
+        'Сценарий',
+        'Модуль',
+        'Уровень',
+        'Статус',
+        'Выполнено заданий',
+        'Всего заданий',
+        'Прогресс, %',
+        'Длительность, с',
+        'Длительность',
+        'Запустил',
+        time('Начало'),
+        time('Окончание'),
+        'Успех',
+        'Результат пришёл позже',
+        'Ревизия уровня',
+      ]
+    : [
+        'No',
+        'VR user',
+        'Headset',
+        'Scenario',
+        'Module',
+        'Level',
+        'Status',
+        'Tasks completed',
+        'Total tasks',
+        'Progress (%)',
+        'Duration (s)',
+        'Duration',
+        'Started by',
+        time('Started at'),
+        time('Ended at'),
+        'Success',
+        'Result arrived later',
+        'Level revision',
+      ];
+}
+
 /**
- * One row of the History CSV, `number` counting from 1, content names in `language` as the console
- * shows them, cells already formula-safe.
+ * One row of the History CSV, `number` counting from 1, cells already formula-safe. For a reader,
+ * in their language (content names, status, yes/no, duration) and offset; for none, as the file
+ * always was (status codes, Yes/No, UTC ISO times, content names in Russian).
  */
 export function historyCsvRow(
   session: HistoryCsvSession,
   number: number,
-  language: string = 'ru',
+  reader: CsvReader | null = null,
 ): Array<string | number> {
+  const language = reader?.language ?? 'ru';
+  const yesNo = (value: boolean) => (reader ? csvYesNo(value, language) : value ? 'Yes' : 'No');
+  const time = (iso: string | null) => (reader ? csvLocalDateTime(iso, reader) : (iso ?? ''));
   const row = [
     number,
     session.vr_user_name,
@@ -145,17 +210,21 @@ export function historyCsvRow(
     inLanguage(language, session.scenario_name, session.scenario_name_en),
     inLanguage(language, session.module_name, session.module_name_en),
     inLanguage(language, session.level_name, session.level_name_en),
-    session.status,
+    reader
+      ? (CSV_SESSION_STATUS[language][session.status as SessionStatus] ?? session.status)
+      : session.status,
     session.completed_tasks,
     session.total_tasks,
     progressPercent(session.completed_tasks, session.total_tasks),
     session.duration_seconds ?? '',
-    csvDuration(session.duration_seconds),
+    reader
+      ? csvDurationIn(session.duration_seconds, language)
+      : csvDuration(session.duration_seconds),
     session.started_by_email ?? '',
-    session.started_at,
-    session.ended_at ?? '',
-    session.success === null ? '' : session.success ? 'Yes' : 'No',
-    session.late_result ? 'Yes' : 'No',
+    time(session.started_at),
+    time(session.ended_at),
+    session.success === null ? '' : yesNo(session.success),
+    yesNo(Boolean(session.late_result)),
     session.level_revision,
   ];
   for (let i = 0; i < row.length; i++) row[i] = neutralizeCsvCell(row[i]!);
@@ -197,12 +266,76 @@ export const TRAINING_RECORD_CSV_COLUMNS = [
   'Training Time (formatted)',
 ] as const;
 
-/** The record's rows (levels, then a Total row), names in `language`, cells formula-safe. */
+/**
+ * The record's headings for a reader: the trainee and the organisation first (a file a reader
+ * forwards still says whose record it is), then the levels' columns in their language.
+ */
+export function trainingRecordCsvHeadings(reader: CsvReader | null): readonly string[] {
+  if (!reader) return TRAINING_RECORD_CSV_COLUMNS;
+  const time = (heading: string) => csvTimeHeading(heading, reader);
+  return reader.language === 'ru'
+    ? [
+        'Обучаемый',
+        'Организация',
+        '№',
+        'Сценарий',
+        'Модуль',
+        'Уровень',
+        'Номер уровня',
+        'Ревизии',
+        'Попытки',
+        'Успешные',
+        'Лучший результат: выполнено заданий',
+        'Лучший результат: всего заданий',
+        'Лучший результат: успех',
+        'Последний результат: выполнено заданий',
+        'Последний результат: всего заданий',
+        'Последний результат: успех',
+        time('Последняя попытка'),
+        time('Первый успех'),
+        time('Последний успех'),
+        'Время обучения, с',
+        'Время обучения',
+      ]
+    : [
+        'Trainee',
+        'Organisation',
+        'No',
+        'Scenario',
+        'Module',
+        'Level',
+        'Level number',
+        'Revisions',
+        'Attempts',
+        'Completions',
+        'Best: tasks completed',
+        'Best: total tasks',
+        'Best: success',
+        'Last: tasks completed',
+        'Last: total tasks',
+        'Last: success',
+        time('Last attempt'),
+        time('First completed'),
+        time('Last completed'),
+        'Training time (s)',
+        'Training time',
+      ];
+}
+
+/**
+ * The record's rows (levels, then a Total row), cells formula-safe. For a reader, in their
+ * language and offset, each row naming the trainee and the organisation; for none, as the file
+ * always was (content names in Russian, Yes/No, UTC ISO times).
+ */
 export function trainingRecordCsvRows(
   record: TrainingRecord,
-  language: string = 'ru',
+  reader: CsvReader | null = null,
 ): Array<Array<string | number>> {
-  const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
+  const language = reader?.language ?? 'ru';
+  const yesNo = (value: boolean) => (reader ? csvYesNo(value, language) : value ? 'Yes' : 'No');
+  const time = (iso: string | null) => (reader ? csvLocalDateTime(iso, reader) : (iso ?? ''));
+  const duration = (seconds: number) =>
+    reader ? csvDurationIn(seconds, language) : csvDuration(seconds);
   const rows: Array<Array<string | number>> = record.levels.map((level, index) => [
     index + 1,
     inLanguage(language, level.scenario_name, level.scenario_name_en),
@@ -218,25 +351,39 @@ export function trainingRecordCsvRows(
     level.last.completed_tasks,
     level.last.max_tasks,
     yesNo(level.last.success),
-    level.last.started_at,
-    level.first_completed_at ?? '',
-    level.last_completed_at ?? '',
+    time(level.last.started_at),
+    time(level.first_completed_at),
+    time(level.last_completed_at),
     level.training_seconds,
-    csvDuration(level.training_seconds),
+    duration(level.training_seconds),
   ]);
   const { totals } = record;
+  const words = !reader
+    ? ['Total', `${totals.levels_attempted} levels`, `${totals.levels_completed} completed`]
+    : language === 'ru'
+      ? [
+          'Итого',
+          `Уровней начато: ${totals.levels_attempted}`,
+          `Уровней пройдено: ${totals.levels_completed}`,
+        ]
+      : [
+          'Total',
+          `Levels attempted: ${totals.levels_attempted}`,
+          `Levels completed: ${totals.levels_completed}`,
+        ];
   rows.push([
-    'Total',
-    `${totals.levels_attempted} levels`,
+    words[0]!,
+    words[1]!,
     '',
-    `${totals.levels_completed} completed`,
+    words[2]!,
     '',
     '',
     totals.attempts,
     totals.completions,
     ...Array<string>(9).fill(''),
     totals.training_seconds,
-    csvDuration(totals.training_seconds),
+    duration(totals.training_seconds),
   ]);
-  return neutralizeCsvRows(rows);
+  const whose = reader ? [record.vr_user.name, record.organization_name] : [];
+  return neutralizeCsvRows(rows.map((row) => [...whose, ...row]));
 }

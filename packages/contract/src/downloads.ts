@@ -43,6 +43,8 @@ export type AppBuildList = Static<typeof AppBuildList>;
 export const DownloadLinks = Type.Object({
   oculus_url: Nullable(Type.String()),
   pico_url: Nullable(Type.String()),
+  /** The builds behind the links, with their version and size (what staff install). */
+  builds: Type.Array(AppBuild),
   generated_at: Timestamp,
   expires_in_seconds: Type.Integer(),
 });

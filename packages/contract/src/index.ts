@@ -20,6 +20,7 @@ export * from './organizations.ts';
 export * from './accounts.ts';
 export * from './stats.ts';
 export * from './csv.ts';
+export * from './csv-reader.ts';
 export * from './audit.ts';
 export * from './integrations.ts';
 export * from './qualifications.ts';

@@ -152,6 +152,15 @@ import {
   TrainingRecordExportQuery,
 } from './vr-users.ts';
 
+/** How an export a person reads follows its reader (csv-reader.ts, issue 42). */
+const READER_CSV =
+  'A reader naming a language (lang, else an Accept-Language naming ru or en) gets the file in ' +
+  'it: headers, statuses, yes/no and durations in words, date-times at utc_offset (minutes ' +
+  'east of UTC, named in the headers; UTC without it), and in Russian `;` between cells and ' +
+  'decimal commas; the record names the trainee and the organisation on every row. A client ' +
+  'naming no language gets the file as it always was (English headers, status codes, UTC ISO ' +
+  'times, commas, content names in Russian).';
+
 /**
  * Every route of the API, by name. The server registers its routes from these definitions, the
  * console's API client and the headset simulator call them by name: a path, a parameter or a
@@ -230,7 +239,8 @@ export const routes = {
     tags: ['vr-users'],
     description:
       'The training record as CSV (UTF-8 with a byte-order mark, formula-safe cells): one row ' +
-      'per level, then the totals; content names in lang.',
+      'per level, then the totals. ' +
+      READER_CSV,
     params: IdParams,
     querystring: TrainingRecordExportQuery,
     success: { status: 200, file: 'text/csv' },
@@ -532,7 +542,8 @@ export const routes = {
       'The History CSV of every session matching the same filters as GET /v1/sessions, ' +
       'newest first: UTF-8 with a byte-order mark, the specification’s 16 columns, cells ' +
       'safe from formula injection; the file name carries the organisation, the date and ' +
-      'the filters. Streamed, whatever its size.',
+      'the filters. Streamed, whatever its size. ' +
+      READER_CSV,
     querystring: SessionExportQuery,
     success: { status: 200, file: 'text/csv' },
     errors: [],
@@ -1221,7 +1232,8 @@ export const routes = {
     tags: ['admin-stats'],
     description:
       'The range figures as a CSV file (UTF-8 with byte-order mark). Dates default to the last ' +
-      '30 days ending today (UTC); csv is the only format.',
+      '30 days ending today (UTC); csv is the only format. ' +
+      READER_CSV,
     querystring: StatsExportQuery,
     success: { status: 200, file: 'text/csv' },
     errors: [],

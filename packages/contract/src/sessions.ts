@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { csvReaderFields } from './csv-reader.ts';
 import { Name, Nullable, SessionStatus, Timestamp, Uuid } from './common.ts';
 import { LIST_MAX_OFFSET, SortOrder } from './lists.ts';
 import { IsoDate } from './stats.ts';
@@ -104,9 +105,12 @@ export const sessionFilterFields = {
   scenario_id: Type.Optional(Uuid),
 };
 
-/** `lang` picks the language of content names in the file (default ru), as the console shows them. */
+/**
+ * A reader who names a language (`lang`, else Accept-Language) gets the file in it, times in
+ * `utc_offset` (csv-reader.ts); without one, the file as it always was, content names in Russian.
+ */
 export const SessionExportQuery = Type.Object(
-  { ...sessionFilterFields, lang: Type.Optional(Type.Enum(['ru', 'en'])) },
+  { ...sessionFilterFields, ...csvReaderFields },
   { additionalProperties: false },
 );
 export type SessionExportQuery = Static<typeof SessionExportQuery>;
@@ -150,6 +154,8 @@ export const ActiveSession = Type.Object({
   seconds_active: Type.Integer(),
   completed_tasks: Type.Integer(),
   max_tasks: Type.Integer(),
+  /** The options chosen at the start, as they were named then (the live card shows them). */
+  selected_options: Type.Array(SelectedOption),
   started_at: Timestamp,
   /** The tasks the headset has told of so far, by number (empty for headsets that do not). */
   tasks: Type.Array(SessionTask),

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { csvReaderFields } from './csv-reader.ts';
 import { Nullable, Uuid } from './common.ts';
 import { Percent, SuccessRate } from './organizations.ts';
 
@@ -98,6 +99,8 @@ export const StatsExportQuery = Type.Object(
     format: Type.Optional(Type.Union([Type.Literal('csv')], { default: 'csv' })),
     start_date: Type.Optional(IsoDate),
     end_date: Type.Optional(IsoDate),
+    // For a reader, the file in their language and offset (csv-reader.ts).
+    ...csvReaderFields,
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { csvReaderFields } from './csv-reader.ts';
 import { Name, Nullable, Pagination, SessionStatus, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
 import { RecordQualification } from './qualifications.ts';
@@ -132,9 +133,9 @@ export const TrainingRecord = Type.Object({
 });
 export type TrainingRecord = Static<typeof TrainingRecord>;
 
-/** The record's CSV: content names in `lang` (default ru), as the History export. */
+/** The record's CSV: for a reader in their language and offset, as the History export. */
 export const TrainingRecordExportQuery = Type.Object(
-  { lang: Type.Optional(Type.Enum(['ru', 'en'])) },
+  { ...csvReaderFields },
   { additionalProperties: false },
 );
 export type TrainingRecordExportQuery = Static<typeof TrainingRecordExportQuery>;

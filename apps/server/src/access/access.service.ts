@@ -243,9 +243,15 @@ export async function accessMatrix(
   const now = ctx.clock.now();
   const page = pageOf(query);
   let matching = ctx.db.selectFrom('scenarios as s');
-  if (hasSearch(query.q)) matching = matching.where('s.name', 'ilike', containsPattern(query.q));
+  if (hasSearch(query.q)) {
+    const pattern = containsPattern(query.q);
+    // Either name: the English console shows the English one.
+    matching = matching.where((eb) =>
+      eb.or([eb('s.name', 'ilike', pattern), eb('s.name_en', 'ilike', pattern)]),
+    );
+  }
   const scenarios = await matching
-    .select(['s.id', 's.name', totalColumn()])
+    .select(['s.id', 's.name', 's.name_en', totalColumn()])
     .orderBy(
       orderBySql(query, { scenario_name: sql`lower(s.name)` }, 'scenario_name', [
         sql`s.created_at`,
@@ -288,6 +294,7 @@ export async function accessMatrix(
     return {
       scenario_id: scenario.id,
       scenario_name: scenario.name,
+      scenario_name_en: scenario.name_en,
       total_organizations: organizationCount,
       organizations_with_access: rows[0]?.live ?? 0,
       organizations_with_grant: rows[0]?.granted ?? 0,

@@ -265,9 +265,23 @@ describe('access matrix', () => {
     expect(entry).toMatchObject({
       scenario_id: scenario.id,
       scenario_name: 'Matrix scenario',
+      scenario_name_en: null,
       total_organizations: Number(count),
       organizations_with_access: 2,
     });
+    // The English console shows an English name, and finds the scenario by it.
+    await t.db
+      .updateTable('scenarios')
+      .set({ name_en: 'Matrix in English' })
+      .where('id', '=', scenario.id)
+      .execute();
+    const found = await t.app.inject({
+      url: '/v1/admin/scenarios/access?q=in%20english',
+      headers: admin.headers,
+    });
+    expect(found.json().scenario_access).toEqual([
+      expect.objectContaining({ scenario_id: scenario.id, scenario_name_en: 'Matrix in English' }),
+    ]);
     // By name; the organisation without a grant is not listed.
     expect(
       entry.organizations.map((o: { organization_name: string }) => o.organization_name),

@@ -199,6 +199,7 @@ export async function downloadLinks(
   return {
     oculus_url: oculus ? url('oculus') : null,
     pico_url: pico ? url('pico') : null,
+    builds: [oculus, pico].filter((build): build is AppBuild => build !== null),
     generated_at: iso(now),
     expires_in_seconds: DOWNLOAD_LINK_TTL_SECONDS,
   };

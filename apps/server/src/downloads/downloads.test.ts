@@ -77,6 +77,8 @@ describe('VR app builds and signed downloads', () => {
     const body = response.json();
     expect(body).toMatchObject({
       pico_url: null,
+      // Staff see what they install: the build's version and size (issue 42).
+      builds: [uploaded.json()],
       generated_at: t.clock.now().toISOString(),
       expires_in_seconds: 3600,
     });
@@ -129,7 +131,7 @@ describe('VR app builds and signed downloads', () => {
   it('answers no links, not an error, when there is no build at all', async () => {
     const response = await links();
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ oculus_url: null, pico_url: null });
+    expect(response.json()).toMatchObject({ oculus_url: null, pico_url: null, builds: [] });
     const list = await t.app.inject({ url: '/v1/admin/vr-app/builds', headers: admin });
     expect(list.json()).toEqual({ builds: [] });
   });

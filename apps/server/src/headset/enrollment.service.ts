@@ -96,12 +96,13 @@ async function storeNewCode(
           .returning(['code', 'expires_at'])
           .executeTakeFirst();
         if (row) {
-          // The code itself is a secret (AUDIT_REDACTED): the log tells that one was issued.
+          // The code itself is a secret (AUDIT_REDACTED): the log tells that one was issued,
+          // named by its organisation (an organisation has one code; its id told a reader nothing).
           await recordAudit(trx, {
             by: caller,
             at: now,
             action: replaceValid ? 'enrollment_code.renewed' : 'enrollment_code.issued',
-            target: { type: 'enrollment_code', id: organizationId, label: null },
+            target: { type: 'enrollment_code', id: organizationId, label: caller.organizationName },
             changes: { code: [null, row.code], expires_at: [null, row.expires_at] },
           });
         }
@@ -168,7 +169,11 @@ export async function revokeEnrollmentCode(ctx: HeadsetContext, caller: Caller):
       by: caller,
       at: ctx.clock.now(),
       action: 'enrollment_code.revoked',
-      target: { type: 'enrollment_code', id: caller.organizationId, label: null },
+      target: {
+        type: 'enrollment_code',
+        id: caller.organizationId,
+        label: caller.organizationName,
+      },
       changes: { code: [revoked.code, null], expires_at: [revoked.expires_at, null] },
     });
   });

@@ -3,11 +3,13 @@ import {
   CSV_BOM,
   addDays,
   parseIsoDate,
-  HISTORY_CSV_COLUMNS,
   SESSION_LIST_DEFAULT_LIMIT,
   csvRecord,
+  csvSeparator,
   csvText,
+  historyCsvHeadings,
   historyCsvRow,
+  type CsvReader,
   safeFileNamePart,
   type SessionExportQuery,
   type SessionList,
@@ -165,7 +167,9 @@ async function exportBatch(
   filter: SessionFilter,
   afterId: string | undefined,
   firstNumber: number,
+  reader: CsvReader | null,
 ): Promise<{ chunks: string[]; rows: number; lastId: string | undefined }> {
+  const separator = csvSeparator(reader);
   let batch = matching(db, caller, filter);
   if (afterId) {
     // The last row's own timestamp, read by the database: exact to the microsecond, which a
@@ -182,12 +186,13 @@ async function exportBatch(
     .orderBy('s.id', 'desc')
     .limit(EXPORT_BATCH)
     .execute();
-  const language = filter.lang ?? 'ru';
   const chunks: string[] = [];
   for (let start = 0; start < rows.length; start += EXPORT_CHUNK) {
     const records = rows
       .slice(start, start + EXPORT_CHUNK)
-      .map((row, i) => csvRecord(historyCsvRow(row, firstNumber + start + i + 1, language)));
+      .map((row, i) =>
+        csvRecord(historyCsvRow(row, firstNumber + start + i + 1, reader), separator),
+      );
     chunks.push(`${records.join('\r\n')}\r\n`);
   }
   return { chunks, rows: rows.length, lastId: rows.at(-1)?.id };
@@ -203,16 +208,18 @@ export async function exportHistory(
   ctx: ServiceContext,
   caller: Caller,
   filter: SessionExportQuery,
+  reader: CsvReader | null = null,
 ): Promise<{ fileName: string; stream: Readable }> {
   checkDays(filter);
+  const separator = csvSeparator(reader);
   const fileName = exportFileName(caller, filter, ctx.clock.now().toISOString().slice(0, 10));
   const db = ctx.db;
   async function* lines() {
-    yield `${CSV_BOM}${csvText([HISTORY_CSV_COLUMNS])}`;
+    yield `${CSV_BOM}${csvText([historyCsvHeadings(reader)], separator)}`;
     let afterId: string | undefined;
     let written = 0;
     for (;;) {
-      const batch = await exportBatch(db, caller, filter, afterId, written);
+      const batch = await exportBatch(db, caller, filter, afterId, written, reader);
       if (batch.rows === 0) return;
       written += batch.rows;
       afterId = batch.lastId;

@@ -171,6 +171,11 @@ export async function recordSessionEnd(
     by,
     at,
     action,
+    // A session lost to a silent headset or the clock did not end as it should have: the log
+    // reads it as a failure, not a success (issue 42).
+    ...(action === 'session.disconnected' || action === 'session.timed_out'
+      ? { outcome: 'failure' as const }
+      : {}),
     organizationId: session.organization_id,
     target: { type: 'session', id: session.id, label: sessionLabel(session) },
     changes: changedFields(

@@ -1,6 +1,7 @@
 import type { SessionsContext } from './sessions.service.ts';
 import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
+import { csvReaderOf } from '../platform/http/request-facts.ts';
 import { callerOf } from '../platform/http/caller.ts';
 import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
@@ -15,7 +16,12 @@ export function sessionsRoutes(app: AppInstance, ctx: SessionsContext) {
     history.listHistory(ctx, callerOf(request), request.query),
   );
   registerRoute(app, routes.exportSessions, async (request, reply) => {
-    const { fileName, stream } = await history.exportHistory(ctx, callerOf(request), request.query);
+    const { fileName, stream } = await history.exportHistory(
+      ctx,
+      callerOf(request),
+      request.query,
+      csvReaderOf(request, request.query),
+    );
     return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
   });
   registerRoute(app, routes.listActiveSessions, (request) =>

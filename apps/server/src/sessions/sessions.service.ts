@@ -364,6 +364,7 @@ export async function listActiveSessions(
       's.level_name_en',
       's.completed_tasks',
       's.max_tasks',
+      's.selected_options',
       's.started_at',
       'd.last_seen_at',
     ])

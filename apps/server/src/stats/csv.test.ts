@@ -1,4 +1,16 @@
-import { CSV_BOM, csvRecord, csvText, neutralizeCsvCell, neutralizeCsvRows } from '@vrtc/contract';
+import {
+  acceptedCsvLanguage,
+  CSV_BOM,
+  csvDecimal,
+  csvDurationIn,
+  csvLocalDateTime,
+  csvOffsetName,
+  csvReaderFor,
+  csvRecord,
+  csvText,
+  neutralizeCsvCell,
+  neutralizeCsvRows,
+} from '@vrtc/contract';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 
@@ -56,5 +68,40 @@ describe('csvRecord and csvText (RFC 4180)', () => {
       ['Склад "Север", 2', '12'],
       ['multi\r\nline', ''],
     ]);
+  });
+});
+
+describe('a CSV reader (csv-reader.ts, issue 42)', () => {
+  it('takes the language from lang, else the first of ru/en Accept-Language prefers', () => {
+    expect(csvReaderFor('en', 'ru-RU', 180)).toEqual({ language: 'en', utcOffsetMinutes: 180 });
+    expect(csvReaderFor(undefined, 'ru-RU,ru;q=0.9', undefined)).toEqual({
+      language: 'ru',
+      utcOffsetMinutes: 0,
+    });
+    expect(acceptedCsvLanguage('de;q=1, en;q=0.4, ru;q=0.7')).toBe('ru');
+    expect(acceptedCsvLanguage('EN-us')).toBe('en');
+    // Naming neither, a wildcard or a refusal (q=0): today's file.
+    for (const header of [undefined, '', '*', 'de-DE,fr;q=0.5', 'ru;q=0'])
+      expect(csvReaderFor(undefined, header, 60), String(header)).toBeNull();
+  });
+
+  it('splits on `;` quoting what holds one, and writes Russian decimals with a comma', () => {
+    expect(csvRecord(['a;b', '66,7', 'x'], ';')).toBe('"a;b";66,7;x');
+    expect(
+      Papa.parse<string[]>(csvText([['a;b', '66,7']], ';'), { delimiter: ';' }).data[0],
+    ).toEqual(['a;b', '66,7']);
+    expect(csvDecimal(66.7, 'ru')).toBe('66,7');
+    expect(csvDecimal(66.7, 'en')).toBe('66.7');
+  });
+
+  it('writes times in the reader’s offset, named, and durations as the console reads them', () => {
+    const reader = { language: 'ru', utcOffsetMinutes: -330 } as const;
+    expect(csvLocalDateTime('2026-01-01T02:00:00.000Z', reader)).toBe('2025-12-31 20:30:00');
+    expect(csvLocalDateTime(null, reader)).toBe('');
+    expect([0, 180, -330].map(csvOffsetName)).toEqual(['UTC', 'UTC+03:00', 'UTC-05:30']);
+    expect(csvDurationIn(457, 'ru')).toBe('7 мин 37 с');
+    expect(csvDurationIn(30_641, 'ru')).toBe('8 ч 30 мин');
+    expect(csvDurationIn(30_641, 'en')).toBe('8 h 30 min');
+    expect(csvDurationIn(null, 'en')).toBe('');
   });
 });

@@ -4,6 +4,8 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { callerOf } from '../platform/http/caller.ts';
+import { csvReaderOf } from '../platform/http/request-facts.ts';
+import { exportStats } from './stats-csv.ts';
 import * as stats from './stats.service.ts';
 import * as record from './training-record.ts';
 
@@ -13,7 +15,7 @@ export function statsRoutes(app: AppInstance, ctx: StatsContext) {
   registerRoute(app, routes.globalStats, () => stats.globalStats(ctx));
   registerRoute(app, routes.rangeStats, (request) => stats.rangeStats(ctx, request.query));
   registerRoute(app, routes.exportStats, async (request, reply) => {
-    const file = await stats.exportStats(ctx, request.query);
+    const file = await exportStats(ctx, request.query, csvReaderOf(request, request.query));
     return sendFile(reply, { fileName: file.filename, contentType: CSV, body: file.body });
   });
   // A trainee's record is figures over their sessions, counted as the statistics count.
@@ -25,7 +27,7 @@ export function statsRoutes(app: AppInstance, ctx: StatsContext) {
       ctx,
       callerOf(request),
       request.params.id,
-      request.query,
+      csvReaderOf(request, request.query),
     );
     return sendFile(reply, { fileName: file.fileName, contentType: CSV, body: file.body });
   });

@@ -8,10 +8,6 @@ import {
   STATS_EXPORT_DEFAULT_DAYS,
   STATS_RANGE_MAX_DAYS,
   STATS_TOP_ORGANIZATIONS,
-  CSV_BOM,
-  csvText,
-  neutralizeCsvRows,
-  type CsvCell,
   type DailyStat,
   type DeviceTypeStat,
   type GlobalStats,
@@ -360,60 +356,15 @@ export function rangeStats(ctx: StatsContext, query: StatsRangeQuery): Promise<S
   return statsForRange(ctx, dayRange(query.start_date, query.end_date));
 }
 
-export interface CsvFile {
-  filename: string;
-  /** The file's text, byte-order mark first; sent as UTF-8. */
-  body: string;
-}
-
 /**
- * The range figures as a CSV file (UTF-8 with a byte-order mark): a summary section, the daily
- * rows, then scenarios, top organisations and device types. Text cells are neutralised against
- * formula injection. Dates default to the last 30 days ending today (UTC).
+ * The figures an export writes (stats-csv.ts): the range asked, its dates defaulting to the last
+ * 30 days ending today (UTC).
  */
-export async function exportStats(ctx: StatsContext, query: StatsExportQuery): Promise<CsvFile> {
+export function exportRange(ctx: StatsContext, query: StatsExportQuery): Promise<StatsRange> {
   const today = isoDate(ctx.clock.now());
   const endDate =
     query.end_date ?? (query.start_date && query.start_date > today ? query.start_date : today);
   const startDate =
     query.start_date ?? isoDate(addDays(parseIsoDate(endDate), -(STATS_EXPORT_DEFAULT_DAYS - 1)));
-  const stats = await statsForRange(ctx, dayRange(startDate, endDate));
-
-  const rows: CsvCell[][] = [
-    ['Global statistics'],
-    ['Metric', 'Value'],
-    ['Start date', stats.start_date],
-    ['End date', stats.end_date],
-    ['Total sessions', stats.total_sessions],
-    ['Active sessions', stats.active_sessions],
-    ['Completed sessions', stats.completed_sessions],
-    ['Cancelled sessions', stats.cancelled_sessions],
-    ['Disconnected sessions', stats.disconnected_sessions],
-    ['Timeout sessions', stats.timeout_sessions],
-    ['Average duration (seconds)', stats.average_duration_seconds],
-    ['Success rate %', stats.success_rate],
-    ['Average completion %', stats.average_completion],
-    [],
-    ['Date', 'Sessions', 'Completed'],
-    ...stats.daily.map((day) => [day.date, day.sessions, day.completed]),
-    [],
-    ['Scenario', 'Sessions', 'Completed', 'Success rate %', 'Average completion %'],
-    ...stats.scenario_stats.map((s) => [
-      s.scenario_name,
-      s.total_sessions,
-      s.completed_sessions,
-      s.success_rate,
-      s.average_completion,
-    ]),
-    [],
-    ['Organization', 'Sessions', 'Success rate %'],
-    ...stats.top_organizations.map((o) => [o.organization_name, o.total_sessions, o.success_rate]),
-    [],
-    ['Device type', 'Sessions', 'Devices'],
-    ...stats.device_types.map((d) => [d.device_type, d.sessions, d.devices]),
-  ];
-  return {
-    filename: `global-stats_${stats.start_date}_${stats.end_date}.csv`,
-    body: CSV_BOM + csvText(neutralizeCsvRows(rows)),
-  };
+  return statsForRange(ctx, dayRange(startDate, endDate));
 }

@@ -508,6 +508,30 @@ describe('GET /v1/admin/stats/export', () => {
     expect(organization.name).toBe('Known Org');
   });
 
+  it('writes a Russian reader’s file: words, decimal commas, `;`, read as Excel reads it', async () => {
+    const response = await t.app.inject({
+      url: '/v1/admin/stats/export?start_date=2026-03-15&end_date=2026-03-18',
+      headers: { ...admin.headers, 'accept-language': 'ru-RU,ru;q=0.9,en;q=0.8' },
+    });
+    expect(response.statusCode).toBe(200);
+    const text = response.rawPayload.toString('utf8');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+    const rows = Papa.parse<string[]>(text.slice(1), { delimiter: ';', skipEmptyLines: true }).data;
+    expect(rows.slice(0, 5)).toEqual([
+      ['Статистика'],
+      ['Показатель', 'Значение'],
+      ['Начало периода', '2026-03-15'],
+      ['Конец периода', '2026-03-18'],
+      ['Всего сессий', '5'],
+    ]);
+    expect(rows).toContainEqual(['Доля успешных, %', '75']);
+    expect(rows).toContainEqual(['Known Org', '4', '66,7']);
+    const english = await exportCsv('start_date=2026-03-15&end_date=2026-03-18&lang=en');
+    const englishRows = Papa.parse<string[]>(english.rawPayload.toString('utf8').slice(1)).data;
+    expect(englishRows).toContainEqual(['Success rate (%)', '75']);
+    expect(englishRows).toContainEqual(['Known Org', '4', '66.7']);
+  });
+
   it('defaults to csv over the last 30 days ending today', async () => {
     const response = await exportCsv();
     expect(response.statusCode).toBe(200);

@@ -1,11 +1,12 @@
 import {
   CSV_BOM,
+  csvSeparator,
   csvText,
   safeFileNamePart,
+  trainingRecordCsvHeadings,
   trainingRecordCsvRows,
-  TRAINING_RECORD_CSV_COLUMNS,
+  type CsvReader,
   type TrainingRecord,
-  type TrainingRecordExportQuery,
   type TrainingRecordLevel,
   type TrainingResult,
 } from '@vrtc/contract';
@@ -108,16 +109,19 @@ export async function trainingRecord(
 const sum = <T>(items: T[], of: (item: T) => number) =>
   items.reduce((total, item) => total + of(item), 0);
 
-/** The record as CSV: one row per level, then the totals, names in the query's language. */
+/**
+ * The record as CSV: one row per level, then the totals; for a reader in their language and
+ * offset, each row naming the trainee and the organisation (csv-reader.ts in the contract).
+ */
 export async function exportTrainingRecord(
   ctx: ServiceContext,
   caller: Caller,
   vrUserId: string,
-  query: TrainingRecordExportQuery,
+  reader: CsvReader | null,
 ): Promise<{ fileName: string; body: string }> {
   const record = await trainingRecord(ctx, caller, vrUserId);
   const today = ctx.clock.now().toISOString().slice(0, 10);
   const fileName = `training-record_${safeFileNamePart(record.vr_user.name)}_${today}.csv`;
-  const rows = trainingRecordCsvRows(record, query.lang ?? 'ru');
-  return { fileName, body: CSV_BOM + csvText([TRAINING_RECORD_CSV_COLUMNS, ...rows]) };
+  const rows = [trainingRecordCsvHeadings(reader), ...trainingRecordCsvRows(record, reader)];
+  return { fileName, body: CSV_BOM + csvText(rows, csvSeparator(reader)) };
 }

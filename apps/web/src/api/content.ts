@@ -26,6 +26,7 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
+import type { ContentText, Named } from '../lib/content-text';
 import { api } from './client';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 
@@ -138,50 +139,55 @@ export function useScenarioDetail(scenarioId: string | null) {
   });
 }
 
-/** The first scenarios (by name) whose name or description contain `q`. */
-export const scenarioOptions: PickerQuery = (q) => ({
-  queryKey: contentKeys.picker('scenario', '', q),
-  queryFn: async ({ signal }) => {
-    const list = await api.call(routes.listScenarios, {
-      query: { q, limit: PICKER_LIMIT, sort: 'name' },
-      signal,
-    });
-    return list.scenarios.map((scenario) => ({ value: scenario.id, label: scenario.name }));
-  },
-});
-
-/** The scenario's first modules (in order) whose name or description contain `q`. */
-export const moduleOptions =
-  (scenarioId: string): PickerQuery =>
+/**
+ * The first scenarios (by name) whose name or description contain `q`, named in the console's
+ * language (`text`): the English console shows a scenario's English name when it has one.
+ */
+export const scenarioOptions =
+  (text: ContentText): PickerQuery =>
   (q) => ({
-    queryKey: contentKeys.picker('module', scenarioId, q),
+    queryKey: [...contentKeys.picker('scenario', '', q), text.language],
+    queryFn: async ({ signal }) => {
+      const list = await api.call(routes.listScenarios, {
+        query: { q, limit: PICKER_LIMIT, sort: 'name' },
+        signal,
+      });
+      return list.scenarios.map((scenario) => ({ value: scenario.id, label: text.name(scenario) }));
+    },
+  });
+
+/** The scenario's first modules (in order) whose name or description contain `q`, in `text`. */
+export const moduleOptions =
+  (scenarioId: string, text: ContentText): PickerQuery =>
+  (q) => ({
+    queryKey: [...contentKeys.picker('module', scenarioId, q), text.language],
     queryFn: async ({ signal }) => {
       const list = await api.call(routes.listModules, {
         params: { id: scenarioId },
         query: { q, limit: PICKER_LIMIT },
         signal,
       });
-      return list.modules.map((module) => ({ value: module.id, label: module.name }));
+      return list.modules.map((module) => ({ value: module.id, label: text.name(module) }));
     },
     enabled: Boolean(scenarioId),
   });
 
-/** The level's label in the pickers: "2. Advanced". */
-export const levelLabel = (level: { level_number: number; name: string }) =>
-  `${level.level_number}. ${level.name}`;
+/** The level's label in the pickers, in `text`: "2. Advanced". */
+export const levelLabel = (level: Named & { level_number: number }, text: ContentText) =>
+  `${level.level_number}. ${text.name(level)}`;
 
-/** The module's first levels (by number) whose name or description contain `q`. */
+/** The module's first levels (by number) whose name or description contain `q`, in `text`. */
 export const levelOptions =
-  (moduleId: string): PickerQuery =>
+  (moduleId: string, text: ContentText): PickerQuery =>
   (q) => ({
-    queryKey: contentKeys.picker('level', moduleId, q),
+    queryKey: [...contentKeys.picker('level', moduleId, q), text.language],
     queryFn: async ({ signal }) => {
       const list = await api.call(routes.listLevels, {
         params: { id: moduleId },
         query: { q, limit: PICKER_LIMIT },
         signal,
       });
-      return list.levels.map((level) => ({ value: level.id, label: levelLabel(level) }));
+      return list.levels.map((level) => ({ value: level.id, label: levelLabel(level, text) }));
     },
     enabled: Boolean(moduleId),
   });

@@ -78,6 +78,7 @@ const activeSession = (): ActiveSessionList => ({
       vr_user_name: 'Anna',
       device_name: 'Quest 1',
       device_id: DEVICE,
+      selected_options: [],
       scenario_name: 'Пожар',
       module_name: 'Огнетушители',
       level_name: 'Основы',

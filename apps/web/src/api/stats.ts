@@ -1,4 +1,4 @@
-import { type StatsRangeQuery } from '@vrtc/contract';
+import { type StatsExportQuery, type StatsRangeQuery } from '@vrtc/contract';
 import { routes } from './routes';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './client';
@@ -27,9 +27,12 @@ export function useGlobalStats() {
 }
 
 /** The range as the server's CSV file, with the file name the server gave it. */
-export async function exportStatsCsv(range: StatsRangeQuery) {
+export async function exportStatsCsv(
+  range: StatsRangeQuery,
+  reader: Pick<StatsExportQuery, 'lang' | 'utc_offset'>,
+) {
   const { blob, filename } = await api.download(routes.exportStats, {
-    query: { format: 'csv', ...range },
+    query: { format: 'csv', ...range, ...reader },
   });
   return { blob, filename: filename ?? `statistics_${range.start_date}_${range.end_date}.csv` };
 }

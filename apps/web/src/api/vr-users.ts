@@ -1,6 +1,7 @@
 import {
   SESSION_LIST_MAX_LIMIT,
   type HistorySession,
+  type TrainingRecordExportQuery,
   type VrUserBody,
   type VrUserListQuery,
 } from '@vrtc/contract';
@@ -138,11 +139,11 @@ export function useVrUserRecordSessions(id: string) {
   });
 }
 
-/** The server's CSV of the record, names in `lang`, with the file name it gave. */
-export async function exportVrUserRecord(id: string, lang: 'ru' | 'en') {
+/** The server's CSV of the record for its reader (language, offset), with the file name it gave. */
+export async function exportVrUserRecord(id: string, query: TrainingRecordExportQuery) {
   const { blob, filename } = await api.download(routes.exportVrUserRecord, {
     params: { id },
-    query: { lang },
+    query,
   });
   return { blob, filename: filename ?? 'training-record.csv' };
 }

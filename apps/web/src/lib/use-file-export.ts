@@ -48,3 +48,15 @@ export function useFileExport(options: FileExportOptions): {
   }
   return { exporting, start };
 }
+
+/**
+ * What an export asks the server for its reader (csv-reader.ts in the contract): the file in the
+ * console's language, times at this computer's offset from UTC, named in the file's headers.
+ */
+export function csvReaderQuery(): { lang: 'ru' | 'en'; utc_offset: number } {
+  // getTimezoneOffset is minutes west of UTC (Moscow -180); the server takes minutes east.
+  return {
+    lang: i18n.language === 'en' ? 'en' : 'ru',
+    utc_offset: -new Date().getTimezoneOffset() || 0,
+  };
+}

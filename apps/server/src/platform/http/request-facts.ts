@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { csvReaderFor, type CsvLanguage, type CsvReader } from '@vrtc/contract';
 
 /**
  * Where a request came from, as the audit log records it: the client's address (as trustProxy
@@ -21,4 +22,21 @@ export function requestFacts(request: FastifyRequest): RequestFacts {
     userAgent: typeof agent === 'string' && agent ? agent.slice(0, USER_AGENT_MAX_LENGTH) : null,
     requestId: typeof request.id === 'string' ? request.id : null,
   };
+}
+
+/**
+ * Who will read a CSV the request asks for (csv-reader.ts in the contract): the language its
+ * query names, else one its Accept-Language names, times in its utc_offset; null when it names
+ * no language, for the file as it always was.
+ */
+export function csvReaderOf(
+  request: FastifyRequest,
+  query: { lang?: CsvLanguage; utc_offset?: number },
+): CsvReader | null {
+  const accept = request.headers['accept-language'];
+  return csvReaderFor(
+    query.lang,
+    typeof accept === 'string' ? accept : undefined,
+    query.utc_offset,
+  );
 }

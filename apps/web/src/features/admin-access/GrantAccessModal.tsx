@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { ServerMultiSelect } from '../../components/ServerMultiSelect';
 import { accessExpiryState } from '../../lib/expiry';
 import { useTranslation } from 'react-i18next';
+import { useContentText } from '../../lib/content-text';
 import { FormFooter } from '../../components/FormFooter';
 import { useResetOnOpen } from '../../lib/use-reset-on-open';
 import { errorText } from '../../lib/error-text';
@@ -25,6 +26,7 @@ export function GrantAccessModal({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation('adminAccess');
+  const content = useContentText();
   const grant = useGrantAccess();
   const form = useForm<{ organization_ids: string[]; expires_on: string | null }>({
     initialValues: { organization_ids: [], expires_on: defaultExpiryDay() },
@@ -73,7 +75,9 @@ export function GrantAccessModal({
     <Modal
       opened={Boolean(entry)}
       onClose={onClose}
-      title={t('grantTitle', { scenario: entry?.scenario_name ?? '' })}
+      title={t('grantTitle', {
+        scenario: entry ? content.text(entry.scenario_name, entry.scenario_name_en) : '',
+      })}
     >
       <form onSubmit={submit} noValidate>
         <Stack>

@@ -8,6 +8,7 @@ import {
 } from '@vrtc/contract';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useContentText } from '../../lib/content-text';
 import { useScenarioGrants } from '../../api/access';
 import { DataTable } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
@@ -88,6 +89,7 @@ export function GrantsTable({
   onRevoke: (organization: ScenarioAccessOrganization) => void;
 }) {
   const { t, i18n } = useTranslation('adminAccess');
+  const content = useContentText();
   const columns = grantColumns(t, i18n.language, onRevoke);
   const list = useLocalListState({
     pageSize: ACCESS_ENTRY_ORGANIZATIONS,
@@ -109,7 +111,9 @@ export function GrantsTable({
     >
       {entry.organizations_with_grant > ACCESS_ENTRY_ORGANIZATIONS || list.q ? (
         <TextInput
-          aria-label={t('searchOrganizations', { scenario: entry.scenario_name })}
+          aria-label={t('searchOrganizations', {
+            scenario: content.text(entry.scenario_name, entry.scenario_name_en),
+          })}
           placeholder={t('searchOrganizationsPlaceholder')}
           leftSection={<IconSearch size={16} />}
           value={list.search}

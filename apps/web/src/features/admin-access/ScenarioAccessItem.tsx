@@ -2,6 +2,7 @@ import { Accordion, Badge, Button, Group, Progress, Text } from '@mantine/core';
 import { IconKeyOff, IconPlus } from '@tabler/icons-react';
 import type { ScenarioAccessEntry, ScenarioAccessOrganization } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
+import { useContentText } from '../../lib/content-text';
 import { GrantsTable } from './GrantsTable';
 
 /**
@@ -20,6 +21,7 @@ export function ScenarioAccessItem({
   onRevokeAll: () => void;
 }) {
   const { t } = useTranslation('adminAccess');
+  const content = useContentText();
   const share = entry.total_organizations
     ? (entry.organizations_with_access / entry.total_organizations) * 100
     : 0;
@@ -27,7 +29,7 @@ export function ScenarioAccessItem({
     <Accordion.Item value={entry.scenario_id}>
       <Accordion.Control>
         <Group justify="space-between" wrap="wrap" gap="xs" pr="sm">
-          <Text fw={600}>{entry.scenario_name}</Text>
+          <Text fw={600}>{content.text(entry.scenario_name, entry.scenario_name_en)}</Text>
           <Group gap="sm" wrap="nowrap">
             <Progress value={share} w={90} size="sm" radius="xl" aria-hidden visibleFrom="xs" />
             <Badge

@@ -20,7 +20,9 @@ const matrix = {
   scenario_access: [
     {
       scenario_id: scenarioId,
-      scenario_name: 'Fire safety',
+      // The English console shows the English name (issue 42).
+      scenario_name: 'Пожарная безопасность',
+      scenario_name_en: 'Fire safety' as string | null,
       total_organizations: 4,
       organizations_with_access: 2,
       organizations_with_grant: 3,
@@ -225,6 +227,7 @@ describe('scenario access screen', () => {
         ...entry,
         scenario_id: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}`,
         scenario_name: `Scenario ${String(index + 1).padStart(2, '0')}`,
+        scenario_name_en: null,
       }));
       const calls = mockFetch({ 'GET /v1/admin/scenarios/access': accessRoute(scenarios) });
       renderWithProviders(<ScenarioAccessPage />, { route: '/admin/scenario-access' });

@@ -10,6 +10,7 @@ import type {
 } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useContentText } from '../../lib/content-text';
 import { PAGE_SIZE } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { PageHeader } from '../../components/PageHeader';
@@ -27,6 +28,7 @@ const ACCESS_SORT_FIELDS = ['scenario_name'] as const satisfies readonly NonNull
 
 export function ScenarioAccessPage() {
   const { t, i18n } = useTranslation('adminAccess');
+  const content = useContentText();
   const list = useListState({
     pageSize: PAGE_SIZE,
     sortFields: ACCESS_SORT_FIELDS,
@@ -53,7 +55,7 @@ export function ScenarioAccessPage() {
         title: t('revokeTitle'),
         message: t('revokeConfirm', {
           organization: organization.organization_name,
-          scenario: entry.scenario_name,
+          scenario: content.text(entry.scenario_name, entry.scenario_name_en),
         }),
         confirmLabel: t('revoke'),
         danger: true,
@@ -69,7 +71,7 @@ export function ScenarioAccessPage() {
         title: t('revokeAllTitle'),
         message: t('revokeAllConfirm', {
           count: entry.organizations_with_access,
-          scenario: entry.scenario_name,
+          scenario: content.text(entry.scenario_name, entry.scenario_name_en),
         }),
         confirmLabel: t('revokeAll'),
         danger: true,

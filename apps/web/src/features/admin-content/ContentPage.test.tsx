@@ -369,11 +369,11 @@ describe('admin content screen', () => {
         [`PUT /v1/admin/scenarios/${scenario.id}`]: bilingual,
       });
       renderWithProviders(<ContentPage />);
-      // The table shows both names.
-      expect(
-        await screen.findByText('Пожарная безопасность', {}, { timeout: 5000 }),
-      ).toBeInTheDocument();
-      expect(screen.getByTestId('name-en')).toHaveTextContent('Fire safety');
+      // The table shows both names, the English console's first.
+      expect(await screen.findByTestId('name-ru', {}, { timeout: 5000 })).toHaveTextContent(
+        'Пожарная безопасность',
+      );
+      expect(screen.getByText('Fire safety')).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'Edit' }));
       const dialog = await screen.findByRole('dialog', { name: 'Edit scenario' });
       const englishName = within(dialog).getByLabelText(/^English name/);
@@ -399,6 +399,43 @@ describe('admin content screen', () => {
           name_en: null,
         }),
       );
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'names content in English in the English console: the table, descriptions and the selectors',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const english = <T extends object>(item: T, names: Record<string, string>) => ({
+        ...item,
+        ...names,
+      });
+      mockFetch(
+        contentRoutes({
+          scenarios: [
+            english(scenario, {
+              name: 'Пожарная безопасность',
+              name_en: 'Fire safety',
+              description: 'Учения по эвакуации',
+              description_en: 'Evacuation drills',
+            }),
+          ],
+          modules: [english(module, { name: 'Эвакуация', name_en: 'Evacuation' })],
+          levels: [english(level, { name: 'Основы', name_en: 'Basics' })],
+        }),
+      );
+      renderWithProviders(<ContentPage />);
+      expect(await screen.findByText('Evacuation drills', {}, { timeout: 5000 })).toBeVisible();
+      expect(screen.queryByText('Учения по эвакуации')).not.toBeInTheDocument();
+
+      await user.click(screen.getByRole('tab', { name: 'Options' }));
+      await pick(user, screen.getByRole('combobox', { name: 'Scenario' }), 'Fire safety');
+      await pick(user, screen.getByRole('combobox', { name: 'Module' }), 'Evacuation');
+      await pick(user, screen.getByRole('combobox', { name: 'Level' }), '1. Basics');
+      expect(screen.getByRole('combobox', { name: 'Scenario' })).toHaveValue('Fire safety');
+      expect(screen.getByRole('combobox', { name: 'Module' })).toHaveValue('Evacuation');
+      expect(screen.getByRole('combobox', { name: 'Level' })).toHaveValue('1. Basics');
     },
     UI_TIMEOUT,
   );

@@ -1,12 +1,14 @@
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerSelect } from '../../components/ServerSelect';
 import { levelLabel, levelOptions, moduleOptions, scenarioOptions } from '../../api/content';
+import { useContentText } from '../../lib/content-text';
 import type { PanelProps } from './panel-props';
 import { selectLevel, selectModule, selectScenario } from './selection';
 
 /**
  * The parents a tab's rows are under, each a searchable select: the scenario (modules tab), and
- * the module (levels tab) and the level (options tab) under it.
+ * the module (levels tab) and the level (options tab) under it; named in the console's language.
  */
 export function ParentSelects({
   depth,
@@ -15,6 +17,15 @@ export function ParentSelects({
   choose,
 }: Pick<PanelProps, 'selection' | 'tree' | 'choose'> & { depth: 1 | 2 | 3 }) {
   const { t } = useTranslation('adminContent');
+  const content = useContentText();
+  const options = useMemo(
+    () => ({
+      scenarios: scenarioOptions(content),
+      modules: moduleOptions(selection.scenarioId ?? '', content),
+      levels: levelOptions(selection.moduleId ?? '', content),
+    }),
+    [content, selection.scenarioId, selection.moduleId],
+  );
   const chosenModule = tree?.modules.find((m) => m.id === selection.moduleId);
   const chosenLevel = chosenModule?.levels.find((l) => l.id === selection.levelId);
   return (
@@ -22,9 +33,9 @@ export function ParentSelects({
       <ServerSelect
         label={t('scenario')}
         placeholder={t('chooseScenario')}
-        options={scenarioOptions}
+        options={options.scenarios}
         value={selection.scenarioId}
-        valueLabel={tree?.name}
+        valueLabel={tree ? content.name(tree) : undefined}
         onChange={(value) => choose(selectScenario(selection, value))}
         nothingFoundMessage={t('nothingFound')}
       />
@@ -32,9 +43,9 @@ export function ParentSelects({
         <ServerSelect
           label={t('module')}
           placeholder={t('chooseModule')}
-          options={moduleOptions(selection.scenarioId ?? '')}
+          options={options.modules}
           value={selection.moduleId}
-          valueLabel={chosenModule?.name}
+          valueLabel={chosenModule ? content.name(chosenModule) : undefined}
           onChange={(value) => choose(selectModule(selection, value))}
           disabled={!selection.scenarioId}
           nothingFoundMessage={t('nothingFound')}
@@ -44,9 +55,9 @@ export function ParentSelects({
         <ServerSelect
           label={t('level')}
           placeholder={t('chooseLevel')}
-          options={levelOptions(selection.moduleId ?? '')}
+          options={options.levels}
           value={selection.levelId}
-          valueLabel={chosenLevel ? levelLabel(chosenLevel) : undefined}
+          valueLabel={chosenLevel ? levelLabel(chosenLevel, content) : undefined}
           onChange={(value) => choose(selectLevel(selection, value))}
           disabled={!selection.moduleId}
           nothingFoundMessage={t('nothingFound')}

@@ -4,6 +4,7 @@ import type { ColumnDef } from '../../components/table-model';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ContentItem, ContentKind } from '../../api/content';
+import { useContentText } from '../../lib/content-text';
 
 /** What a row's buttons do: open the edit dialog, or ask to delete the item. */
 export interface RowActions {
@@ -11,24 +12,37 @@ export interface RowActions {
   onDelete: (kind: ContentKind, item: ContentItem) => void;
 }
 
-/** Both texts: the primary (Russian) name, and the English one under it when there is one. */
+/**
+ * Both texts, the console's language first: in Russian the primary name with the English one
+ * under it; in English the English name (when there is one) with the Russian one under it.
+ */
 export function NameCell({ item }: { item: ContentItem }) {
+  const { i18n } = useTranslation();
+  const english = i18n.language === 'en' && Boolean(item.name_en);
+  const [first, second] = english ? [item.name_en, item.name] : [item.name, item.name_en];
   return (
     <Stack gap={0}>
       <Text fw={500} size="sm">
-        {item.name}
+        {first}
       </Text>
-      {item.name_en ? (
-        <Text size="xs" c="dimmed" lang="en" data-testid="name-en">
-          {item.name_en}
+      {second ? (
+        <Text
+          size="xs"
+          c="dimmed"
+          lang={english ? 'ru' : 'en'}
+          data-testid={english ? 'name-ru' : 'name-en'}
+        >
+          {second}
         </Text>
       ) : null}
     </Stack>
   );
 }
 
-export function DescriptionCell({ description }: { description: string }) {
+/** The description in the console's language, the other one when it has none. */
+export function DescriptionCell({ item }: { item: ContentItem }) {
   const { t } = useTranslation('adminContent');
+  const description = useContentText().description(item);
   return (
     <Text size="sm" c={description ? undefined : 'dimmed'} lineClamp={2} maw={360}>
       {description || t('common:none')}
@@ -43,7 +57,7 @@ export function textColumns<T extends ContentItem>(t: TFunction): ColumnDef<T, u
     {
       accessorKey: 'description',
       header: t('description'),
-      cell: (c) => <DescriptionCell description={c.row.original.description} />,
+      cell: (c) => <DescriptionCell item={c.row.original} />,
     },
   ];
 }

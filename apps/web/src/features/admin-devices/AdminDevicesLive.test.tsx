@@ -78,6 +78,8 @@ describe('All devices, live', () => {
       await screen.findByText('The list updates live, as headsets change'),
     ).toBeInTheDocument();
 
+    // A list that updates itself offers no Refresh.
+    expect(screen.queryByRole('button', { name: 'Refresh' })).not.toBeInTheDocument();
     enrolled(device(2, 'Bravo'));
     expect(await screen.findByText('Bravo')).toBeInTheDocument();
 
@@ -92,7 +94,7 @@ describe('All devices, live', () => {
     await act(() => refreshes.mock.results[0]!.value);
     refreshes.mockRestore();
     expect(screen.queryByText('Charlie')).not.toBeInTheDocument();
-    // Its refresh button still reads the list.
+    // Paused, it offers a Refresh, which reads the list.
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(await screen.findByText('Charlie')).toBeInTheDocument();
   });

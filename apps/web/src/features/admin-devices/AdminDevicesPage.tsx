@@ -16,7 +16,8 @@ import { SelectionBar } from './SelectionBar';
 
 /**
  * All devices (admin): every organisation's headsets, with counts by status, filters, an
- * auto-refresh switch (live updates, or polling while the stream is down), and single and bulk
+ * auto-refresh switch (live updates, or polling while the stream is down; a Refresh button only
+ * while it is off), and single and bulk
  * deletion. The panels are their own components; this one holds the state they share.
  */
 export function AdminDevicesPage() {
@@ -93,14 +94,17 @@ export function AdminDevicesPage() {
               checked={autoRefresh}
               onChange={(event) => setAutoRefresh(event.currentTarget.checked)}
             />
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} />}
-              loading={devices.isFetching && !devices.isPending}
-              onClick={() => devices.refetch()}
-            >
-              {t('common:refresh')}
-            </Button>
+            {/* A list that updates itself needs no Refresh: offered only while it is paused. */}
+            {autoRefresh ? null : (
+              <Button
+                variant="default"
+                leftSection={<IconRefresh size={16} />}
+                loading={devices.isFetching && !devices.isPending}
+                onClick={() => devices.refetch()}
+              >
+                {t('common:refresh')}
+              </Button>
+            )}
           </>
         }
       />

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
 import { usePhoneLayout } from '../../components/phone-layout';
 import { formatDateRange } from '../../lib/format';
-import { useFileExport } from '../../lib/use-file-export';
+import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
@@ -44,7 +44,7 @@ export function GlobalStatsPage() {
 
   const csv = useFileExport({
     isEmpty: () => data?.total_sessions === 0,
-    download: () => exportStatsCsv(range),
+    download: () => exportStatsCsv(range, csvReaderQuery()),
     doneText: () => t('exported'),
     failedText: () => t('exportFailed'),
   });

@@ -9,6 +9,14 @@ import { DownloadPage } from './DownloadPage';
 const links = {
   oculus_url: 'http://localhost/v1/vr-app/files/oculus?expires=1778400000&signature=abc',
   pico_url: null,
+  builds: [
+    {
+      platform: 'oculus' as const,
+      version: '1.4.2' as string | null,
+      size_bytes: 52_000_000,
+      uploaded_at: '2026-05-09T08:00:00.000Z',
+    },
+  ],
   generated_at: '2026-05-10T12:00:00.000Z',
   expires_in_seconds: 3600,
 };
@@ -22,8 +30,7 @@ describe('download screen', () => {
     notifications.clean();
   });
 
-  it('says no build is uploaded yet, from an answer with no links, and asks again on request', async () => {
-    const user = userEvent.setup();
+  it('says no build is uploaded yet, from an answer with no links, with no retry that cannot help', async () => {
     const calls = mockFetch({
       // The console asks who is signed in (its cookie) when it starts.
       'GET /v1/me': {
@@ -33,7 +40,7 @@ describe('download screen', () => {
         organization_id: '00000000-0000-4000-8000-000000000002',
         organization_name: 'Acme',
       },
-      'GET /v1/vr-app/download': { ...links, oculus_url: null, pico_url: null },
+      'GET /v1/vr-app/download': { ...links, oculus_url: null, pico_url: null, builds: [] },
     });
     renderWithProviders(<DownloadPage />);
     expect(
@@ -45,13 +52,8 @@ describe('download screen', () => {
     // Requirements are shown either way.
     expect(screen.getByText('Android 10.0 or higher')).toBeInTheDocument();
 
-    mockFetch({ 'GET /v1/vr-app/download': links });
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
-    const oculus = await screen.findByRole('link', { name: 'Download for Oculus' });
-    expect(oculus).toHaveAttribute('href', links.oculus_url);
-    expect(
-      screen.queryByText('No build of the VR app has been uploaded yet.'),
-    ).not.toBeInTheDocument();
+    // Asking again cannot upload a build: no Retry is offered.
+    expect(screen.queryByRole('button', { name: 'Retry' })).not.toBeInTheDocument();
   });
 
   it('says the link is not available, with the reason, when the server fails', async () => {
@@ -76,6 +78,10 @@ describe('download screen', () => {
     expect(screen.getByRole('button', { name: 'Download for Pico' })).toBeDisabled();
     expect(screen.getByText('Download links expire in 60 minutes.')).toBeInTheDocument();
     expect(screen.getByLabelText('Oculus build')).toHaveValue(links.oculus_url);
+    // What is installed: the build's version and size, for staff too.
+    expect(screen.getByTestId('build-facts-oculus')).toHaveTextContent(
+      /^version 1\.4\.2 · 49\.6 MB$/,
+    );
     for (const requirement of [
       'Oculus Quest 2/3 or Pico 4',
       'Android 10.0 or higher',

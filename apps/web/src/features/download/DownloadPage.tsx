@@ -24,9 +24,11 @@ import {
   IconDownload,
   IconRefresh,
 } from '@tabler/icons-react';
-import type { AppPlatform, DownloadLinks } from '@vrtc/contract';
+import type { AppBuild, AppPlatform, DownloadLinks } from '@vrtc/contract';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api-error';
+import { formatBytes } from '../../lib/bytes';
 import { errorText } from '../../lib/error-text';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
@@ -66,40 +68,55 @@ function NotAvailable({
           {noLinks ? t('download:noBuildYet') : errorText(error, t('download:notAvailable'))}
         </Text>
         {noLinks && admin ? <Text size="sm">{t('download:admin.uploadBelow')}</Text> : null}
-        <Button
-          size="xs"
-          variant="light"
-          color={noLinks ? 'yellow' : 'red'}
-          leftSection={<IconRefresh size={14} />}
-          onClick={onRetry}
-          loading={retrying}
-        >
-          {t('common:retry')}
-        </Button>
+        {/* Asking again cannot upload a build: a retry only where the request failed. */}
+        {noLinks ? null : (
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            leftSection={<IconRefresh size={14} />}
+            onClick={onRetry}
+            loading={retrying}
+          >
+            {t('common:retry')}
+          </Button>
+        )}
       </Stack>
     </Alert>
   );
 }
 
+/** What staff install: the build's version (when the admin gave one) and size. */
+function buildFacts(t: TFunction, language: string, build: AppBuild | undefined) {
+  if (!build) return null;
+  const size = formatBytes(build.size_bytes, language);
+  return build.version ? t('download:buildFacts', { version: build.version, size }) : size;
+}
+
 function BuildButtons({ links }: { links: DownloadLinks }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <SimpleGrid type="container" cols={{ base: 1, '420px': 2 }} spacing="md">
       {PLATFORMS.map(({ platform, field }) => {
         const url = links[field];
         const label = t(`download:for.${platform}`);
+        const build = links.builds.find((candidate) => candidate.platform === platform);
         return url ? (
-          <Button
-            key={platform}
-            component="a"
-            href={url}
-            download
-            size="lg"
-            leftSection={<IconDownload size={20} />}
-            onClick={() => notifySuccess(t('download:started'))}
-          >
-            {label}
-          </Button>
+          <Stack key={platform} gap={4}>
+            <Button
+              component="a"
+              href={url}
+              download
+              size="lg"
+              leftSection={<IconDownload size={20} />}
+              onClick={() => notifySuccess(t('download:started'))}
+            >
+              {label}
+            </Button>
+            <Text size="sm" c="dimmed" ta="center" data-testid={`build-facts-${platform}`}>
+              {buildFacts(t, i18n.language, build)}
+            </Text>
+          </Stack>
         ) : (
           <Tooltip key={platform} label={t('download:noBuild')}>
             <span tabIndex={0} style={{ display: 'block' }}>

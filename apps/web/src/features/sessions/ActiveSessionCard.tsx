@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Code, Group, Progress, Stack, Text } from '@mantine/core';
+import { Alert, Button, Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { IconAntennaBarsOff, IconClock, IconPlayerStop } from '@tabler/icons-react';
 import type { ActiveSession, SessionTask } from '@vrtc/contract';
 import type { ReactNode } from 'react';
@@ -161,13 +161,18 @@ export function ActiveSessionCard({
       </Group>
       {silent ? <SilentNotice signal={silent} /> : null}
       <Stack gap={6}>
-        <Field label={t('sessions:active.sessionId')}>
-          <Code title={session.id}>{session.id.slice(0, 8)}</Code>
-        </Field>
         <Field label={t('sessions:active.device')}>{session.device_name}</Field>
         <Field label={t('sessions:active.moduleLevel')} stacked>
           {content.text(session.module_name, session.module_name_en)} -{' '}
           {content.text(session.level_name, session.level_name_en)}
+        </Field>
+        {/* What this run was set up with (an id fragment told a manager nothing). */}
+        <Field label={t('sessions:active.options')} stacked>
+          <span data-testid="active-options">
+            {session.selected_options.length > 0
+              ? session.selected_options.map((option) => content.name(option)).join(', ')
+              : t('sessions:active.noOptions')}
+          </span>
         </Field>
         <Field label={t('sessions:active.tasks')}>
           <span data-testid="completed-tasks">

@@ -10,7 +10,7 @@ import { DataTable } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
-import { useFileExport } from '../../lib/use-file-export';
+import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { useHistoryColumns } from './history-columns';
 import { historyFilters, NO_HISTORY_FILTERS, useHistoryList } from './history-list';
 import { HistoryFilters } from './HistoryFilters';
@@ -36,8 +36,7 @@ export function SessionHistory() {
   const csv = useFileExport({
     isEmpty: () => total === 0,
     // Content names in the file as the console shows them.
-    download: () =>
-      exportSessionHistory({ ...exportFilters, lang: i18n.language === 'en' ? 'en' : 'ru' }),
+    download: () => exportSessionHistory({ ...exportFilters, ...csvReaderQuery() }),
     doneText: () => t('sessions:history.exported', { count: total }),
     failedText: () => t('sessions:history.exportFailed'),
   });

@@ -97,6 +97,7 @@ const active: ActiveSession = {
   module_name_en: 'Basics',
   level_name: 'Вводный',
   level_name_en: 'Intro',
+  selected_options: [],
   seconds_active: 65,
   completed_tasks: 1,
   max_tasks: 3,
@@ -246,6 +247,9 @@ describe('sessions screen', () => {
     await user.click(screen.getByRole('checkbox', { name: /Smoke/ }));
     const summary = screen.getByText('Summary').closest('div')!;
     expect(within(summary).getByText('Ivan Petrov')).toBeInTheDocument();
+    // The stepper shows what each step picked, on a laptop too.
+    expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
+    expect(screen.getByTestId('step-choice-level')).toHaveTextContent('Intro');
     expect(within(summary).getByText('Level 1: Intro')).toBeInTheDocument();
     expect(within(summary).getByText('Smoke')).toBeInTheDocument();
 
@@ -716,7 +720,7 @@ describe('sessions screen', () => {
 
       await user.click(screen.getByRole('button', { name: 'Export CSV' }));
       expect(await screen.findByText('Exported 4 sessions')).toBeInTheDocument();
-      // Content names in the file as the (English) console shows them.
+      // The file in the (English) console's language, times at this computer's offset.
       expect(requestsTo(calls, '/v1/sessions/export')).toEqual([
         {
           status: 'completed',
@@ -724,6 +728,7 @@ describe('sessions screen', () => {
           to: '2026-05-31',
           vr_user_id: vrUser.id,
           lang: 'en',
+          utc_offset: String(-new Date().getTimezoneOffset() || 0),
         },
       ]);
       expect(saved).toEqual({ href: 'blob:history', download: name });

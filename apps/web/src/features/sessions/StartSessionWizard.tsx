@@ -100,8 +100,14 @@ export function StartSessionWizard({
           <Stepper.Step
             key={name}
             label={t(`sessions:wizard.steps.${name}`)}
-            // Standing one under the other, each step shows its choice.
-            description={narrow ? stepSummary(index, state, choices, content) : undefined}
+            // Each step shows its choice: in full one under the other, cut short side by side.
+            description={
+              <StepChoice
+                name={name}
+                choice={stepSummary(index, state, choices, content)}
+                narrow={narrow}
+              />
+            }
           />
         ))}
       </Stepper>
@@ -142,5 +148,40 @@ export function StartSessionWizard({
         onStart={startSession}
       />
     </Card>
+  );
+}
+
+/** A step's choice under its name; side by side on a laptop, cut to a line (in full on hover). */
+function StepChoice({
+  name,
+  choice,
+  narrow,
+}: {
+  name: string;
+  choice: string | undefined;
+  narrow: boolean;
+}) {
+  if (!choice) return null;
+  return (
+    <Text
+      span
+      size="xs"
+      c="dimmed"
+      title={choice}
+      data-testid={`step-choice-${name}`}
+      style={
+        narrow
+          ? { display: 'block', overflowWrap: 'anywhere' }
+          : {
+              display: 'block',
+              maxWidth: 140,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+              whiteSpace: 'nowrap',
+            }
+      }
+    >
+      {choice}
+    </Text>
   );
 }

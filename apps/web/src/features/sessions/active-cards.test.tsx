@@ -29,6 +29,11 @@ function running(silentS: number | null): ActiveSession {
     module_name_en: 'Basics',
     level_name: 'Вводный',
     level_name_en: 'Intro',
+    // Chosen at the start: the card names them in the console's language.
+    selected_options: [
+      { id: '00000000-0000-4000-8000-0000000000e1', name: 'Дым', name_en: 'Smoke' },
+      { id: '00000000-0000-4000-8000-0000000000e2', name: 'Ночь', name_en: null },
+    ],
     seconds_active: 65,
     completed_tasks: 1,
     max_tasks: 3,
@@ -126,6 +131,8 @@ describe('the Active card', () => {
     const card = await screen.findByTestId('active-session');
     expect(card).toHaveAttribute('data-signal', 'ok');
     expect(within(card).queryByTestId('no-signal')).not.toBeInTheDocument();
+    // The options the session was started with, in the console's language.
+    expect(within(card).getByTestId('active-options')).toHaveTextContent('Smoke, Ночь');
   });
 
   it('says for how long a silent headset has not been heard from, and what happens next', async () => {

@@ -67,6 +67,7 @@ const active: ActiveSession = {
   id: SESSION,
   ...names,
   device_id: DEVICE,
+  selected_options: [],
   seconds_active: 65,
   completed_tasks: 1,
   max_tasks: 3,

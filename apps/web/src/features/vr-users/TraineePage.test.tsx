@@ -156,6 +156,29 @@ describe("a trainee's page", () => {
     expect(within(sessions).getByText(/^\d{2}\/\d{2}\/2026, \d{2}:\d{2}/)).toBeInTheDocument();
   });
 
+  it('says once that a trainee does not exist, with nothing to export, print or retry', async () => {
+    await i18n.changeLanguage('en');
+    const gone = { status: 404, body: { error: 'not_found', message: 'VR user not found' } };
+    mockFetch({
+      [`GET /v1/vr-users/${ID}`]: gone,
+      [`GET /v1/vr-users/${ID}/record`]: gone,
+      [`GET /v1/vr-users/${ID}/sessions`]: gone,
+      'GET /v1/sessions': { sessions: [], total: 0, limit: 500, offset: 0 },
+    });
+    renderWithProviders(
+      <Routes>
+        <Route path="/vr-users/:id" element={<TraineePage />} />
+      </Routes>,
+      { route: `/vr-users/${ID}` },
+    );
+    expect(await screen.findByTestId('trainee-missing')).toHaveTextContent(
+      'There is no such VR user',
+    );
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    for (const name of ['Export CSV', 'Print', 'Retry'])
+      expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+  });
+
   it('prints, and downloads the server CSV in the console language', async () => {
     await i18n.changeLanguage('ru');
     const user = userEvent.setup();
@@ -170,7 +193,10 @@ describe("a trainee's page", () => {
     expect(print).toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Экспорт CSV' }));
     await waitFor(() =>
-      expect(calls.map((call) => call.url)).toContain(`/v1/vr-users/${ID}/record/export?lang=ru`),
+      expect(calls.map((call) => call.url)).toContain(
+        // The file in the console's language, times at this computer's offset.
+        `/v1/vr-users/${ID}/record/export?lang=ru&utc_offset=${-new Date().getTimezoneOffset() || 0}`,
+      ),
     );
     expect(await screen.findByText('Карточка обучения выгружена')).toBeInTheDocument();
     expect(saved).toHaveBeenCalled();

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Anchor,
   Button,
   Card,
@@ -23,9 +24,10 @@ import {
   useVrUserRecordSessions,
 } from '../../api/vr-users';
 import { PageHeader } from '../../components/PageHeader';
+import { ApiError } from '../../lib/api-error';
 import { QueryState } from '../../components/QueryState';
 import { usePhoneLayout } from '../../components/phone-layout';
-import { useFileExport } from '../../lib/use-file-export';
+import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import classes from './TraineePage.module.css';
 import { TrainingRecordCards } from './TrainingRecordCards';
@@ -134,17 +136,23 @@ function RecordTable({ record }: { record: TrainingRecord }) {
  */
 export function TraineePage() {
   const { id = '' } = useParams();
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const vrUser = useVrUser(id);
   const record = useVrUserRecord(id);
   const recordSessions = useVrUserRecordSessions(id);
   const name = record.data?.vr_user.name ?? vrUser.data?.name ?? '';
 
   const csv = useFileExport({
-    download: () => exportVrUserRecord(id, i18n.language === 'en' ? 'en' : 'ru'),
+    download: () => exportVrUserRecord(id, csvReaderQuery()),
     doneText: () => t('vrUsers:record.exported'),
     failedText: () => t('vrUsers:record.exportFailed'),
   });
+
+  // A trainee that does not exist (deleted, or a wrong link): said once, with nothing to export,
+  // print or retry.
+  if ([vrUser.error, record.error].some((e) => e instanceof ApiError && e.status === 404)) {
+    return <MissingTrainee />;
+  }
 
   return (
     <Stack gap="lg">
@@ -216,6 +224,23 @@ export function TraineePage() {
         </Title>
         <VrUserSessionTimeline vrUserId={id} />
       </Card>
+    </Stack>
+  );
+}
+
+function MissingTrainee() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="lg">
+      <Anchor component={Link} to="/vr-users" size="sm">
+        <Group gap={4} component="span">
+          <IconArrowLeft size={14} aria-hidden />
+          {t('vrUsers:record.back')}
+        </Group>
+      </Anchor>
+      <Alert color="yellow" role="alert" data-testid="trainee-missing">
+        {t('vrUsers:record.missing')}
+      </Alert>
     </Stack>
   );
 }
