@@ -200,7 +200,13 @@ describe('single sign-on in the browser', () => {
         hasText: en('adminOrganizations:sso.testPassed'),
       });
       await expect.poll(() => result.textContent()).toContain(`tester@${oidcDomain}`);
-      expect(await result.textContent()).toContain('(jit)');
+      // What would happen, worded by the console from the server's code: a jit account, auditor.
+      expect(await result.textContent()).toContain(
+        tr('en', 'adminOrganizations:sso.outcomes.would_create', {
+          email: `tester@${oidcDomain}`,
+          role: en('adminOrganizations:sso.roleAuditor'),
+        }),
+      );
       await screenshot(page, 'en', 'sso-test-result');
       // Nobody was signed in by it, and no account was made.
       expect(await signedInAs(page)).toBe(adminLogin().email);

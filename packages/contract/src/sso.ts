@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Email, Text, Timestamp, Uuid } from './common.ts';
+import { Email, Role, Text, Timestamp, Uuid } from './common.ts';
 
 /**
  * Single sign-on per organisation (docs/sso.md): a platform admin enters the organisation's
@@ -169,17 +169,43 @@ export const SsoReauthQuery = Type.Object(
   { additionalProperties: false },
 );
 
-/** What a platform admin's test sign-in saw: the claims, or the exact reason it failed. */
+/**
+ * What would happen to the person a test sign-in brought back (nobody is signed in): signs in to
+ * an existing account, gets one made (jit), or is refused: no account and jit off, an email outside
+ * the organisation's domains, of another organisation's account, of a platform admin, or of a
+ * deactivated account or organisation.
+ */
+export const SSO_TEST_OUTCOMES = [
+  'existing_account',
+  'would_create',
+  'no_account',
+  'domain_not_allowed',
+  'other_organization',
+  'platform_admin',
+  'account_inactive',
+] as const;
+export const SsoTestOutcome = Type.Enum(SSO_TEST_OUTCOMES);
+export type SsoTestOutcome = Static<typeof SsoTestOutcome>;
+
+/**
+ * What a platform admin's test sign-in saw: the claims and what would happen to that person, or
+ * the failure's stable code and its technical detail. The console words the codes itself.
+ */
 export const SsoTestResult = Type.Object({
   ok: Type.Boolean(),
   protocol: SsoProtocol,
   /** The claims (OIDC) or the assertion's NameID and attributes (SAML) when ok. */
   claims: Type.Record(Type.String(), Type.Unknown()),
-  /** The failure's code and the check that refused, when not ok. */
-  error: Type.Union([Type.String(), Type.Null()]),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  /** Whether that person could sign in here (the account lookup's result, nobody is signed in). */
-  account: Type.String(),
+  /** When ok: what would happen to that person here (the account lookup, nobody is signed in). */
+  outcome: Type.Union([SsoTestOutcome, Type.Null()]),
+  /** When ok: the email the provider vouched for, lower-cased. */
+  email: Type.Union([Type.String(), Type.Null()]),
+  /** When ok: the existing account's role, or the role a jit account would get; else null. */
+  role: Type.Union([Role, Type.Null()]),
+  /** When not ok: why (one of SSO_ERRORS). */
+  code: Type.Union([Type.Enum(SSO_ERRORS), Type.Null()]),
+  /** When not ok: the check that refused, or the provider's own error text, as it came. */
+  detail: Type.Union([Type.String(), Type.Null()]),
 });
 export type SsoTestResult = Static<typeof SsoTestResult>;
 

@@ -300,7 +300,11 @@ describe('OIDC sign-in', () => {
       ok: true,
       protocol: 'oidc',
       claims: { email: 'tia@trial.example', iss: issuer },
-      account: expect.stringContaining('would be made'),
+      outcome: 'would_create',
+      email: 'tia@trial.example',
+      role: 'client',
+      code: null,
+      detail: null,
     });
     expect(
       await t.db
@@ -309,6 +313,28 @@ describe('OIDC sign-in', () => {
         .where('email', '=', 'tia@trial.example')
         .execute(),
     ).toEqual([]);
+    // An email of another organisation's account: the provider's answer passed, the person would
+    // be refused, and the result says why as a code the console words.
+    await makeAccount(t.db, { email: 'otto@trial.example' });
+    const other = await test();
+    const otherBack = await signInAtProvider(
+      other.headers.location as string,
+      'otto@trial.example',
+    );
+    const otherAt = new URL(
+      (await t.app.inject({ url: otherBack.slice(PUBLIC_URL.length) })).headers.location as string,
+      PUBLIC_URL,
+    );
+    const otherResult = await t.app.inject({
+      url: `/v1/admin/organizations/${organization.id}/sso/tests/${otherAt.searchParams.get('sso_test')}`,
+      headers: admin.headers,
+    });
+    expect(otherResult.json()).toMatchObject({
+      ok: true,
+      outcome: 'other_organization',
+      email: 'otto@trial.example',
+      role: null,
+    });
     // A wrong client secret: the reason the provider gave comes back.
     await configure(organization.id, 'trial.example', { client_secret: 'not-the-secret' });
     const again = await test();
@@ -321,7 +347,7 @@ describe('OIDC sign-in', () => {
       url: `/v1/admin/organizations/${organization.id}/sso/tests/${failedAt.searchParams.get('sso_test')}`,
       headers: admin.headers,
     });
-    expect(reason.json()).toMatchObject({ ok: false, error: 'invalid_response' });
-    expect(reason.json().reason).toMatch(/invalid_client|client/i);
+    expect(reason.json()).toMatchObject({ ok: false, code: 'invalid_response', outcome: null });
+    expect(reason.json().detail).toMatch(/invalid_client|client/i);
   });
 });

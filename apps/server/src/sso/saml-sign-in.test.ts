@@ -340,7 +340,10 @@ describe('SAML test sign-in and re-authentication', () => {
       ok: true,
       protocol: 'saml',
       claims: { nameID: 'tess@trial-saml.example', issuer: idp.entityId },
-      account: expect.stringContaining('no account'),
+      outcome: 'no_account',
+      email: 'tess@trial-saml.example',
+      role: null,
+      code: null,
     });
     idp.answer = { audience: 'https://another-app.example/saml' };
     const again = await t.app.inject({ url: start, headers: admin.headers });
@@ -349,8 +352,9 @@ describe('SAML test sign-in and re-authentication', () => {
     const failed = await post(samlResponseOf(await (await fetch(next)).text()));
     expect(await result(failed)).toMatchObject({
       ok: false,
-      error: 'invalid_response',
-      reason: expect.stringContaining('audience mismatch'),
+      outcome: null,
+      code: 'invalid_response',
+      detail: expect.stringContaining('audience mismatch'),
     });
   });
 });

@@ -15,21 +15,26 @@ export interface ConfigRow {
   default_role: string;
 }
 
+type Found = Awaited<ReturnType<typeof findAccount>>;
+
 /**
- * The account of `email` in the organisation, or undefined when it has none; an email of another
- * organisation, of a platform admin or of a deactivated account is refused.
+ * What the email finds in the organisation: its account, none, or why it is refused (an email
+ * outside the organisation's domains, of another organisation, of a platform admin, deactivated).
+ * A test sign-in reports it as is; a sign-in refuses with the failure of the same name.
  */
-export async function existingAccount(ctx: ServiceContext, config: ConfigRow, email: string) {
-  const domain = email.split('@').pop() ?? '';
-  const owned = await ctx.db
-    .selectFrom('sso_email_domains')
-    .select('organization_id')
-    .where('domain', '=', domain)
-    .executeTakeFirst();
-  if (owned?.organization_id !== config.organization_id) {
-    throw new SsoFailure('email_not_allowed', 'The email is not of this organization');
-  }
-  const account = await ctx.db
+export type Lookup =
+  | { outcome: 'existing_account'; account: NonNullable<Found> }
+  | {
+      outcome:
+        | 'none'
+        | 'domain_not_allowed'
+        | 'other_organization'
+        | 'platform_admin'
+        | 'account_inactive';
+    };
+
+async function findAccount(ctx: ServiceContext, email: string) {
+  return ctx.db
     .selectFrom('accounts')
     .innerJoin('organizations', 'organizations.id', 'accounts.organization_id')
     .select([
@@ -42,16 +47,46 @@ export async function existingAccount(ctx: ServiceContext, config: ConfigRow, em
     ])
     .where((eb) => eb(eb.fn('lower', ['accounts.email']), '=', email))
     .executeTakeFirst();
-  if (account) {
-    // No identity provider signs anyone into another tenant, nor a platform admin anywhere.
-    if (account.organization_id !== config.organization_id || account.role === 'admin') {
-      throw new SsoFailure('email_not_allowed', 'The email belongs to another organization');
-    }
-    if (!account.active || !account.organization_active) {
-      throw new SsoFailure('account_inactive', 'The account or organization is deactivated');
-    }
-  }
-  return account;
+}
+
+export async function lookUp(
+  ctx: ServiceContext,
+  config: ConfigRow,
+  email: string,
+): Promise<Lookup> {
+  const domain = email.split('@').pop() ?? '';
+  const owned = await ctx.db
+    .selectFrom('sso_email_domains')
+    .select('organization_id')
+    .where('domain', '=', domain)
+    .executeTakeFirst();
+  if (owned?.organization_id !== config.organization_id) return { outcome: 'domain_not_allowed' };
+  const account = await findAccount(ctx, email);
+  if (!account) return { outcome: 'none' };
+  // No identity provider signs anyone into another tenant, nor a platform admin anywhere.
+  if (account.organization_id !== config.organization_id) return { outcome: 'other_organization' };
+  if (account.role === 'admin') return { outcome: 'platform_admin' };
+  if (!account.active || !account.organization_active) return { outcome: 'account_inactive' };
+  return { outcome: 'existing_account', account };
+}
+
+const REFUSALS = {
+  domain_not_allowed: ['email_not_allowed', 'The email is not of this organization'],
+  other_organization: ['email_not_allowed', 'The email belongs to another organization'],
+  platform_admin: ['email_not_allowed', 'The email belongs to another organization'],
+  account_inactive: ['account_inactive', 'The account or organization is deactivated'],
+} as const;
+
+/**
+ * The account of `email` in the organisation, or undefined when it has none; an email of another
+ * organisation, of a platform admin or of a deactivated account is refused.
+ */
+export async function existingAccount(ctx: ServiceContext, config: ConfigRow, email: string) {
+  const found = await lookUp(ctx, config, email);
+  if (found.outcome === 'existing_account') return found.account;
+  if (found.outcome === 'none') return undefined;
+  const [code, message] = REFUSALS[found.outcome];
+  throw new SsoFailure(code, message);
 }
 
 /** The account of `email` in the organisation, made when jit allows; anyone else is refused. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SamlAcsBody } from '@vrtc/contract';
+import type { SamlAcsBody, SsoDefaultRole, SsoTestResult } from '@vrtc/contract';
 import type { Selectable } from 'kysely';
 import { issueToken } from '../auth/auth.service.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -9,7 +9,7 @@ import type { ServiceContext } from '../platform/service/context.ts';
 import { redeem } from './oidc.ts';
 import { validateResponse } from './saml.ts';
 import { claimedInResponseTo } from './saml-xml.ts';
-import { accountFor, existingAccount } from './sso-account.ts';
+import { accountFor, lookUp } from './sso-account.ts';
 import { SsoFailure } from './sso-failure.ts';
 import {
   SIGN_IN_TTL_MS,
@@ -152,9 +152,11 @@ async function settle(
     return keepTest(ctx, pending, {
       ok: false,
       claims: {},
-      error: error.code,
-      reason: error.message,
-      account: '',
+      outcome: null,
+      email: null,
+      role: null,
+      code: error.code,
+      detail: error.message,
     });
   }
 }
@@ -195,25 +197,29 @@ async function tested(
   identity: Identity,
   email: string,
 ): Promise<Finished> {
-  const account = await existingAccount(ctx, row, email);
-  const outcome = account
-    ? `signs in as ${account.email} (${account.role})`
-    : row.jit
-      ? `an account ${email} (${row.default_role}) would be made (jit)`
-      : `no account for ${email}: refused (no_account)`;
+  const found = await lookUp(ctx, row, email);
+  const outcome =
+    found.outcome === 'existing_account'
+      ? { outcome: found.outcome, role: found.account.role }
+      : found.outcome === 'none'
+        ? row.jit
+          ? { outcome: 'would_create' as const, role: row.default_role as SsoDefaultRole }
+          : { outcome: 'no_account' as const, role: null }
+        : { outcome: found.outcome, role: null };
   return keepTest(ctx, pending, {
     ok: true,
     claims: identity.claims,
-    error: null,
-    reason: null,
-    account: outcome,
+    email,
+    ...outcome,
+    code: null,
+    detail: null,
   });
 }
 
 async function keepTest(
   ctx: ServiceContext,
   pending: Pending,
-  result: Record<string, unknown>,
+  result: Omit<SsoTestResult, 'protocol'>,
 ): Promise<Finished> {
   const testId = crypto.randomBytes(16).toString('base64url');
   await ctx.db

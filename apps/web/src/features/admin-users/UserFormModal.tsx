@@ -1,7 +1,7 @@
-import { Alert, Modal, PasswordInput, Select, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import type { Account, Role } from '@vrtc/contract';
+import type { Account } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormFooter } from '../../components/FormFooter';
@@ -14,18 +14,11 @@ import { ServerSelect } from '../../components/ServerSelect';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { useCreateAccount, useUpdateAccount } from '../../api/accounts';
 import { isEmail, MIN_PASSWORD_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from './validation';
-
-interface Values {
-  email: string;
-  password: string;
-  role: Role;
-  organization_id: string | null;
-  active: boolean;
-}
+import { AccountSwitches, type AccountValues as Values } from './AccountSwitches';
 
 /**
  * Create an account (email, password, role, organisation) or edit one (email, role,
- * organisation, active). A missing required field shows 'Please fill in all required fields'.
+ * organisation, active, exempt from single sign-on). A missing required field shows 'Please fill in all required fields'.
  */
 export function UserFormModal({
   opened,
@@ -47,7 +40,14 @@ export function UserFormModal({
   const isSelf = account?.id === me.id;
 
   const form = useForm<Values>({
-    initialValues: { email: '', password: '', role: 'client', organization_id: null, active: true },
+    initialValues: {
+      email: '',
+      password: '',
+      role: 'client',
+      organization_id: null,
+      active: true,
+      sso_exempt: false,
+    },
     validate: (values) => {
       const errors: Record<string, boolean | string> = {};
       if (!values.email.trim()) errors.email = true;
@@ -70,6 +70,7 @@ export function UserFormModal({
       role: account?.role ?? 'client',
       organization_id: account?.organization_id ?? defaultOrganization?.value ?? null,
       active: account?.active ?? true,
+      sso_exempt: account?.sso_exempt ?? false,
     });
     form.clearErrors();
   });
@@ -91,6 +92,10 @@ export function UserFormModal({
               role: values.role,
               organization_id: organizationId,
               active: values.active,
+              // Only when changed: it means nothing where the organisation has no single sign-on.
+              ...(values.sso_exempt !== (account.sso_exempt ?? false)
+                ? { sso_exempt: values.sso_exempt }
+                : {}),
             },
           });
           notifySuccess(t('updated'));
@@ -173,14 +178,7 @@ export function UserFormModal({
             value={form.values.organization_id}
             onChange={(id) => form.setFieldValue('organization_id', id)}
           />
-          {account ? (
-            <Switch
-              label={t('activeLabel')}
-              description={isSelf ? t('selfActiveHint') : t('activeHint')}
-              disabled={isSelf}
-              {...form.getInputProps('active', { type: 'checkbox' })}
-            />
-          ) : null}
+          {account ? <AccountSwitches form={form} isSelf={isSelf} /> : null}
           <FormFooter
             submitLabel={account ? t('common:save') : t('common:create')}
             pending={create.isPending || update.isPending}

@@ -341,6 +341,68 @@ describe('admin users screen', () => {
   );
 
   it(
+    'marks staff of an organisation with single sign-on exempt from it, and offers no admin that',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const calls = routes({
+        [`GET /v1/admin/organizations/${staff.organization_id}/sso`]: {
+          organization_id: staff.organization_id,
+          protocol: 'oidc',
+          enforced: true,
+          issuer: 'https://idp.example',
+          client_id: 'console',
+          client_secret_set: true,
+          email_domains: ['clinic.example'],
+          jit: false,
+          default_role: 'client',
+          redirect_uri: 'https://console.example/v1/auth/sso/callback',
+          idp_entity_id: '',
+          entry_point: '',
+          idp_certificate: '',
+          acs_url: '',
+          sp_entity_id: '',
+          sp_metadata_url: '',
+          updated_at: '2026-04-01T10:00:00.000Z',
+        },
+        [`PUT /v1/admin/users/${staff.id}`]: ({ body }: { body?: unknown }) => ({
+          ...staff,
+          ...(body as object),
+        }),
+      });
+      renderPage();
+      // A platform admin always signs in by password: no exemption to give.
+      const mine = (await screen.findByText('admin@example.com', {}, { timeout: 5000 })).closest(
+        'tr',
+      )!;
+      await user.click(within(mine).getByRole('button', { name: /Edit/ }));
+      let dialog = await screen.findByRole('dialog', { name: 'Edit user' });
+      expect(within(dialog).getByRole('switch', { name: /^Active/ })).toBeInTheDocument();
+      expect(within(dialog).queryByRole('switch', { name: /single sign-on/ })).toBeNull();
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+      const row = screen.getByText('staff@clinic.example').closest('tr')!;
+      await user.click(within(row).getByRole('button', { name: /Edit/ }));
+      dialog = await screen.findByRole('dialog', { name: 'Edit user' });
+      const exempt = await within(dialog).findByRole('switch', {
+        name: /^Exempt from single sign-on/,
+      });
+      expect(exempt).not.toBeChecked();
+      expect(
+        within(dialog).getByText(/although the organisation requires single sign-on/),
+      ).toBeInTheDocument();
+      await user.click(exempt);
+      await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+        email: 'staff@clinic.example',
+        sso_exempt: true,
+      });
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
     'speaks Russian: the admins’ requirement turned off, and the reset dialog',
     async () => {
       await i18n.changeLanguage('ru');

@@ -120,9 +120,11 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
           ok: true,
           protocol: 'oidc',
           claims: { sub: 'u-1', email: 'staff@clinic.example', groups: ['a', 'b'] },
-          error: null,
-          reason: null,
-          account: 'signs in as staff@clinic.example (client)',
+          outcome: 'existing_account',
+          email: 'staff@clinic.example',
+          role: 'client',
+          code: null,
+          detail: null,
         },
         'GET /v1/admin/users': accountsAnswer,
       });
@@ -135,7 +137,7 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
       );
       const passed = await screen.findByRole('status');
       expect(passed).toHaveTextContent('Test sign-in succeeded');
-      expect(passed).toHaveTextContent('Here: signs in as staff@clinic.example (client)');
+      expect(passed).toHaveTextContent('staff@clinic.example signs in to their account (Client).');
       expect(passed).toHaveTextContent('email: staff@clinic.example');
       expect(passed).toHaveTextContent('groups: ["a","b"]');
     },
@@ -151,9 +153,11 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
           ok: false,
           protocol: 'saml',
           claims: {},
-          error: 'invalid_response',
-          reason: 'SAML assertion audience mismatch',
-          account: '',
+          outcome: null,
+          email: null,
+          role: null,
+          code: 'invalid_response',
+          detail: 'SAML assertion audience mismatch',
         },
         'GET /v1/admin/users': accountsAnswer,
       });
@@ -167,7 +171,8 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
       // The alert with that title (a notification of another test may be on screen too).
       const failed = (await screen.findByText('Test sign-in failed')).closest('[role="alert"]');
       expect(failed).toHaveTextContent('Code: invalid_response');
-      expect(failed).toHaveTextContent('Reason: SAML assertion audience mismatch');
+      expect(failed).toHaveTextContent('The identity provider’s answer failed a check');
+      expect(failed).toHaveTextContent('Technical detail: SAML assertion audience mismatch');
       unmount();
       renderWithProviders(
         <SsoSection
@@ -178,6 +183,72 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
       );
       const notStarted = (await screen.findByText('Test sign-in failed')).closest('[role="alert"]');
       expect(notStarted).toHaveTextContent('Code: provider_error');
+      expect(notStarted).toHaveTextContent('The identity provider could not be reached');
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'words what a test sign-in came back with in Russian: the outcome and the failure',
+    async () => {
+      await i18n.changeLanguage('ru');
+      try {
+        mockFetch({
+          [`GET ${url}`]: saml,
+          [`GET ${url}/tests/t3`]: {
+            ok: true,
+            protocol: 'saml',
+            claims: { nameID: 'new@clinic.example' },
+            outcome: 'would_create',
+            email: 'new@clinic.example',
+            role: 'auditor',
+            code: null,
+            detail: null,
+          },
+          [`GET ${url}/tests/t4`]: {
+            ok: false,
+            protocol: 'oidc',
+            claims: {},
+            outcome: null,
+            email: null,
+            role: null,
+            code: 'invalid_state',
+            detail: 'Unknown, used or expired sign-in',
+          },
+          'GET /v1/admin/users': accountsAnswer,
+        });
+        const { unmount } = renderWithProviders(
+          <SsoSection
+            organization={organization}
+            tested={{ testId: 't3', startError: null }}
+            onClose={() => undefined}
+          />,
+        );
+        const passed = await screen.findByRole('status');
+        expect(passed).toHaveTextContent('Проверка входа прошла');
+        expect(passed).toHaveTextContent(
+          'Для new@clinic.example при этом первом входе будет создана учётная запись (Аудитор).',
+        );
+        unmount();
+        renderWithProviders(
+          <SsoSection
+            organization={organization}
+            tested={{ testId: 't4', startError: null }}
+            onClose={() => undefined}
+          />,
+        );
+        const failed = (await screen.findByText('Проверка входа не прошла')).closest(
+          '[role="alert"]',
+        );
+        expect(failed).toHaveTextContent('Проверка входа устарела, уже использована');
+        expect(failed).toHaveTextContent('Код: invalid_state');
+        // The check's own words stay as they came: they are for the one who reads logs.
+        expect(failed).toHaveTextContent(
+          'Технические подробности: Unknown, used or expired sign-in',
+        );
+      } finally {
+        await i18n.changeLanguage('en');
+      }
     },
     UI_TIMEOUT,
   );

@@ -1,12 +1,13 @@
 import { Alert, Code, Loader, Stack, Text } from '@mantine/core';
-import type { SsoTestResult as Result } from '@vrtc/contract';
+import { SSO_ERRORS, type SsoTestResult as Result } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { useSsoTest } from '../../../api/sso';
 
 /**
  * What the last test sign-in came back with (the server sends the admin back here with
  * `?sso_test=<id>`, or `?sso_error=<code>` when it could not even start): the claims and what
- * would happen to that person here, or the failure's code and its exact reason.
+ * would happen to that person here, or the failure's code and its technical detail. The server
+ * sends codes; they are worded here, in the admin's language (the detail is shown as it came).
  */
 export function SsoTestResult({
   organizationId,
@@ -18,7 +19,7 @@ export function SsoTestResult({
   startError: string | null;
 }) {
   const { t } = useTranslation('adminOrganizations');
-  if (startError) return <Failed code={startError} reason={t('sso.testNotStarted')} />;
+  if (startError) return <Failed code={startError} detail={t('sso.testNotStarted')} />;
   if (!testId) return null;
   return <Fetched organizationId={organizationId} testId={testId} />;
 }
@@ -37,20 +38,24 @@ function Fetched({ organizationId, testId }: { organizationId: string; testId: s
   return test.data.ok ? (
     <Passed result={test.data} />
   ) : (
-    <Failed code={test.data.error ?? ''} reason={test.data.reason ?? ''} />
+    <Failed code={test.data.code ?? ''} detail={test.data.detail ?? ''} />
   );
 }
 
-function Failed({ code, reason }: { code: string; reason: string }) {
+const isKnownCode = (code: string): code is (typeof SSO_ERRORS)[number] =>
+  (SSO_ERRORS as readonly string[]).includes(code);
+
+function Failed({ code, detail }: { code: string; detail: string }) {
   const { t } = useTranslation('adminOrganizations');
   return (
     <Alert color="red" role="alert" title={t('sso.testFailed')}>
       <Stack gap={4}>
+        {isKnownCode(code) ? <Text size="sm">{t(`sso.codes.${code}`)}</Text> : null}
         <Text size="sm">
           {t('sso.testCode')}: <Code>{code}</Code>
         </Text>
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {t('sso.testReason')}: {reason}
+          {t('sso.testDetail')}: {detail}
         </Text>
       </Stack>
     </Alert>
@@ -63,9 +68,14 @@ function Passed({ result }: { result: Result }) {
   return (
     <Alert color="green" role="status" title={t('sso.testPassed')}>
       <Stack gap={4}>
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {t('sso.testAccount')}: {result.account}
-        </Text>
+        {result.outcome ? (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {t(`sso.outcomes.${result.outcome}`, {
+              email: result.email ?? '',
+              role: result.role === 'auditor' ? t('sso.roleAuditor') : t('sso.roleClient'),
+            })}
+          </Text>
+        ) : null}
         <Text size="sm" fw={500}>
           {result.protocol === 'saml' ? t('sso.testAttributes') : t('sso.testClaims')}
         </Text>
