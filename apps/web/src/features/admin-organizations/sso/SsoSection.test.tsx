@@ -145,6 +145,47 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
   );
 
   it(
+    'says as a warning that a provider’s good answer would still be refused here',
+    async () => {
+      mockFetch({
+        [`GET ${url}`]: {
+          ...saml,
+          protocol: 'oidc',
+          issuer: 'https://idp.example',
+          client_id: 'c',
+        },
+        [`GET ${url}/tests/t3`]: {
+          ok: true,
+          protocol: 'oidc',
+          claims: { sub: 'u-2', email: 'boss@other.example' },
+          outcome: 'other_organization',
+          email: 'boss@other.example',
+          role: null,
+          code: null,
+          detail: null,
+        },
+        'GET /v1/admin/users': accountsAnswer,
+      });
+      renderWithProviders(
+        <SsoSection
+          organization={organization}
+          tested={{ testId: 't3', startError: null }}
+          onClose={() => undefined}
+        />,
+      );
+      const answered = await screen.findByRole('status');
+      expect(answered).toHaveTextContent(
+        'The provider answered, but this person would not be signed in',
+      );
+      expect(answered).not.toHaveTextContent('Test sign-in succeeded');
+      expect(answered).toHaveTextContent(
+        'boss@other.example is an account of another organisation: the sign-in would be refused.',
+      );
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
     'shows the exact reason a test sign-in failed, and a test that could not start',
     async () => {
       mockFetch({

@@ -62,11 +62,19 @@ function Failed({ code, detail }: { code: string; detail: string }) {
   );
 }
 
+/** Outcomes in which the provider's answer passed every check but this console would refuse. */
+const SIGNS_IN = new Set<Result['outcome']>(['existing_account', 'would_create']);
+
 function Passed({ result }: { result: Result }) {
   const { t } = useTranslation('adminOrganizations');
   const claims = Object.entries(result.claims);
+  const refused = result.outcome !== null && !SIGNS_IN.has(result.outcome);
   return (
-    <Alert color="green" role="status" title={t('sso.testPassed')}>
+    <Alert
+      color={refused ? 'yellow' : 'green'}
+      role="status"
+      title={refused ? t('sso.testPassedRefused') : t('sso.testPassed')}
+    >
       <Stack gap={4}>
         {result.outcome ? (
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
