@@ -141,8 +141,12 @@ export const qualificationRoutes = {
     access: 'reader',
     tags: ['qualifications'],
     description:
-      'The compliance view as CSV (UTF-8 with a byte-order mark, formula-safe cells, headers ' +
-      'and statuses in lang), every row matching the filters, streamed.',
+      'The compliance view as CSV (UTF-8 with a byte-order mark, formula-safe cells), every row ' +
+      'matching the filters, streamed. A reader naming a language (lang, else an ' +
+      'Accept-Language naming ru or en) gets headers, statuses and yes/no for overdue in it, ' +
+      'dates at utc_offset (minutes east of UTC, named in the headers; UTC without it), and in ' +
+      'Russian `;` between cells. A client naming no language gets the file as it always was ' +
+      '(Russian headers and statuses, UTC ISO times, commas).',
     querystring: ComplianceExportQuery,
     success: { status: 200, file: 'text/csv' },
     errors: [],

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Description, Name, Nullable, Text, Timestamp, Uuid } from './common.ts';
 import { listPageFields, listQueryFields } from './lists.ts';
+import { csvReaderFields } from './csv-reader.ts';
 
 /**
  * Qualifications (issue 37, docs/compliance.md): what an organisation requires of its trainees
@@ -288,7 +289,8 @@ export const ComplianceExportQuery = Type.Object(
     q: listQueryFields(COMPLIANCE_SORT_FIELDS).q,
     sort: listQueryFields(COMPLIANCE_SORT_FIELDS).sort,
     order: listQueryFields(COMPLIANCE_SORT_FIELDS).order,
-    lang: Type.Optional(Type.Enum(['ru', 'en'])),
+    /** The reader's language and clock (csv-reader.ts); none: Russian headings, ISO UTC, `,`. */
+    ...csvReaderFields,
   },
   { additionalProperties: false },
 );

@@ -2,7 +2,11 @@ import { Readable } from 'node:stream';
 import {
   COMPLIANCE_CSV_COLUMNS,
   CSV_BOM,
+  csvLocalDateTime,
+  csvSeparator,
   csvText,
+  csvTimeHeading,
+  csvYesNo,
   neutralizeCsvCell,
   QUALIFICATION_STATUS_LABELS,
   QUALIFICATION_STATUSES,
@@ -12,6 +16,7 @@ import {
   type ComplianceQuery,
   type ComplianceRow,
   type ComplianceTotals,
+  type CsvReader,
   type QualificationStatus,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
@@ -171,36 +176,53 @@ async function exportBatch(
   return rows;
 }
 
-/** The compliance view as CSV, every matching row, read and written a batch at a time. */
+/** The columns' headings: date columns name the reader's offset; Russian for no reader. */
+function complianceHeadings(reader: CsvReader | null): string[] {
+  const headings: string[] = [...COMPLIANCE_CSV_COLUMNS[reader?.language ?? 'ru']];
+  if (!reader) return headings;
+  // Earned at, valid until, due at: date-times in the reader's offset.
+  return headings.map((heading, i) =>
+    i >= 3 && i <= 5 ? csvTimeHeading(heading, reader) : heading,
+  );
+}
+
+/** One row's cells: words in the reader's language, times local; as it always was for none. */
+function complianceCells(row: ComplianceRow, reader: CsvReader | null) {
+  const language = reader?.language ?? 'ru';
+  const time = (iso: string | null) => (reader ? csvLocalDateTime(iso, reader) : iso);
+  return [
+    row.vr_user_name,
+    row.qualification_name,
+    QUALIFICATION_STATUS_LABELS[language][row.status],
+    time(row.earned_at),
+    time(row.valid_until),
+    time(row.due_at),
+    csvYesNo(row.overdue, language),
+    row.certificate_code,
+  ].map(neutralizeCsvCell);
+}
+
+/**
+ * The compliance view as CSV, every matching row, read and written a batch at a time, for its
+ * reader (csv-reader.ts): a client naming no language gets the file as it always was.
+ */
 export async function exportCompliance(
   ctx: ServiceContext,
   caller: Caller,
   query: ComplianceExportQuery,
+  reader: CsvReader | null = null,
 ): Promise<{ fileName: string; stream: Readable }> {
   const t = query.as_of ? new Date(query.as_of) : ctx.clock.now();
-  const lang = query.lang ?? 'ru';
-  const labels = QUALIFICATION_STATUS_LABELS[lang];
-  const yes = lang === 'ru' ? 'да' : 'yes';
-  const no = lang === 'ru' ? 'нет' : 'no';
+  const separator = csvSeparator(reader);
   async function* lines() {
-    yield `${CSV_BOM}${csvText([COMPLIANCE_CSV_COLUMNS[lang]])}`;
+    yield `${CSV_BOM}${csvText([complianceHeadings(reader)], separator)}`;
     let last: Record<string, unknown> | undefined;
     for (;;) {
       const derived = await exportBatch(ctx.db, caller, query, t, last);
       const batch = await toComplianceRows(ctx.db, caller, derived);
       yield csvText(
-        batch.map((row) =>
-          [
-            row.vr_user_name,
-            row.qualification_name,
-            labels[row.status],
-            row.earned_at,
-            row.valid_until,
-            row.due_at,
-            row.overdue ? yes : no,
-            row.certificate_code,
-          ].map(neutralizeCsvCell),
-        ),
+        batch.map((row) => complianceCells(row, reader)),
+        separator,
       );
       if (derived.length < EXPORT_BATCH) return;
       last = derived.at(-1);

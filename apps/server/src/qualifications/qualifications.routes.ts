@@ -1,5 +1,6 @@
 import { routes } from '@vrtc/contract';
 import { callerOf } from '../platform/http/caller.ts';
+import { csvReaderOf } from '../platform/http/request-facts.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { sendFile } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
@@ -50,6 +51,7 @@ export function qualificationsRoutes(app: AppInstance, ctx: ServiceContext) {
       ctx,
       callerOf(request),
       request.query,
+      csvReaderOf(request, request.query),
     );
     return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
   });

@@ -1,4 +1,5 @@
 import type { CompliancePage, Qualification, TrainingRecord } from '@vrtc/contract';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import {
@@ -383,24 +384,85 @@ describe('a trainee’s qualification', () => {
     expect(certificate.json()).toMatchObject({ status: 'valid', qualification_name: 'Crane' });
   });
 
-  it('streams the compliance CSV with headers in the language asked, formula-safe', async () => {
+  it('streams the compliance CSV for its reader, formula-safe, as before for none', async () => {
     const level = await grantedLevel();
-    const q = await createQualification({ name: 'Welding', level_ids: [level.id] });
-    const trainee = await makeVrUser(t.db, staff.organization.id, { name: '=HYPERLINK("x")' });
-    await assign(q.id, [trainee.id]);
-    for (const [lang, header] of [
-      ['en', 'Trainee,Qualification,Status'],
-      ['ru', 'Обучаемый,Квалификация,Статус'],
-    ] as const) {
+    const q = await createQualification({
+      name: 'Welding',
+      level_ids: [level.id],
+      validity_days: 365,
+    });
+    const ann = await makeVrUser(t.db, staff.organization.id, { name: 'Ann' });
+    const trick = await makeVrUser(t.db, staff.organization.id, { name: '=HYPERLINK("x")' });
+    await passLevel(ann.id, level.id, ago(10));
+    await assign(q.id, [ann.id, trick.id], ago(2).toISOString());
+    const listed = await compliance(`qualification_id=${q.id}&sort=vr_user_name`);
+    const annRow = listed.rows.find((row) => row.vr_user_id === ann.id)!;
+    const moscow = (iso: string | null) =>
+      new Date(Date.parse(iso!) + 180 * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    const file = async (query: string) => {
       const csv = await t.app.inject({
-        url: `/v1/compliance/export?qualification_id=${q.id}&lang=${lang}`,
+        url: `/v1/compliance/export?qualification_id=${q.id}&sort=vr_user_name&${query}`,
         headers: staff.headers,
       });
       expect(csv.statusCode).toBe(200);
       expect(csv.headers['content-type']).toContain('text/csv');
-      expect(csv.body.slice(1)).toMatch(new RegExp(`^${header}`));
-      expect(csv.body).toContain(`"'=HYPERLINK(""x"")",Welding`);
-    }
+      expect(csv.body.startsWith('\uFEFF')).toBe(true);
+      return csv.body.slice(1);
+    };
+
+    // A Russian reader's file as Russian Excel opens it: `;` between cells, words, Moscow times.
+    const ru = Papa.parse<string[]>(await file('lang=ru&utc_offset=180'), {
+      delimiter: ';',
+      skipEmptyLines: true,
+    }).data;
+    expect(ru[0]).toEqual([
+      'Обучаемый',
+      'Квалификация',
+      'Статус',
+      'Получена (UTC+03:00)',
+      'Действует до (UTC+03:00)',
+      'Срок (UTC+03:00)',
+      'Просрочено',
+      'Сертификат',
+    ]);
+    expect(ru.slice(1).map((row) => row.slice(0, 3).concat(row[6]!))).toEqual([
+      ['\'=HYPERLINK("x")', 'Welding', 'Не допущен', 'да'],
+      ['Ann', 'Welding', 'Допущен', 'нет'],
+    ]);
+    expect(ru[2]!.slice(3, 6)).toEqual([
+      moscow(annRow.earned_at),
+      moscow(annRow.valid_until),
+      moscow(annRow.due_at),
+    ]);
+    expect(ru[2]![7]).toBe(annRow.certificate_code);
+
+    // An English reader's: commas, English words, times in UTC named so.
+    const en = Papa.parse<string[]>(await file('lang=en'), { skipEmptyLines: true }).data;
+    expect(en[0]!.slice(2, 7)).toEqual([
+      'Status',
+      'Earned At (UTC)',
+      'Valid Until (UTC)',
+      'Due At (UTC)',
+      'Overdue',
+    ]);
+    expect(en[2]!.slice(2, 4)).toEqual([
+      'Qualified',
+      annRow.earned_at!.slice(0, 19).replace('T', ' '),
+    ]);
+    // Accept-Language names the reader when the query does not.
+    const accepted = await t.app.inject({
+      url: `/v1/compliance/export?qualification_id=${q.id}`,
+      headers: { ...staff.headers, 'accept-language': 'ru-RU,ru;q=0.9' },
+    });
+    expect(accepted.body.slice(1)).toMatch(/^Обучаемый;Квалификация;Статус;Получена \(UTC\);/);
+
+    // No language named: the file exactly as it always was.
+    expect(await file('')).toBe(
+      'Обучаемый,Квалификация,Статус,Получена,Действует до,Срок,Просрочено,Сертификат\r\n' +
+        `"'=HYPERLINK(""x"")",Welding,Не допущен,,,${annRow.due_at},да,\r\n` +
+        `Ann,Welding,Допущен,${annRow.earned_at},${annRow.valid_until},${annRow.due_at},нет,` +
+        `${annRow.certificate_code}\r\n`,
+    );
   });
 
   it('answers 404 for an unknown certificate, and is rate limited', async () => {

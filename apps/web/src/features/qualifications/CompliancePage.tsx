@@ -15,7 +15,7 @@ import { Pager } from '../../components/Pager';
 import { QueryState } from '../../components/QueryState';
 import { formatDate } from '../../lib/format';
 import { useKeepPageInRange } from '../../lib/list-state';
-import { useFileExport } from '../../lib/use-file-export';
+import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { ComplianceFilters } from './ComplianceFilters';
 import { ComplianceMatrix } from './ComplianceMatrix';
 import { ComplianceTotals } from './ComplianceTotals';
@@ -40,8 +40,7 @@ export function CompliancePage() {
 
   const csv = useFileExport({
     isEmpty: () => Boolean(compliance.data) && compliance.data?.total === 0,
-    download: () =>
-      exportCompliance({ ...state.filters, lang: i18n.language === 'en' ? 'en' : 'ru' }),
+    download: () => exportCompliance({ ...state.filters, ...csvReaderQuery() }),
     doneText: () => t('common:exported'),
     failedText: () => t('exportFailed'),
   });

@@ -190,7 +190,7 @@ describe('CompliancePage', () => {
     expect(screen.getByTestId('compliance-as-of-text')).toHaveTextContent('01.03.2026');
   });
 
-  it('downloads the CSV with the filters and the console language', async () => {
+  it('downloads the CSV with the filters, the console language and its clock', async () => {
     await i18n.changeLanguage('en');
     fakeServer();
     const download = mockFetchExport();
@@ -200,7 +200,12 @@ describe('CompliancePage', () => {
     await userEvent.click(screen.getByTestId('compliance-export'));
     await waitFor(() => expect(download.url).toBeDefined());
     const query = new URL(download.url!, 'http://localhost').searchParams;
-    expect(Object.fromEntries(query)).toEqual({ status: 'expired', q: 'Ann', lang: 'en' });
+    expect(Object.fromEntries(query)).toEqual({
+      status: 'expired',
+      q: 'Ann',
+      lang: 'en',
+      utc_offset: String(-new Date().getTimezoneOffset() || 0),
+    });
     await waitFor(() => expect(saved).toHaveBeenCalled());
     saved.mockRestore();
   });
