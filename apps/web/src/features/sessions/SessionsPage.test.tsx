@@ -4,7 +4,7 @@ import type { ActiveSession, Device, HistorySession, ScenarioTree, VrUser } from
 import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { RequireAuth } from '../../auth/guards';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
@@ -156,7 +156,15 @@ const historyRoute = ({ url }: { url: URL }) =>
 
 function Where() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
+  const navigate = useNavigate();
+  return (
+    <>
+      <output data-testid="location">{location.pathname + location.search}</output>
+      <button type="button" onClick={() => void navigate(-1)}>
+        browser back
+      </button>
+    </>
+  );
 }
 
 function renderSessions(route = '/sessions') {
@@ -182,6 +190,44 @@ describe('sessions screen', () => {
   // Toasts live in a module-wide store (at most 5 shown): each test starts without old ones.
   beforeEach(() => {
     notifications.clean();
+  });
+
+  it("keeps the wizard's step in the URL: Back goes to the previous step, a reload stays", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/vr-users': ({ url }) =>
+        listAnswer('vr_users', [vrUser], url, { search: ['name', 'notes'], defaultSort: 'name' }),
+      'GET /v1/devices': ({ url }) =>
+        listAnswer('devices', [device], url, {
+          defaultSort: 'name',
+          filters: { status: (row, value) => row.status === value },
+        }),
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+    });
+    const view = renderSessions();
+    await user.type(await screen.findByLabelText(/^VR user/, { selector: 'input' }), 'iva');
+    await user.click(await screen.findByRole('option', { name: 'Ivan Petrov', hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(
+      await screen.findByText('Choose a headset that is switched on and waiting.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/sessions?step=device');
+
+    // The browser's Back is the wizard's Back: the first step again, its choice kept.
+    await user.click(screen.getByRole('button', { name: 'browser back' }));
+    expect(
+      await screen.findByText(/Pick an existing VR user or enter a new name/),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/sessions$/);
+    expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
+    view.unmount();
+
+    // A reload shows the step the URL names.
+    renderSessions('/sessions?step=device');
+    expect(
+      await screen.findByText('Choose a headset that is switched on and waiting.'),
+    ).toBeInTheDocument();
   });
 
   it('walks the six steps, refuses to go on without a choice, starts and opens the Active tab', async () => {
