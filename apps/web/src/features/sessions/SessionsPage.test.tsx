@@ -649,6 +649,24 @@ describe('sessions screen', () => {
     });
   }, 60_000);
 
+  it("history keeps the open session's detail in the URL: Back closes it, a link opens it", async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'GET /v1/me': me, 'GET /v1/sessions': historyRoute });
+    const view = renderSessions('/sessions?tab=history');
+    const rows = await screen.findAllByRole('row');
+    await user.click(within(rows[1]!).getAllByRole('cell')[0]!);
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    const opened = screen.getByTestId('location').textContent ?? '';
+    expect(opened).toMatch(/^\/sessions\?tab=history&session=[0-9a-f-]{36}$/);
+    await user.click(screen.getByRole('button', { name: 'browser back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/sessions\?tab=history$/);
+    view.unmount();
+
+    renderSessions(opened);
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+  });
+
   it('history presets set the days in the URL and show which is chosen', async () => {
     const user = userEvent.setup();
     const calls = mockFetch({
