@@ -192,7 +192,7 @@ describe('sessions screen', () => {
     notifications.clean();
   });
 
-  it("keeps the wizard's step in the URL: Back goes to the previous step, a reload stays", async () => {
+  it("keeps the wizard's step in the URL: Back goes to the previous step, a reload stays with its choices", async () => {
     const user = userEvent.setup();
     mockFetch({
       'GET /v1/me': me,
@@ -223,10 +223,20 @@ describe('sessions screen', () => {
     expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
     view.unmount();
 
-    // A reload shows the step the URL names.
-    renderSessions('/sessions?step=device');
+    // A reload shows the step the URL names, with the choices made before it.
+    const reloaded = renderSessions('/sessions?step=device');
     expect(
       await screen.findByText('Choose a headset that is switched on and waiting.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
+    reloaded.unmount();
+
+    // A step opened without the choices before it (another tab, a shared link) shows the first
+    // step that lacks one, never a step with nothing to offer.
+    sessionStorage.clear();
+    renderSessions('/sessions?step=level');
+    expect(
+      await screen.findByText(/Pick an existing VR user or enter a new name/),
     ).toBeInTheDocument();
   });
 
