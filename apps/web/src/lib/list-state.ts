@@ -174,23 +174,26 @@ function useHeldList<Sort extends string>(held: HeldListState<Sort>) {
  * The URL's query string and a writer of changes to it: a change builds on the newest parameters,
  * even two in one event or one from a timer, and a change that changes nothing is not written.
  */
-function useParamWriter() {
+export function useParamWriter() {
   const [searchParams, setSearchParams] = useSearchParams();
   // Kept in render (not an effect): the effects of the tables below run first and may write already.
   const latest = useRef(searchParams);
   latest.current = searchParams;
   const setSearchParamsRef = useRef(setSearchParams);
   setSearchParamsRef.current = setSearchParams;
-  const write = useCallback((changes: ParamChanges, navigate: { replace?: boolean } = {}) => {
-    const next = new URLSearchParams(latest.current);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null || value === undefined || value === '') next.delete(key);
-      else next.set(key, value);
-    }
-    if (next.toString() === latest.current.toString()) return;
-    latest.current = next;
-    setSearchParamsRef.current(next, navigate);
-  }, []);
+  const write = useCallback(
+    (changes: ParamChanges, navigate: { replace?: boolean; state?: unknown } = {}) => {
+      const next = new URLSearchParams(latest.current);
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null || value === undefined || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      if (next.toString() === latest.current.toString()) return;
+      latest.current = next;
+      setSearchParamsRef.current(next, navigate);
+    },
+    [],
+  );
   return { searchParams, write };
 }
 

@@ -31,6 +31,7 @@ afterAll(() => {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
   // A test that took the server away leaves none of it to the next.
   resetServerConnection();
   // A fake answer the contract refuses fails the test, even when the screen swallowed the error.

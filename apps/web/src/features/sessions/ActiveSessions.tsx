@@ -8,6 +8,7 @@ import { LiveRefreshNote } from '../../components/LiveIndicator';
 import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
+import { useUrlDialog } from '../../lib/list-state-dialog';
 import { useNow } from '../../lib/useNow';
 import { ActiveSessionCard } from './ActiveSessionCard';
 import { signalOf } from './active-signal';
@@ -26,7 +27,7 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
   const [urgent, setUrgent] = useState(false);
   const sessions = useActiveSessions({ urgent });
   const connection = useServerConnection();
-  const [detailId, setDetailId] = useState<string>();
+  const detail = useUrlDialog('session');
   // Durations count up every second between refreshes; not while the server cannot be reached,
   // when nothing on the card is known to be true any more beyond the last answer.
   const clock = useNow(1000).getTime();
@@ -98,11 +99,11 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
             />
           ))}
           {ended.map((item) => (
-            <EndedSessionCard key={item.session.id} ended={item} onOpenDetails={setDetailId} />
+            <EndedSessionCard key={item.session.id} ended={item} onOpenDetails={detail.open} />
           ))}
         </SimpleGrid>
       )}
-      <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
+      <SessionDetailModal sessionId={detail.id} onClose={detail.close} />
     </QueryState>
   );
 }

@@ -3,13 +3,13 @@ import 'dayjs/locale/ru';
 import { Button, Card, Group } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { IconFileSpreadsheet, IconFilterOff, IconHistory, IconRefresh } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { exportSessionHistory, useSessionHistory } from '../../api/sessions';
 import { DataTable } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
+import { useUrlDialog } from '../../lib/list-state-dialog';
 import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { useHistoryColumns } from './history-columns';
 import { historyFilters, NO_HISTORY_FILTERS, useHistoryList } from './history-list';
@@ -26,8 +26,8 @@ export function SessionHistory() {
   const exportFilters = historyFilters(list);
   const history = useSessionHistory({ ...exportFilters, ...list.query });
   // The session whose detail (task timeline) is open.
-  const [detailId, setDetailId] = useState<string>();
-  const columns = useHistoryColumns(setDetailId);
+  const detail = useUrlDialog('session');
+  const columns = useHistoryColumns(detail.open);
   const rows = history.data?.sessions ?? [];
   const total = history.data?.total ?? 0;
   const filtered = Object.keys(list.filters).length > 0;
@@ -87,7 +87,7 @@ export function SessionHistory() {
             state={list}
             columns={columns}
             getRowId={(row) => row.id}
-            onRowClick={(row) => setDetailId(row.id)}
+            onRowClick={(row) => detail.open(row.id)}
             empty={
               <Empty
                 icon={<IconHistory size={28} />}
@@ -113,7 +113,7 @@ export function SessionHistory() {
           />
         </QueryState>
       </Card>
-      <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
+      <SessionDetailModal sessionId={detail.id} onClose={detail.close} />
     </DatesProvider>
   );
 }

@@ -4,7 +4,7 @@ import type { ActiveSession, Device, HistorySession, ScenarioTree, VrUser } from
 import i18n from 'i18next';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { RequireAuth } from '../../auth/guards';
 import { listAnswer } from '../../test/lists';
 import { mockFetch, renderWithProviders, type FakeRoute } from '../../test/render';
@@ -156,7 +156,15 @@ const historyRoute = ({ url }: { url: URL }) =>
 
 function Where() {
   const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
+  const navigate = useNavigate();
+  return (
+    <>
+      <output data-testid="location">{location.pathname + location.search}</output>
+      <button type="button" onClick={() => void navigate(-1)}>
+        browser back
+      </button>
+    </>
+  );
 }
 
 function renderSessions(route = '/sessions') {
@@ -182,6 +190,54 @@ describe('sessions screen', () => {
   // Toasts live in a module-wide store (at most 5 shown): each test starts without old ones.
   beforeEach(() => {
     notifications.clean();
+  });
+
+  it("keeps the wizard's step in the URL: Back goes to the previous step, a reload stays with its choices", async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      'GET /v1/me': me,
+      'GET /v1/vr-users': ({ url }) =>
+        listAnswer('vr_users', [vrUser], url, { search: ['name', 'notes'], defaultSort: 'name' }),
+      'GET /v1/devices': ({ url }) =>
+        listAnswer('devices', [device], url, {
+          defaultSort: 'name',
+          filters: { status: (row, value) => row.status === value },
+        }),
+      'GET /v1/scenarios-full': { scenarios: [scenario] },
+    });
+    const view = renderSessions();
+    await user.type(await screen.findByLabelText(/^VR user/, { selector: 'input' }), 'iva');
+    await user.click(await screen.findByRole('option', { name: 'Ivan Petrov', hidden: true }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(
+      await screen.findByText('Choose a headset that is switched on and waiting.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent('/sessions?step=device');
+
+    // The browser's Back is the wizard's Back: the first step again, its choice kept.
+    await user.click(screen.getByRole('button', { name: 'browser back' }));
+    expect(
+      await screen.findByText(/Pick an existing VR user or enter a new name/),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/sessions$/);
+    expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
+    view.unmount();
+
+    // A reload shows the step the URL names, with the choices made before it.
+    const reloaded = renderSessions('/sessions?step=device');
+    expect(
+      await screen.findByText('Choose a headset that is switched on and waiting.'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('step-choice-vrUser')).toHaveTextContent('Ivan Petrov');
+    reloaded.unmount();
+
+    // A step opened without the choices before it (another tab, a shared link) shows the first
+    // step that lacks one, never a step with nothing to offer.
+    sessionStorage.clear();
+    renderSessions('/sessions?step=level');
+    expect(
+      await screen.findByText(/Pick an existing VR user or enter a new name/),
+    ).toBeInTheDocument();
   });
 
   it('walks the six steps, refuses to go on without a choice, starts and opens the Active tab', async () => {
@@ -602,6 +658,24 @@ describe('sessions screen', () => {
       order: 'asc',
     });
   }, 60_000);
+
+  it("history keeps the open session's detail in the URL: Back closes it, a link opens it", async () => {
+    const user = userEvent.setup();
+    mockFetch({ 'GET /v1/me': me, 'GET /v1/sessions': historyRoute });
+    const view = renderSessions('/sessions?tab=history');
+    const rows = await screen.findAllByRole('row');
+    await user.click(within(rows[1]!).getAllByRole('cell')[0]!);
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    const opened = screen.getByTestId('location').textContent ?? '';
+    expect(opened).toMatch(/^\/sessions\?tab=history&session=[0-9a-f-]{36}$/);
+    await user.click(screen.getByRole('button', { name: 'browser back' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/sessions\?tab=history$/);
+    view.unmount();
+
+    renderSessions(opened);
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+  });
 
   it('history presets set the days in the URL and show which is chosen', async () => {
     const user = userEvent.setup();

@@ -1,14 +1,13 @@
 import { Tabs } from '@mantine/core';
 import { IconHistory, IconPlayerPlay, IconActivity } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
-import { useReducer } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
-import { useUrlParam } from '../../lib/list-state';
+import { useParamWriter, useUrlParam } from '../../lib/list-state';
 import { ActiveSessions } from './ActiveSessions';
 import { SessionHistory } from './SessionHistory';
 import { StartSessionWizard } from './StartSessionWizard';
-import { initialWizardState, wizardReducer } from './wizard';
+import { useUrlWizard } from './start-wizard/useUrlWizard';
 
 export const SESSION_TABS = ['start', 'active', 'history'] as const;
 export type SessionTab = (typeof SESSION_TABS)[number];
@@ -25,8 +24,9 @@ export function SessionsPage() {
   const [tab, openTab] = useUrlParam('tab', isSessionTab, 'start');
   // On a phone the three tabs fit on one line without their icons.
   const narrow = useMediaQuery('(max-width: 36em)') ?? false;
-  // Held here so the choices survive a look at another tab.
-  const [wizard, dispatch] = useReducer(wizardReducer, initialWizardState);
+  // Held here so the choices survive a look at another tab; its step is in the URL (?step=).
+  const [wizard, dispatch] = useUrlWizard();
+  const { write } = useParamWriter();
 
   return (
     <>
@@ -53,7 +53,8 @@ export function SessionsPage() {
           <StartSessionWizard
             state={wizard}
             dispatch={dispatch}
-            onStarted={() => openTab('active')}
+            // One write: the started wizard's step leaves the URL as the Active tab opens.
+            onStarted={() => write({ tab: 'active', step: null })}
           />
         </Tabs.Panel>
         <Tabs.Panel value="active">

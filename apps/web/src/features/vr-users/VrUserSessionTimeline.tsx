@@ -8,6 +8,7 @@ import { ACTIONS_COLUMN_ID, DataTable } from '../../components/DataTable';
 import { Empty } from '../../components/Empty';
 import { QueryState } from '../../components/QueryState';
 import { SessionDetailModal } from '../../components/SessionDetailModal';
+import { useUrlDialog } from '../../lib/list-state-dialog';
 import { LateResultMark } from '../../components/LateResultMark';
 import { StatusBadge } from '../../components/StatusBadge';
 import { useContentText } from '../../lib/content-text';
@@ -35,7 +36,7 @@ export function VrUserSessionTimeline({
   const content = useContentText();
   const [offset, setOffset] = useState(0);
   // The session whose detail (task timeline) is open over the list.
-  const [detailId, setDetailId] = useState<string>();
+  const detail = useUrlDialog('session');
   useEffect(() => setOffset(0), [vrUserId]);
   const sessions = useVrUserSessions(vrUserId, offset);
   const rows = sessions.data?.sessions ?? [];
@@ -142,7 +143,7 @@ export function VrUserSessionTimeline({
           <Tooltip label={t('common:sessionDetail.open')}>
             <ActionIcon
               variant="subtle"
-              onClick={() => setDetailId(s.id)}
+              onClick={() => detail.open(s.id)}
               aria-label={t('common:sessionDetail.open')}
             >
               <IconListDetails size={18} />
@@ -173,7 +174,7 @@ export function VrUserSessionTimeline({
           empty={<Empty title={t('vrUsers:noSessions')} />}
         />
       </QueryState>
-      <SessionDetailModal sessionId={detailId} onClose={() => setDetailId(undefined)} />
+      <SessionDetailModal sessionId={detail.id} onClose={detail.close} />
     </>
   );
 }

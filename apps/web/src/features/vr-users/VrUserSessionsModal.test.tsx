@@ -1,7 +1,8 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SessionDetail, VrUser, VrUserSession } from '@vrtc/contract';
 import i18n from 'i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mockFetch, renderWithProviders } from '../../test/render';
 import { VrUserSessionsModal } from './VrUserSessionsModal';
@@ -98,4 +99,61 @@ describe("a VR user's sessions", () => {
         .map((item) => item.getAttribute('aria-label')),
     ).toEqual(['Task 1 · done', 'Task 2 · not started']);
   });
+
+  it('keeps the open detail in the URL: Back closes it, a link opens it', async () => {
+    const user = userEvent.setup();
+    mockFetch({
+      [`GET /v1/vr-users/${vrUser.id}/sessions`]: {
+        sessions: [session],
+        total: 1,
+        limit: 50,
+        offset: 0,
+      },
+      [`GET /v1/sessions/${session.id}`]: detail,
+    });
+    const view = renderWithProviders(
+      <>
+        <VrUserSessionsModal vrUser={vrUser} onClose={() => {}} />
+        <Browser />
+      </>,
+      { route: '/vr-users' },
+    );
+    await user.click(await screen.findByRole('button', { name: 'Session details' }));
+    expect(await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' })).toBeVisible();
+    expect(screen.getByTestId('location')).toHaveTextContent(`/vr-users?session=${session.id}`);
+    // The browser's Back closes the detail and stays on the screen.
+    await user.click(screen.getByRole('button', { name: 'browser back' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Session of Ivan Petrov' })).toBeNull(),
+    );
+    expect(screen.getByTestId('location')).toHaveTextContent(/^\/vr-users$/);
+    view.unmount();
+
+    // A reload (or a shared link) with the id opens the same detail; closing takes it off the URL.
+    renderWithProviders(
+      <>
+        <VrUserSessionsModal vrUser={vrUser} onClose={() => {}} />
+        <Browser />
+      </>,
+      { route: `/vr-users?session=${session.id}` },
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' });
+    expect(await within(dialog).findByText('Disconnected')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/vr-users$/));
+  });
 });
+
+/** The address bar and the browser's Back button. */
+function Browser() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  return (
+    <>
+      <output data-testid="location">{location.pathname + location.search}</output>
+      <button type="button" onClick={() => void navigate(-1)}>
+        browser back
+      </button>
+    </>
+  );
+}

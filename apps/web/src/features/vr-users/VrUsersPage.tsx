@@ -110,7 +110,11 @@ export function VrUsersPage() {
       {
         label: t('vrUsers:viewSessions'),
         icon: IconEye,
-        onClick: () => setViewing(vrUser),
+        onClick: () => {
+          // A session detail left in the URL (a reload drops this dialog) belongs to no one here.
+          list.setParams({ session: null }, { replace: true });
+          setViewing(vrUser);
+        },
       },
       { kind: 'edit', onClick: () => setEditing({ vrUser }) },
       {
