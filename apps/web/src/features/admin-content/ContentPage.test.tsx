@@ -10,6 +10,7 @@ import {
   type FakeRequest,
   type FakeRoute,
 } from '../../test/render';
+import { PHONE_QUERY } from '../../components/phone-layout';
 import { ContentPage } from './ContentPage';
 import { pick, requestsTo, Where } from '../../test/screen';
 
@@ -204,6 +205,33 @@ describe('admin content screen', () => {
       ).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'Add level' }));
       expect(await screen.findByText('Please select a module first')).toBeInTheDocument();
+    },
+    UI_TIMEOUT,
+  );
+
+  it(
+    'names each level on its phone card, its number under it',
+    async () => {
+      const user = userEvent.setup({ delay: null });
+      const laptop = window.matchMedia;
+      window.matchMedia = ((query: string) => ({
+        ...laptop(query),
+        matches: query === PHONE_QUERY,
+        media: query,
+      })) as typeof window.matchMedia;
+      try {
+        mockFetch(contentRoutes({ scenarios: [scenario], modules: [module], levels: [level] }));
+        renderWithProviders(<ContentPage />);
+        await screen.findByText('Fire safety', {}, { timeout: 5000 });
+        await user.click(screen.getByRole('tab', { name: 'Levels' }));
+        await pick(user, screen.getByRole('combobox', { name: 'Scenario' }), 'Fire safety');
+        await pick(user, screen.getByRole('combobox', { name: 'Module' }), 'Evacuation');
+        // The card's title is the level's name (it was its number alone), the number a fact.
+        expect(await screen.findByText('Basics')).toBeInTheDocument();
+        expect(screen.getByText('Level number')).toBeInTheDocument();
+      } finally {
+        window.matchMedia = laptop;
+      }
     },
     UI_TIMEOUT,
   );

@@ -22,7 +22,7 @@ export function LevelsPanel({ selection, tree, choose, actions, onCreate }: Pane
   const columns = useColumns<ContentLevel>(
     t,
     () => [
-      { accessorKey: 'level_number', header: t('levelNumber') },
+      { accessorKey: 'level_number', header: t('levelNumber'), meta: { card: 'fact' } },
       ...textColumns<ContentLevel>(t),
       { accessorKey: 'max_tasks', header: t('maxTasks') },
       contentActionsColumn<ContentLevel>('level', actions, t),

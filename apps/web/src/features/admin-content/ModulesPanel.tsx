@@ -22,7 +22,7 @@ export function ModulesPanel({ selection, tree, choose, actions, onCreate }: Pan
   const columns = useColumns<ContentModule>(
     t,
     () => [
-      { accessorKey: 'order_index', header: t('orderIndex') },
+      { accessorKey: 'order_index', header: t('orderIndex'), meta: { card: 'fact' } },
       ...textColumns<ContentModule>(t),
       contentActionsColumn<ContentModule>('module', actions, t),
     ],

@@ -21,7 +21,7 @@ export function OptionsPanel({ selection, tree, choose, actions, onCreate }: Pan
   const columns = useColumns<LevelOption>(
     t,
     () => [
-      { accessorKey: 'order_index', header: t('orderIndex') },
+      { accessorKey: 'order_index', header: t('orderIndex'), meta: { card: 'fact' } },
       ...textColumns<LevelOption>(t),
       contentActionsColumn<LevelOption>('option', actions, t),
     ],

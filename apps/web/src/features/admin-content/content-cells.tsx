@@ -53,11 +53,19 @@ export function DescriptionCell({ item }: { item: ContentItem }) {
 /** The name and description columns every content table starts with (after its number). */
 export function textColumns<T extends ContentItem>(t: TFunction): ColumnDef<T, unknown>[] {
   return [
-    { accessorKey: 'name', header: t('name'), cell: (c) => <NameCell item={c.row.original} /> },
+    // On a phone's card the name is the title and the description a fact, not the number that
+    // comes first in most content tables.
+    {
+      accessorKey: 'name',
+      header: t('name'),
+      cell: (c) => <NameCell item={c.row.original} />,
+      meta: { card: 'title' },
+    },
     {
       accessorKey: 'description',
       header: t('description'),
       cell: (c) => <DescriptionCell item={c.row.original} />,
+      meta: { card: 'fact' },
     },
   ];
 }
