@@ -9,12 +9,14 @@ import { describe, expect, it } from 'vitest';
  * over 450 lines (migrations and the schema's table definitions aside), nor any file of the headset
  * simulator (split like the SDK: transport, delivery, push, play, the facade), no server function
  * over 80 lines, no console component over 200 lines, and every `eslint-disable` says why
- * (`// eslint-disable-next-line rule -- why`).
+ * (`// eslint-disable-next-line rule -- why`). The server's infrastructure (`platform/`) stays at
+ * most a quarter of its code: what a domain owns lives in the domain.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const SERVER_FILE_LINES = 450;
 const SERVER_FUNCTION_LINES = 80;
 const COMPONENT_LINES = 200;
+const PLATFORM_SHARE = 0.25;
 
 /** The repository's tracked files (what a clone holds), filtered. */
 function tracked(pattern: RegExp): string[] {
@@ -30,13 +32,12 @@ const serverSources = () =>
 const simulatorSources = () => tracked(/^tools\/headset-sim\/src\/.*\.ts$/);
 const consoleSources = () => tracked(/^apps\/web\/src\/.*\.tsx$/).filter((file) => !isTest(file));
 
+const linesOf = (file: string) => fs.readFileSync(path.join(root, file), 'utf8').split('\n').length;
+
 /** The files over the line limit, each with its length. */
 function longFiles(files: string[]): string[] {
   return files
-    .map((file) => ({
-      file,
-      lines: fs.readFileSync(path.join(root, file), 'utf8').split('\n').length,
-    }))
+    .map((file) => ({ file, lines: linesOf(file) }))
     .filter(({ lines }) => lines > SERVER_FILE_LINES)
     .map(({ file, lines }) => `${file}: ${lines} lines`);
 }
@@ -85,6 +86,14 @@ describe('the house keeps its sizes', () => {
   it(`no server file is longer than ${SERVER_FILE_LINES} lines`, () => {
     const long = longFiles(serverSources().filter((file) => !file.includes('/migrations/')));
     expect(long).toEqual([]);
+  });
+
+  it(`platform/ holds at most ${PLATFORM_SHARE * 100}% of the server's code`, () => {
+    const files = serverSources().filter((file) => !file.includes('/migrations/'));
+    const sum = (some: string[]) => some.reduce((total, file) => total + linesOf(file), 0);
+    const platform = sum(files.filter((file) => file.startsWith('apps/server/src/platform/')));
+    expect(platform).toBeGreaterThan(0);
+    expect(platform / sum(files)).toBeLessThanOrEqual(PLATFORM_SHARE);
   });
 
   it(`no file of the headset simulator is longer than ${SERVER_FILE_LINES} lines`, () => {

@@ -1,7 +1,6 @@
 import { CompiledQuery } from 'kysely';
-import type { AppInstance } from '../platform/http/app-types.ts';
 import { PREPARED_STATEMENT, type Db } from '../platform/database/db.ts';
-import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { repeatingJob } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 
 /** The advisory lock vrtc_audit_link takes (migration 0015): one linker at a time. */
@@ -23,17 +22,9 @@ export async function linkAudit(db: Db): Promise<number> {
 }
 
 /** Runs the linker every second in every process (one at a time across them). */
-export function startAuditLinker(
-  app: AppInstance,
-  ctx: ServiceContext,
-  report: JobReport = noReport,
-) {
-  startRepeatingJob(app, ctx.log, report, {
-    job: 'audit_link',
-    everyMs: LINK_EVERY_MS,
-    run: async () => {
-      await linkAudit(ctx.db);
-    },
-    failureMessage: 'audit linker failed; retrying in a second',
-  });
-}
+export const startAuditLinker = repeatingJob<ServiceContext>({
+  job: 'audit_link',
+  everyMs: LINK_EVERY_MS,
+  run: (ctx) => linkAudit(ctx.db),
+  failureMessage: 'audit linker failed; retrying in a second',
+});

@@ -209,6 +209,39 @@ describe('the audit log', () => {
     expect(row.name).toBe('Ольга \\ "seq":-1 \u0007 ✓');
   });
 
+  it('records a time set with its change as toISOString writes it, and the chain verifies', async () => {
+    const ctx = contextOf(t);
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const { id } = await t.db
+      .insertInto('qualifications')
+      .values({
+        organization_id: staff.organization.id,
+        name: 'Stamp',
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const archived = await updateAudited(ctx.db, {
+      table: 'qualifications',
+      id,
+      organizationId: staff.organization.id,
+      set: { archived_at: at },
+      record: {
+        by: { ...SYSTEM, organizationId: staff.organization.id },
+        at,
+        action: 'qualification.archived',
+        target: { type: 'qualification', id, label: 'Stamp' },
+      },
+      returning: ['archived_at'],
+    });
+    expect(archived).toMatchObject({ archived_at: at });
+    const [event] = (await events(`target_id=${id}&action=qualification.archived`)).audit_events;
+    expect(event?.changes).toEqual({ archived_at: [null, '2026-03-04T05:06:07.089Z'] });
+    await linkAudit(t.db);
+    expect(await verify()).toMatchObject({ ok: true, first_bad_event_id: null });
+  });
+
   it('names the first event whose content was edited behind the trigger, and its chain', async () => {
     await createVrUser('Tamper one');
     const { id } = await createVrUser('Tamper two');

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { AppInstance } from '../platform/http/app-types.ts';
-import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { repeatingJob } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { PLATFORM_CHAIN, SYSTEM, recordAudit } from './audit.ts';
 import { checkpointSignature } from './audit-key.ts';
@@ -86,19 +85,13 @@ export async function purgeAudit(ctx: ServiceContext): Promise<number> {
 }
 
 /** Runs the purge once a day (and once soon after start), in every process; one at a time. */
-export function startAuditPurge(
-  app: AppInstance,
-  ctx: ServiceContext,
-  report: JobReport = noReport,
-) {
-  startRepeatingJob(app, ctx.log, report, {
-    job: 'audit_purge',
-    everyMs: DAY_MS,
-    firstAfterMs: PURGE_FIRST_AFTER_MS,
-    run: async () => {
-      const purged = await purgeAudit(ctx);
-      if (purged > 0) ctx.log.info({ purged }, 'audit events past retention deleted');
-    },
-    failureMessage: 'audit purge failed; retrying tomorrow',
-  });
-}
+export const startAuditPurge = repeatingJob<ServiceContext>({
+  job: 'audit_purge',
+  everyMs: DAY_MS,
+  firstAfterMs: PURGE_FIRST_AFTER_MS,
+  run: async (ctx) => {
+    const purged = await purgeAudit(ctx);
+    if (purged > 0) ctx.log.info({ purged }, 'audit events past retention deleted');
+  },
+  failureMessage: 'audit purge failed; retrying tomorrow',
+});

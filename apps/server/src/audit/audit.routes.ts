@@ -1,7 +1,7 @@
 import { routes } from '@vrtc/contract';
 import { callerOf } from '../platform/http/caller.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { sendFile } from '../platform/http/file-answer.ts';
+import { sendCsv } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import * as audit from './audit.service.ts';
@@ -12,7 +12,7 @@ export function auditRoutes(app: AppInstance, ctx: ServiceContext) {
   );
   registerRoute(app, routes.exportAuditEvents, (request, reply) => {
     const { fileName, stream } = audit.exportAuditEvents(ctx, callerOf(request), request.query);
-    return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
+    return sendCsv(reply, fileName, stream);
   });
   registerRoute(app, routes.verifyAudit, () => audit.verifyAudit(ctx));
 }

@@ -145,15 +145,17 @@ function placeholders(from: number, count: number): string {
 
 /** An update of one row and its audit event, for updateAudited. */
 export interface AuditedUpdate {
-  table: 'vr_users' | 'organizations' | 'accounts' | 'devices';
+  table:
+    'vr_users' | 'organizations' | 'accounts' | 'devices' | 'qualifications' | 'lms_package_keys';
   /** The row: its id, and the organisation it must belong to when the caller is scoped to one. */
   id: string;
   organizationId?: string;
   /**
    * The new values (undefined: left as it is). Text, numbers, booleans or null: values whose
-   * JSON PostgreSQL writes as JavaScript does (the statement builds the change from them).
+   * JSON PostgreSQL writes as JavaScript does (the statement builds the change from them); or a
+   * time (a timestamptz column), which the change shows as toISOString writes it.
    */
-  set: Record<string, string | number | boolean | null | undefined>;
+  set: Record<string, string | number | boolean | Date | null | undefined>;
   /** The event, without its changes: the database finds them. */
   record: Omit<AuditRecord, 'changes'>;
   /** Columns of the row as updated to answer with, so the caller need not read it again. */
@@ -188,12 +190,19 @@ export async function updateAudited<Row extends object = object>(
   parameters.push(...fields.map((field) => update.set[field]), ...eventParameters(event));
   parameters.push(event.ip, event.user_agent, event.request_id, beforeChanges, beforeSeq, afterSeq);
   const { rows } = await db.executeQuery<Row>(
-    CompiledQuery.raw(updateAuditedSql(update.table, fields, returning, scoped), parameters),
+    CompiledQuery.raw(
+      updateAuditedSql(update.table, fields, timesOf(update.set), returning, scoped),
+      parameters,
+    ),
   );
   return rows[0];
 }
 
 const updateAuditedTexts = new Map<string, string>();
+
+/** The fields of `set` that are times. */
+const timesOf = (set: AuditedUpdate['set']) =>
+  new Set(Object.keys(set).filter((field) => set[field] instanceof Date));
 
 /**
  * The statement of updateAudited for one table, set of fields, columns answered and scope, made
@@ -203,10 +212,11 @@ const updateAuditedTexts = new Map<string, string>();
 function updateAuditedSql(
   table: string,
   fields: string[],
+  times: ReadonlySet<string>,
   returning: readonly string[],
   scoped: boolean,
 ): string {
-  const key = `${table}|${fields.join(',')}|${returning.join(',')}|${scoped}`;
+  const key = `${table}|${fields.join(',')}|${[...times].join(',')}|${returning.join(',')}|${scoped}`;
   let text = updateAuditedTexts.get(key);
   if (text) return text;
   let next = scoped ? 3 : 2;
@@ -216,20 +226,25 @@ function updateAuditedSql(
   // What changed, as changedFields finds it: the fields whose value differs, each [before,
   // after], as jsonb and as its canonical JSON (fields in sorted order, values as jsonb writes
   // them), for the event and its hash.
+  // A time as toISOString writes it (recordAudit's changes): milliseconds, UTC, a Z.
+  const value = (field: string, side: 'before' | 'after') =>
+    times.has(field)
+      ? `to_char(${side}_${field} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+      : `${side}_${field}`;
   const asJsonText = (column: string) => `COALESCE(to_jsonb(${column})::text, 'null')`;
   const differs = (field: string) => `before_${field} IS DISTINCT FROM after_${field}`;
   const changes = fields
     .map(
       (field) =>
         `CASE WHEN ${differs(field)} THEN jsonb_build_object('${field}', ` +
-        `jsonb_build_array(before_${field}, after_${field})) ELSE '{}'::jsonb END`,
+        `jsonb_build_array(${value(field, 'before')}, ${value(field, 'after')})) ELSE '{}'::jsonb END`,
     )
     .join(' || ');
   const canonical = fields
     .map(
       (field) =>
         `CASE WHEN ${differs(field)} THEN '${JSON.stringify(field)}:[' || ` +
-        `${asJsonText(`before_${field}`)} || ',' || ${asJsonText(`after_${field}`)} || ']' END`,
+        `${asJsonText(value(field, 'before'))} || ',' || ${asJsonText(value(field, 'after'))} || ']' END`,
     )
     .join(', ');
   const columns = (prefix: string, row: string, names: readonly string[]) =>

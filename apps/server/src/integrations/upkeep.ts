@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { recordOutbox } from '../outbox/outbox.ts';
 import { DatabaseLostError } from '../platform/database/db.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { noReport, startRepeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { noReport, repeatingJob, type JobReport } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { isSealed, sealSecret } from './secret-box.ts';
 
@@ -117,22 +117,27 @@ export async function encryptStoredSecrets(ctx: ServiceContext): Promise<number>
   return sealed;
 }
 
-/** Every hour in every process: the licence check and the retention purge. */
+const startUpkeep = repeatingJob<ServiceContext>({
+  job: 'integrations_upkeep',
+  everyMs: UPKEEP_EVERY_MS,
+  firstAfterMs: UPKEEP_FIRST_AFTER_MS,
+  run: async (ctx) => {
+    await checkExpiringLicenses(ctx);
+    await purgeDeliveries(ctx);
+  },
+  failureMessage: 'integrations upkeep failed; retrying within the hour',
+});
+
+/**
+ * Every hour in every process: the licence check and the retention purge; once at start, the
+ * stored secrets still in the clear are sealed.
+ */
 export function startIntegrationsUpkeep(
   app: AppInstance,
   ctx: ServiceContext,
   report: JobReport = noReport,
 ) {
-  startRepeatingJob(app, ctx.log, report, {
-    job: 'integrations_upkeep',
-    everyMs: UPKEEP_EVERY_MS,
-    firstAfterMs: UPKEEP_FIRST_AFTER_MS,
-    run: async () => {
-      await checkExpiringLicenses(ctx);
-      await purgeDeliveries(ctx);
-    },
-    failureMessage: 'integrations upkeep failed; retrying within the hour',
-  });
+  startUpkeep(app, ctx, report);
   encryptStoredSecrets(ctx).catch((error: unknown) => {
     if (error instanceof DatabaseLostError) return;
     ctx.log.error({ err: error }, 'encrypting stored integration secrets failed; next start');

@@ -7,7 +7,7 @@ import type {
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { Caller } from '../platform/http/caller.ts';
-import { createdChanges, recordAudit } from '../audit/audit.ts';
+import { createdChanges, recordAudit, updateAudited } from '../audit/audit.ts';
 import type { Tx } from '../platform/database/db.ts';
 import { countRows, pageOf } from '../platform/database/paging.ts';
 import type { LmsPackageKeysTable } from '../platform/database/schema.ts';
@@ -198,17 +198,16 @@ export async function revokePackageKey(
       .executeTakeFirst();
     if (!key) throw notFound('Package key');
     if (key.revoked_at) return;
-    await trx
-      .updateTable('lms_package_keys')
-      .set({ revoked_at: now })
-      .where('id', '=', id)
-      .execute();
-    await recordAudit(trx, {
-      by: caller,
-      at: now,
-      action: 'lms_package.revoked',
-      target: { type: 'lms_package', id, label: key.title },
-      changes: { revoked_at: [null, now.toISOString()] },
+    await updateAudited(trx, {
+      table: 'lms_package_keys',
+      id,
+      set: { revoked_at: now },
+      record: {
+        by: caller,
+        at: now,
+        action: 'lms_package.revoked',
+        target: { type: 'lms_package', id, label: key.title },
+      },
     });
   });
   const row = await ctx.db

@@ -1,8 +1,6 @@
 import { recordOutbox } from '../outbox/outbox.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
-import { DatabaseLostError } from '../platform/database/db.ts';
-import type { AppInstance } from '../platform/http/app-types.ts';
-import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import { repeatingJob } from '../platform/ops/job-monitor.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
 import { awardsUntil, standingAt, type Standing } from './derive.ts';
@@ -161,23 +159,10 @@ const CHECK_EVERY_MS = 5 * 60 * 1000;
 const CHECK_FIRST_AFTER_MS = 20_000;
 
 /** Every five minutes in every process: the notices' keys keep each event to one. */
-export function startQualificationNotices(
-  app: AppInstance,
-  ctx: ServiceContext,
-  report: JobReport = noReport,
-) {
-  const stop = repeatJob(
-    'qualification_notices',
-    CHECK_EVERY_MS,
-    async () => {
-      await checkQualificationNotices(ctx);
-    },
-    (error) => {
-      if (error instanceof DatabaseLostError) return;
-      ctx.log.error({ err: error }, 'qualification notices failed; retrying in five minutes');
-    },
-    report,
-    CHECK_FIRST_AFTER_MS,
-  );
-  app.addHook('onClose', stop);
-}
+export const startQualificationNotices = repeatingJob<ServiceContext>({
+  job: 'qualification_notices',
+  everyMs: CHECK_EVERY_MS,
+  firstAfterMs: CHECK_FIRST_AFTER_MS,
+  run: checkQualificationNotices,
+  failureMessage: 'qualification notices failed; retrying in five minutes',
+});

@@ -2,7 +2,7 @@ import { routes } from '@vrtc/contract';
 import { callerOf } from '../platform/http/caller.ts';
 import { csvReaderOf } from '../platform/http/request-facts.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { sendFile } from '../platform/http/file-answer.ts';
+import { sendCsv } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { certificateByCode } from './certificates.ts';
@@ -53,7 +53,7 @@ export function qualificationsRoutes(app: AppInstance, ctx: ServiceContext) {
       request.query,
       csvReaderOf(request, request.query),
     );
-    return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
+    return sendCsv(reply, fileName, stream);
   });
   registerRoute(app, routes.getCertificate, (request) =>
     certificateByCode(ctx, request.params.code, request.ip),

@@ -11,7 +11,7 @@ import {
 } from '@vrtc/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Caller } from '../platform/http/caller.ts';
-import { changedFields, createdChanges, recordAudit } from '../audit/audit.ts';
+import { changedFields, createdChanges, recordAudit, updateAudited } from '../audit/audit.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
 import { containsPattern, hasSearch, orderBySql, pageOf } from '../platform/database/paging.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
@@ -211,17 +211,16 @@ export async function archiveQualification(ctx: ServiceContext, caller: Caller, 
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     const before = await getQualification(trx, caller, id);
-    await trx
-      .updateTable('qualifications')
-      .set({ archived_at: now })
-      .where('id', '=', id)
-      .execute();
-    await recordAudit(trx, {
-      by: caller,
-      at: now,
-      action: 'qualification.archived',
-      target: { type: 'qualification', id, label: before.name },
-      changes: { archived_at: [null, now.toISOString()] },
+    await updateAudited(trx, {
+      table: 'qualifications',
+      id,
+      set: { archived_at: now },
+      record: {
+        by: caller,
+        at: now,
+        action: 'qualification.archived',
+        target: { type: 'qualification', id, label: before.name },
+      },
     });
   });
 }

@@ -3,7 +3,7 @@ import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { csvReaderOf } from '../platform/http/request-facts.ts';
 import { callerOf } from '../platform/http/caller.ts';
-import { sendFile } from '../platform/http/file-answer.ts';
+import { sendCsv } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import * as history from './history.ts';
 import * as sessions from './sessions.service.ts';
@@ -22,7 +22,7 @@ export function sessionsRoutes(app: AppInstance, ctx: SessionsContext) {
       request.query,
       csvReaderOf(request, request.query),
     );
-    return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body: stream });
+    return sendCsv(reply, fileName, stream);
   });
   registerRoute(app, routes.listActiveSessions, (request) =>
     sessions.listActiveSessions(ctx, callerOf(request)),

@@ -1,7 +1,7 @@
 import type { StatsContext } from './stats.service.ts';
 import { routes } from '@vrtc/contract';
 import type { AppInstance } from '../platform/http/app-types.ts';
-import { sendFile } from '../platform/http/file-answer.ts';
+import { sendCsv } from '../platform/http/file-answer.ts';
 import { registerRoute } from '../platform/http/routes.ts';
 import { callerOf } from '../platform/http/caller.ts';
 import { csvReaderOf } from '../platform/http/request-facts.ts';
@@ -9,14 +9,12 @@ import { exportStats } from './stats-csv.ts';
 import * as stats from './stats.service.ts';
 import * as record from './training-record.ts';
 
-const CSV = 'text/csv; charset=utf-8';
-
 export function statsRoutes(app: AppInstance, ctx: StatsContext) {
   registerRoute(app, routes.globalStats, () => stats.globalStats(ctx));
   registerRoute(app, routes.rangeStats, (request) => stats.rangeStats(ctx, request.query));
   registerRoute(app, routes.exportStats, async (request, reply) => {
     const file = await exportStats(ctx, request.query, csvReaderOf(request, request.query));
-    return sendFile(reply, { fileName: file.filename, contentType: CSV, body: file.body });
+    return sendCsv(reply, file.filename, file.body);
   });
   // A trainee's record is figures over their sessions, counted as the statistics count.
   registerRoute(app, routes.vrUserRecord, (request) =>
@@ -29,6 +27,6 @@ export function statsRoutes(app: AppInstance, ctx: StatsContext) {
       request.params.id,
       csvReaderOf(request, request.query),
     );
-    return sendFile(reply, { fileName: file.fileName, contentType: CSV, body: file.body });
+    return sendCsv(reply, file.fileName, file.body);
   });
 }

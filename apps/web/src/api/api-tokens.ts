@@ -1,6 +1,7 @@
 import type { CreateApiTokenBody } from '@vrtc/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { routes } from './routes';
 
 /** The signed-in account's own API tokens (docs/api.md, "API tokens"). */
@@ -14,15 +15,9 @@ export function useApiTokens(enabled: boolean) {
   });
 }
 
-function useApiTokenMutation<Variables, Answer>(
+const useApiTokenMutation = <Variables, Answer>(
   mutationFn: (variables: Variables) => Promise<Answer>,
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiTokenKeys.all }),
-  });
-}
+) => useRefreshingMutation(apiTokenKeys.all, mutationFn);
 
 /** Makes one; the answer carries its secret, the only time it is shown. */
 export function useCreateApiToken() {

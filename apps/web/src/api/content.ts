@@ -28,6 +28,7 @@ import {
 } from '@tanstack/react-query';
 import type { ContentText, Named } from '../lib/content-text';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 
 export type ContentKind = 'scenario' | 'module' | 'level' | 'option';
@@ -236,11 +237,7 @@ function saveContent(args: SaveContentArgs): Promise<ContentItem> {
 }
 
 export function useSaveContent() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: saveContent,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: contentKeys.all }),
-  });
+  return useRefreshingMutation(contentKeys.all, saveContent);
 }
 
 /** Where each kind is deleted (by its own id). */

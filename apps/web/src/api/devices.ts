@@ -15,6 +15,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { useLiveQueryOptions, useLiveMode } from './live-events';
 import { PICKER_LIMIT, type PickerQuery } from './lists';
 import { useEffect, useState } from 'react';
@@ -149,11 +150,9 @@ export function useSetMovementType() {
 
 /** Deletes a headset of any organisation (admin). */
 export function useAdminDeleteDevice() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.call(routes.deleteDevice, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
-  });
+  return useRefreshingMutation(deviceKeys.all, (id: string) =>
+    api.call(routes.deleteDevice, { params: { id } }),
+  );
 }
 
 /** The organisation's current enrolment code for a new headset (same code until it expires). */

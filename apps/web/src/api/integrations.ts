@@ -3,8 +3,9 @@ import type {
   IntegrationCreateBody,
   IntegrationUpdateBody,
 } from '@vrtc/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { routes } from './routes';
 
 /**
@@ -33,15 +34,9 @@ export function useIntegrations(organizationId: string | undefined) {
 }
 
 /** After a change, every list and delivery log is asked anew. */
-function useIntegrationMutation<Variables, Answer>(
+const useIntegrationMutation = <Variables, Answer>(
   mutationFn: (variables: Variables) => Promise<Answer>,
-) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: integrationKeys.all }),
-  });
-}
+) => useRefreshingMutation(integrationKeys.all, mutationFn);
 
 /** Creates one; a webhook's answer carries its signing secret, the only time it is shown. */
 export function useCreateIntegration() {

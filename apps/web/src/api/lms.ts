@@ -1,6 +1,7 @@
 import type { LmsPackageKeyQuery, ScormVersion } from '@vrtc/contract';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { routes } from './routes';
 
 /**
@@ -21,11 +22,9 @@ export function usePackageKeys(query: LmsPackageKeyQuery) {
 }
 
 export function useRevokePackageKey() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api.call(routes.revokeLmsPackageKey, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: lmsKeys.all }),
-  });
+  return useRefreshingMutation(lmsKeys.all, (id: string) =>
+    api.call(routes.revokeLmsPackageKey, { params: { id } }),
+  );
 }
 
 /** What a package trains: a level, or a qualification (its first level not yet passed). */

@@ -1,6 +1,7 @@
 import type { MfaProofBody, PasskeyRegisterBody } from '@vrtc/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
+import { useRefreshingMutation } from './mutations';
 import { routes } from './routes';
 
 /** The signed-in account's own second factors (decision 031). */
@@ -10,13 +11,8 @@ export function useMfaStatus() {
   return useQuery({ queryKey: mfaKeys.status, queryFn: () => api.call(routes.mfaStatus) });
 }
 
-function useMfaMutation<T, R>(run: (input: T) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: () => client.invalidateQueries({ queryKey: mfaKeys.status }),
-  });
-}
+const useMfaMutation = <T, R>(run: (input: T) => Promise<R>) =>
+  useRefreshingMutation(mfaKeys.status, run);
 
 export const useStartTotp = () => useMfaMutation(() => api.call(routes.startTotp));
 export const useConfirmTotp = () =>

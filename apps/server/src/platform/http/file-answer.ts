@@ -22,6 +22,15 @@ export function sendFile<Reply extends FastifyReply>(reply: Reply, file: FileAns
   return reply.send(file.body) as Reply;
 }
 
+/** Sends a CSV export (UTF-8 text) as an attachment named `fileName`. */
+export function sendCsv<Reply extends FastifyReply>(
+  reply: Reply,
+  fileName: string,
+  body: FileAnswer['body'],
+): Reply {
+  return sendFile(reply, { fileName, contentType: 'text/csv; charset=utf-8', body });
+}
+
 /** The header of an attachment named `fileName`; a plain name quoted too, as every file had it. */
 function attachment(fileName: string): string {
   const header = contentDisposition(fileName);

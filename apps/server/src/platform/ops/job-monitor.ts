@@ -112,6 +112,24 @@ export function startRepeatingJob(
   app.addHook('onClose', stop);
 }
 
+/** What a domain says of its job: `run` takes the context it is started with. */
+export type JobOf<C> = Omit<RepeatingJob, 'run'> & { run: (ctx: C) => Promise<unknown> };
+
+/**
+ * The starter of a domain's repeating job, `start(app, ctx, report)`: the job's facts stay with
+ * its domain and the starting, stopping and logging stay here (startRepeatingJob).
+ */
+export function repeatingJob<C extends { log: FastifyBaseLogger }>(spec: JobOf<C>) {
+  return (app: Pick<AppInstance, 'addHook'>, ctx: C, report: JobReport = noReport): void => {
+    startRepeatingJob(app, ctx.log, report, {
+      ...spec,
+      run: async () => {
+        await spec.run(ctx);
+      },
+    });
+  };
+}
+
 export type JobsState =
   | { status: 'off' }
   | { status: 'ok' }

@@ -1,18 +1,14 @@
-import { Badge, Text } from '@mantine/core';
 import type { ScenarioSummary } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { useColumns } from '../../components/use-columns';
 import { PAGE_SIZE } from '../../components/DataTable';
-import { formatDate } from '../../lib/format';
+import { activeColumn, createdColumn } from '../../components/status-columns';
 import { useListState } from '../../lib/list-state';
 import { SCENARIO_SORT_FIELDS, useScenarios } from '../../api/content';
 import { contentActionsColumn, textColumns } from './content-cells';
 import { ContentTable } from './ContentTable';
 import type { PanelProps } from './panel-props';
 import { selectScenario } from './selection';
-
-/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
-const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 
 /** The scenarios tab: every scenario, by name unless sorted; a click opens its modules. */
 export function ScenariosPanel({ selection, choose, actions, onCreate }: PanelProps) {
@@ -28,28 +24,8 @@ export function ScenariosPanel({ selection, choose, actions, onCreate }: PanelPr
     () => [
       ...textColumns<ScenarioSummary>(t),
       { accessorKey: 'module_count', header: t('moduleCount') },
-      {
-        accessorKey: 'active',
-        header: t('status'),
-        cell: (c) => (
-          <Badge
-            color={c.row.original.active ? 'green' : 'gray'}
-            variant="light"
-            styles={FULL_LABEL}
-          >
-            {c.row.original.active ? t('active') : t('inactive')}
-          </Badge>
-        ),
-      },
-      {
-        accessorKey: 'created_at',
-        header: t('createdAt'),
-        cell: (c) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(c.row.original.created_at, i18n.language)}
-          </Text>
-        ),
-      },
+      activeColumn(t('status'), { active: t('active'), inactive: t('inactive') }),
+      createdColumn(t('createdAt'), i18n.language),
       contentActionsColumn<ScenarioSummary>('scenario', actions, t),
     ],
     [actions],

@@ -1,14 +1,13 @@
-import { Button, Card, Group, Text, TextInput } from '@mantine/core';
-import { IconBuilding, IconPlus, IconSearch } from '@tabler/icons-react';
+import { Button, Group, Text } from '@mantine/core';
+import { IconBuilding, IconPlus } from '@tabler/icons-react';
 import { ORGANIZATION_SORT_FIELDS, type Organization } from '@vrtc/contract';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useOrganization, useOrganizationList } from '../../api/organizations';
-import { DataTable, PAGE_SIZE } from '../../components/DataTable';
-import { Empty } from '../../components/Empty';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { ListCard, ListSearch } from '../../components/ListCard';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { useListState } from '../../lib/list-state';
 import { OrganizationAnalyticsModal } from './OrganizationAnalyticsModal';
 import { OrganizationFormModal } from './OrganizationFormModal';
@@ -42,8 +41,6 @@ export function OrganizationsPage() {
     onDelete: remove,
   });
 
-  const hasData = Boolean(organizations.data);
-
   return (
     <>
       <PageHeader
@@ -56,53 +53,35 @@ export function OrganizationsPage() {
         }
       />
       {summary ? <SummaryCards summary={summary} /> : null}
-      <Card withBorder radius="lg" p="md">
-        <QueryState
-          isPending={organizations.isPending}
-          error={hasData ? null : organizations.error}
-          errorText={t('loadFailed')}
-          onRetry={() => organizations.refetch()}
-        >
+      <ListCard
+        query={organizations}
+        errorText={t('loadFailed')}
+        toolbar={
           <Group justify="space-between" mb="md" gap="sm">
-            <TextInput
-              aria-label={t('search')}
-              placeholder={t('searchPlaceholder')}
-              leftSection={<IconSearch size={16} />}
-              value={list.search}
-              onChange={(event) => list.setSearch(event.currentTarget.value)}
-              w={{ base: '100%', sm: 320 }}
-            />
+            <ListSearch list={list} label={t('search')} placeholder={t('searchPlaceholder')} />
             <Text size="xs" c="dimmed">
               {t('rowHint')}
             </Text>
           </Group>
-          <DataTable
-            rows={organizations.data?.organizations ?? []}
-            total={organizations.data?.total ?? 0}
-            loading={organizations.isPlaceholderData}
-            state={list}
-            columns={columns}
-            getRowId={(organization) => organization.id}
-            onRowClick={setAnalyticsFor}
-            empty={
-              list.filtered ? (
-                <Empty title={t('noMatches')} />
-              ) : (
-                <Empty
-                  icon={<IconBuilding size={28} />}
-                  title={t('emptyTitle')}
-                  description={t('emptyText')}
-                  action={
-                    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                      {t('add')}
-                    </Button>
-                  }
-                />
-              )
-            }
-          />
-        </QueryState>
-      </Card>
+        }
+        rows={organizations.data?.organizations ?? []}
+        total={organizations.data?.total ?? 0}
+        state={list}
+        columns={columns}
+        getRowId={(organization) => organization.id}
+        onRowClick={setAnalyticsFor}
+        noMatches={t('noMatches')}
+        empty={{
+          icon: <IconBuilding size={28} />,
+          title: t('emptyTitle'),
+          description: t('emptyText'),
+          action: (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+              {t('add')}
+            </Button>
+          ),
+        }}
+      />
       <OrganizationFormModal
         opened={Boolean(editing)}
         organization={editing?.organization}

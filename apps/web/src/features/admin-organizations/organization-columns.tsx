@@ -3,12 +3,11 @@ import { IconChartBar, IconKey } from '@tabler/icons-react';
 import type { Organization } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { actionsColumn } from '../../components/RowActions';
+import { activeColumn, createdColumn } from '../../components/status-columns';
+import { FULL_LABEL_BADGE } from '../../components/StatusBadge';
 import { Tooltip } from '../../components/Tooltip';
 import { useColumns } from '../../components/use-columns';
-import { formatDate, formatPercent } from '../../lib/format';
-
-/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
-const FULL_LABEL = { label: { overflow: 'visible' } } as const;
+import { formatPercent } from '../../lib/format';
 
 /** What a row's buttons do. */
 export interface OrganizationActions {
@@ -27,20 +26,7 @@ export function useOrganizationColumns(actions: OrganizationActions) {
       header: t('col.name'),
       cell: (c) => <Text fw={500}>{c.row.original.name}</Text>,
     },
-    {
-      accessorKey: 'active',
-      header: t('col.status'),
-      cell: (c) =>
-        c.row.original.active ? (
-          <Badge color="green" variant="light" styles={FULL_LABEL}>
-            {t('active')}
-          </Badge>
-        ) : (
-          <Badge color="gray" variant="light" styles={FULL_LABEL}>
-            {t('inactive')}
-          </Badge>
-        ),
-    },
+    activeColumn(t('col.status'), { active: t('active'), inactive: t('inactive') }),
     {
       id: 'total_users',
       accessorFn: (o) => o.stats?.total_users ?? 0,
@@ -65,7 +51,7 @@ export function useOrganizationColumns(actions: OrganizationActions) {
                 <Badge
                   color="blue"
                   variant="light"
-                  styles={FULL_LABEL}
+                  styles={FULL_LABEL_BADGE}
                   aria-label={`${t('col.activeSessions')}: ${active}`}
                 >
                   {active}
@@ -103,15 +89,7 @@ export function useOrganizationColumns(actions: OrganizationActions) {
         </Text>
       ),
     },
-    {
-      accessorKey: 'created_at',
-      header: t('col.created'),
-      cell: (c) => (
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDate(c.row.original.created_at, i18n.language)}
-        </Text>
-      ),
-    },
+    createdColumn(t('col.created'), i18n.language),
     actionsColumn<Organization>(t, (organization) => [
       {
         label: t('analytics.open'),

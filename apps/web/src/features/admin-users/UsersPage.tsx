@@ -1,14 +1,13 @@
-import { Button, Card, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { IconPlus, IconSearch, IconUserCog } from '@tabler/icons-react';
+import { Button, Select, SimpleGrid } from '@mantine/core';
+import { IconPlus, IconUserCog } from '@tabler/icons-react';
 import { ACCOUNT_SORT_FIELDS, type Account, type Role } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { organizationOptions, useOrganization } from '../../api/organizations';
 import { useCurrentUser } from '../../auth/AuthProvider';
-import { DataTable, PAGE_SIZE } from '../../components/DataTable';
-import { Empty } from '../../components/Empty';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { ListCard, ListSearch } from '../../components/ListCard';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { ListFilters } from '../../components/ListFilters';
 import { ServerSelect } from '../../components/ServerSelect';
 import { isUuid, oneOf, useListState } from '../../lib/list-state';
@@ -60,8 +59,6 @@ export function UsersPage() {
     onDelete: remove,
   });
 
-  const hasData = Boolean(accounts.data);
-
   return (
     <>
       <PageHeader
@@ -74,71 +71,59 @@ export function UsersPage() {
         }
       />
       <AdminMfaPolicy />
-      <Card withBorder radius="lg" p="md">
-        <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md" spacing="sm">
-          <TextInput
-            aria-label={t('search')}
-            placeholder={t('searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            value={list.search}
-            onChange={(event) => list.setSearch(event.currentTarget.value)}
-          />
-          <ListFilters active={Object.keys(list.filters).length}>
-            <ServerSelect
-              aria-label={t('organization')}
-              placeholder={t('allOrganizations')}
-              options={organizationOptions}
-              value={organizationId}
-              valueLabel={filterOrganization.data?.name}
-              onChange={(id) => list.setFilters({ organization_id: id })}
-              clearable
-              nothingFoundMessage={t('nothingFound')}
+      <ListCard
+        query={accounts}
+        errorText={t('loadFailed')}
+        filters={
+          <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md" spacing="sm">
+            <ListSearch
+              list={list}
+              label={t('search')}
+              placeholder={t('searchPlaceholder')}
+              inGrid
             />
-            <Select
-              aria-label={t('role')}
-              placeholder={t('allRoles')}
-              data={[
-                { value: 'admin', label: t('common:role.admin') },
-                { value: 'client', label: t('common:role.client') },
-                { value: 'auditor', label: t('common:role.auditor') },
-              ]}
-              value={role}
-              onChange={(value) => list.setFilters({ role: value })}
-              clearable
-            />
-          </ListFilters>
-        </SimpleGrid>
-        <QueryState
-          isPending={accounts.isPending}
-          error={hasData ? null : accounts.error}
-          errorText={t('loadFailed')}
-          onRetry={() => accounts.refetch()}
-        >
-          <DataTable
-            rows={accounts.data?.users ?? []}
-            total={accounts.data?.total ?? 0}
-            loading={accounts.isPlaceholderData}
-            state={list}
-            columns={columns}
-            getRowId={(account) => account.id}
-            empty={
-              list.filtered ? (
-                <Empty title={t('noMatches')} />
-              ) : (
-                <Empty
-                  icon={<IconUserCog size={28} />}
-                  title={t('emptyTitle')}
-                  action={
-                    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                      {t('add')}
-                    </Button>
-                  }
-                />
-              )
-            }
-          />
-        </QueryState>
-      </Card>
+            <ListFilters active={Object.keys(list.filters).length}>
+              <ServerSelect
+                aria-label={t('organization')}
+                placeholder={t('allOrganizations')}
+                options={organizationOptions}
+                value={organizationId}
+                valueLabel={filterOrganization.data?.name}
+                onChange={(id) => list.setFilters({ organization_id: id })}
+                clearable
+                nothingFoundMessage={t('nothingFound')}
+              />
+              <Select
+                aria-label={t('role')}
+                placeholder={t('allRoles')}
+                data={[
+                  { value: 'admin', label: t('common:role.admin') },
+                  { value: 'client', label: t('common:role.client') },
+                  { value: 'auditor', label: t('common:role.auditor') },
+                ]}
+                value={role}
+                onChange={(value) => list.setFilters({ role: value })}
+                clearable
+              />
+            </ListFilters>
+          </SimpleGrid>
+        }
+        rows={accounts.data?.users ?? []}
+        total={accounts.data?.total ?? 0}
+        state={list}
+        columns={columns}
+        getRowId={(account) => account.id}
+        noMatches={t('noMatches')}
+        empty={{
+          icon: <IconUserCog size={28} />,
+          title: t('emptyTitle'),
+          action: (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+              {t('add')}
+            </Button>
+          ),
+        }}
+      />
       <UserFormModal
         opened={Boolean(editing)}
         account={editing?.account}

@@ -3,11 +3,9 @@ import { IconKey, IconShieldOff } from '@tabler/icons-react';
 import type { Account } from '@vrtc/contract';
 import { useTranslation } from 'react-i18next';
 import { actionsColumn } from '../../components/RowActions';
+import { activeColumn, createdColumn } from '../../components/status-columns';
+import { FULL_LABEL_BADGE } from '../../components/StatusBadge';
 import { useColumns } from '../../components/use-columns';
-import { formatDate } from '../../lib/format';
-
-/** Table badges show their whole label: a narrow column never cuts it to an ellipsis. */
-const FULL_LABEL = { label: { overflow: 'visible' } } as const;
 
 /** What a row's buttons do. */
 export interface UserActions {
@@ -50,36 +48,15 @@ export function useUserColumns(meId: string, actions: UserActions) {
           <Badge
             color={c.row.original.role === 'admin' ? 'grape' : 'blue'}
             variant="light"
-            styles={FULL_LABEL}
+            styles={FULL_LABEL_BADGE}
           >
             {t(`common:role.${c.row.original.role}`)}
           </Badge>
         ),
       },
       { accessorKey: 'organization_name', header: t('organization'), meta: { card: 'fact' } },
-      {
-        accessorKey: 'active',
-        header: t('status'),
-        cell: (c) =>
-          c.row.original.active ? (
-            <Badge color="green" variant="light" styles={FULL_LABEL}>
-              {t('active')}
-            </Badge>
-          ) : (
-            <Badge color="gray" variant="light" styles={FULL_LABEL}>
-              {t('inactive')}
-            </Badge>
-          ),
-      },
-      {
-        accessorKey: 'created_at',
-        header: t('created'),
-        cell: (c) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDate(c.row.original.created_at, i18n.language)}
-          </Text>
-        ),
-      },
+      activeColumn(t('status'), { active: t('active'), inactive: t('inactive') }),
+      createdColumn(t('created'), i18n.language),
       actionsColumn<Account>(t, (account) => [
         { kind: 'edit', onClick: () => actions.onEdit(account) },
         {

@@ -1,9 +1,8 @@
-import { Anchor, Badge, Button, Card, Group, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import {
   IconArrowLeft,
   IconCertificate,
   IconPlus,
-  IconSearch,
   IconSchool,
   IconUserPlus,
 } from '@tabler/icons-react';
@@ -13,10 +12,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useDeleteQualification, useQualificationList } from '../../api/qualifications';
 import { useCanChange } from '../../auth/can-change';
-import { DataTable, PAGE_SIZE } from '../../components/DataTable';
-import { Empty } from '../../components/Empty';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { ListCard, ListSearch } from '../../components/ListCard';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { ExportForLmsDialog } from '../../components/ExportForLmsDialog';
 import { actionsColumn } from '../../components/RowActions';
 import { lazyDialog } from '../../components/lazy-dialog';
@@ -167,44 +165,23 @@ export function QualificationsPage() {
         subtitle={t('qualificationsSubtitle')}
         actions={add}
       />
-      <Card withBorder radius="lg" p="md">
-        <QueryState
-          isPending={qualifications.isPending}
-          error={qualifications.data ? null : qualifications.error}
-          onRetry={() => qualifications.refetch()}
-        >
-          <TextInput
-            aria-label={t('searchQualifications')}
-            placeholder={t('searchQualifications')}
-            leftSection={<IconSearch size={16} />}
-            value={list.search}
-            onChange={(event) => list.setSearch(event.currentTarget.value)}
-            w={{ base: '100%', sm: 320 }}
-            mb="md"
-          />
-          <DataTable
-            rows={qualifications.data?.qualifications ?? []}
-            total={qualifications.data?.total ?? 0}
-            loading={qualifications.isPlaceholderData}
-            state={list}
-            columns={columns}
-            getRowId={(qualification) => qualification.id}
-            label={t('qualificationsTitle')}
-            empty={
-              list.filtered ? (
-                <Empty title={t('noQualificationMatches')} />
-              ) : (
-                <Empty
-                  icon={<IconCertificate size={28} />}
-                  title={t('emptyQualificationsTitle')}
-                  description={t('emptyQualificationsText')}
-                  action={add}
-                />
-              )
-            }
-          />
-        </QueryState>
-      </Card>
+      <ListCard
+        query={qualifications}
+        toolbar={<ListSearch list={list} label={t('searchQualifications')} mb="md" />}
+        rows={qualifications.data?.qualifications ?? []}
+        total={qualifications.data?.total ?? 0}
+        state={list}
+        columns={columns}
+        getRowId={(qualification) => qualification.id}
+        label={t('qualificationsTitle')}
+        noMatches={t('noQualificationMatches')}
+        empty={{
+          icon: <IconCertificate size={28} />,
+          title: t('emptyQualificationsTitle'),
+          description: t('emptyQualificationsText'),
+          action: add,
+        }}
+      />
       <QualificationFormModal
         opened={Boolean(editing)}
         qualification={editing?.qualification}

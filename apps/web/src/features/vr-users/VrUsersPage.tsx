@@ -1,17 +1,16 @@
 import { actionsColumn } from '../../components/RowActions';
-import { Anchor, Button, Card, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { IconEye, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
+import { IconEye, IconPlus, IconUsers } from '@tabler/icons-react';
 import { useColumns } from '../../components/use-columns';
 import { VR_USER_SORT_FIELDS, type VrUser } from '@vrtc/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorCodeOf } from '../../lib/error-text';
 import { useVrUserList } from '../../api/vr-users';
-import { DataTable, PAGE_SIZE } from '../../components/DataTable';
-import { Empty } from '../../components/Empty';
+import { PAGE_SIZE } from '../../components/DataTable';
+import { ListCard, ListSearch } from '../../components/ListCard';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { useListState } from '../../lib/list-state';
 import { notifyError } from '../../lib/notify';
@@ -137,47 +136,33 @@ export function VrUsersPage() {
           </Button>
         }
       />
-      <Card withBorder radius="lg" p="md">
-        <QueryState
-          isPending={vrUsers.isPending}
-          error={vrUsers.data ? null : vrUsers.error}
-          onRetry={() => vrUsers.refetch()}
-        >
-          <TextInput
-            aria-label={t('vrUsers:search')}
+      <ListCard
+        query={vrUsers}
+        toolbar={
+          <ListSearch
+            list={list}
+            label={t('vrUsers:search')}
             placeholder={t('vrUsers:searchPlaceholder')}
-            leftSection={<IconSearch size={16} />}
-            value={list.search}
-            onChange={(event) => list.setSearch(event.currentTarget.value)}
-            w={{ base: '100%', sm: 320 }}
             mb="md"
           />
-          <DataTable
-            rows={vrUsers.data?.vr_users ?? []}
-            total={vrUsers.data?.total ?? 0}
-            loading={vrUsers.isPlaceholderData}
-            state={list}
-            columns={columns}
-            getRowId={(vrUser) => vrUser.id}
-            empty={
-              list.filtered ? (
-                <Empty title={t('vrUsers:noMatches')} />
-              ) : (
-                <Empty
-                  icon={<IconUsers size={28} />}
-                  title={t('vrUsers:emptyTitle')}
-                  description={t('vrUsers:emptyText')}
-                  action={
-                    <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
-                      {t('vrUsers:add')}
-                    </Button>
-                  }
-                />
-              )
-            }
-          />
-        </QueryState>
-      </Card>
+        }
+        rows={vrUsers.data?.vr_users ?? []}
+        total={vrUsers.data?.total ?? 0}
+        state={list}
+        columns={columns}
+        getRowId={(vrUser) => vrUser.id}
+        noMatches={t('vrUsers:noMatches')}
+        empty={{
+          icon: <IconUsers size={28} />,
+          title: t('vrUsers:emptyTitle'),
+          description: t('vrUsers:emptyText'),
+          action: (
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({})}>
+              {t('vrUsers:add')}
+            </Button>
+          ),
+        }}
+      />
       <VrUserFormModal
         opened={Boolean(editing)}
         vrUser={editing?.vrUser}

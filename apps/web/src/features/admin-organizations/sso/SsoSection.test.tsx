@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import i18n from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mockFetch, renderWithProviders, type FakeRequest } from '../../../test/render';
+import type { Role, SsoTestOutcome, SsoTestResult } from '@vrtc/contract';
 import SsoSection from './SsoSection';
 import { bodyOf, domainsOf, formValuesOf } from './sso-form-model';
 
@@ -106,6 +107,39 @@ const staff = {
 };
 const accountsAnswer = { users: [staff], total: 1, limit: 10, offset: 0 };
 
+/** A test sign-in the provider answered: who it vouched for and what would happen to them here. */
+const passedTest = (
+  protocol: SsoTestResult['protocol'],
+  claims: SsoTestResult['claims'],
+  then: { outcome: SsoTestOutcome; email: string; role: Role | null },
+): SsoTestResult => ({ ok: true, protocol, claims, ...then, code: null, detail: null });
+
+/** A test sign-in that failed: its stable code and the check's own words. */
+const failedTest = (
+  protocol: SsoTestResult['protocol'],
+  code: NonNullable<SsoTestResult['code']>,
+  detail: string,
+): SsoTestResult => ({
+  ok: false,
+  protocol,
+  claims: {},
+  outcome: null,
+  email: null,
+  role: null,
+  code,
+  detail,
+});
+
+/** The section as the console opens it when a test sign-in `testId` came back. */
+const renderTested = (testId: string) =>
+  renderWithProviders(
+    <SsoSection
+      organization={organization}
+      tested={{ testId, startError: null }}
+      onClose={() => undefined}
+    />,
+  );
+
 describe('SsoSection: test sign-in and exempt accounts', () => {
   beforeAll(async () => {
     await i18n.changeLanguage('en');
@@ -116,25 +150,14 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
     async () => {
       mockFetch({
         [`GET ${url}`]: saml,
-        [`GET ${url}/tests/t1`]: {
-          ok: true,
-          protocol: 'oidc',
-          claims: { sub: 'u-1', email: 'staff@clinic.example', groups: ['a', 'b'] },
-          outcome: 'existing_account',
-          email: 'staff@clinic.example',
-          role: 'client',
-          code: null,
-          detail: null,
-        },
+        [`GET ${url}/tests/t1`]: passedTest(
+          'oidc',
+          { sub: 'u-1', email: 'staff@clinic.example', groups: ['a', 'b'] },
+          { outcome: 'existing_account', email: 'staff@clinic.example', role: 'client' },
+        ),
         'GET /v1/admin/users': accountsAnswer,
       });
-      renderWithProviders(
-        <SsoSection
-          organization={organization}
-          tested={{ testId: 't1', startError: null }}
-          onClose={() => undefined}
-        />,
-      );
+      renderTested('t1');
       const passed = await screen.findByRole('status');
       expect(passed).toHaveTextContent('Test sign-in succeeded');
       expect(passed).toHaveTextContent('staff@clinic.example signs in to their account (Client).');
@@ -154,25 +177,14 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
           issuer: 'https://idp.example',
           client_id: 'c',
         },
-        [`GET ${url}/tests/t3`]: {
-          ok: true,
-          protocol: 'oidc',
-          claims: { sub: 'u-2', email: 'boss@other.example' },
-          outcome: 'other_organization',
-          email: 'boss@other.example',
-          role: null,
-          code: null,
-          detail: null,
-        },
+        [`GET ${url}/tests/t3`]: passedTest(
+          'oidc',
+          { sub: 'u-2', email: 'boss@other.example' },
+          { outcome: 'other_organization', email: 'boss@other.example', role: null },
+        ),
         'GET /v1/admin/users': accountsAnswer,
       });
-      renderWithProviders(
-        <SsoSection
-          organization={organization}
-          tested={{ testId: 't3', startError: null }}
-          onClose={() => undefined}
-        />,
-      );
+      renderTested('t3');
       const answered = await screen.findByRole('status');
       expect(answered).toHaveTextContent(
         'The provider answered, but this person would not be signed in',
@@ -190,25 +202,14 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
     async () => {
       mockFetch({
         [`GET ${url}`]: saml,
-        [`GET ${url}/tests/t2`]: {
-          ok: false,
-          protocol: 'saml',
-          claims: {},
-          outcome: null,
-          email: null,
-          role: null,
-          code: 'invalid_response',
-          detail: 'SAML assertion audience mismatch',
-        },
+        [`GET ${url}/tests/t2`]: failedTest(
+          'saml',
+          'invalid_response',
+          'SAML assertion audience mismatch',
+        ),
         'GET /v1/admin/users': accountsAnswer,
       });
-      const { unmount } = renderWithProviders(
-        <SsoSection
-          organization={organization}
-          tested={{ testId: 't2', startError: null }}
-          onClose={() => undefined}
-        />,
-      );
+      const { unmount } = renderTested('t2');
       // The alert with that title (a notification of another test may be on screen too).
       const failed = (await screen.findByText('Test sign-in failed')).closest('[role="alert"]');
       expect(failed).toHaveTextContent('Code: invalid_response');
@@ -236,48 +237,26 @@ describe('SsoSection: test sign-in and exempt accounts', () => {
       try {
         mockFetch({
           [`GET ${url}`]: saml,
-          [`GET ${url}/tests/t3`]: {
-            ok: true,
-            protocol: 'saml',
-            claims: { nameID: 'new@clinic.example' },
-            outcome: 'would_create',
-            email: 'new@clinic.example',
-            role: 'auditor',
-            code: null,
-            detail: null,
-          },
-          [`GET ${url}/tests/t4`]: {
-            ok: false,
-            protocol: 'oidc',
-            claims: {},
-            outcome: null,
-            email: null,
-            role: null,
-            code: 'invalid_state',
-            detail: 'Unknown, used or expired sign-in',
-          },
+          [`GET ${url}/tests/t3`]: passedTest(
+            'saml',
+            { nameID: 'new@clinic.example' },
+            { outcome: 'would_create', email: 'new@clinic.example', role: 'auditor' },
+          ),
+          [`GET ${url}/tests/t4`]: failedTest(
+            'oidc',
+            'invalid_state',
+            'Unknown, used or expired sign-in',
+          ),
           'GET /v1/admin/users': accountsAnswer,
         });
-        const { unmount } = renderWithProviders(
-          <SsoSection
-            organization={organization}
-            tested={{ testId: 't3', startError: null }}
-            onClose={() => undefined}
-          />,
-        );
+        const { unmount } = renderTested('t3');
         const passed = await screen.findByRole('status');
         expect(passed).toHaveTextContent('Проверка входа прошла');
         expect(passed).toHaveTextContent(
           'Для new@clinic.example при этом первом входе будет создана учётная запись (Аудитор).',
         );
         unmount();
-        renderWithProviders(
-          <SsoSection
-            organization={organization}
-            tested={{ testId: 't4', startError: null }}
-            onClose={() => undefined}
-          />,
-        );
+        renderTested('t4');
         const failed = (await screen.findByText('Проверка входа не прошла')).closest(
           '[role="alert"]',
         );
