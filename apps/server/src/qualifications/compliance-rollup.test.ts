@@ -151,6 +151,20 @@ async function expectFiltersAgree(at: Date) {
       }
       const inOrder = expected.map(label);
       expect(paged, `${filter} ${order}`).toEqual(order === 'asc' ? inOrder : inOrder.reverse());
+      // By valid_until: a short page read along the index, the whole list derived in full.
+      const sorted = `sort=valid_until&order=${order}&${asOf}&${filter}`;
+      const whole = await call<CompliancePage>('GET', `/v1/compliance?limit=200&${sorted}`);
+      const pages: string[] = [];
+      for (let offset = 0; offset < expected.length + 3; offset += 3) {
+        const page = await call<CompliancePage>(
+          'GET',
+          `/v1/compliance?limit=3&offset=${offset}&${sorted}`,
+        );
+        pages.push(...page.rows.map((row) => `${label(row)} / ${row.valid_until}`));
+      }
+      expect(pages, `${filter} by valid_until ${order}`).toEqual(
+        whole.rows.map((row) => `${label(row)} / ${row.valid_until}`),
+      );
     }
   }
 }
@@ -296,7 +310,6 @@ describe('the compliance view’s kept pieces', () => {
         due_at: ago(1).toISOString(),
       });
     await expectTrueAtEveryMoment();
-    await expectFiltersEverywhen();
     const remove = (url: string) => t.app.inject({ method: 'DELETE', url, headers: staff.headers });
     expect((await remove(`/v1/vr-users/${vera.id}`)).statusCode).toBeLessThan(300);
     expect(
@@ -312,7 +325,6 @@ describe('the compliance view’s kept pieces', () => {
     await expectFiltersEverywhen();
     expect((await remove(`/v1/qualifications/${both.id}`)).statusCode).toBeLessThan(300);
     await expectTrueAtEveryMoment();
-    await expectFiltersEverywhen();
 
     // The export reads the same rows by keyset, in the same order, each once.
     for (const order of ['sort=valid_until&order=desc', 'sort=status', '']) {
@@ -338,6 +350,7 @@ describe('the compliance view’s kept pieces', () => {
       }),
     ).rejects.toThrow('rolled back');
     await expectKeptAsRecorded();
-    // About ninety reads of the view, each checked against the record: 28 s at a load of 25.
+    // About ninety reads of the view checked against the record, and each filter paged at three
+    // moments at two stages.
   }, 120_000);
 });

@@ -36,6 +36,7 @@ import {
   type ComplianceFilters,
   type DerivedRow,
 } from './compliance-sql.ts';
+import { pageByValidUntil } from './compliance-expiry.ts';
 import { countRows } from './compliance-totals.ts';
 import { awardKey, certificateCodes } from './standing.ts';
 
@@ -56,6 +57,10 @@ async function pageOfRows(
 ): Promise<DerivedRow[]> {
   if ((query.sort ?? 'vr_user_name') === 'vr_user_name')
     return inListOrder(await pageByTrainee(db, caller, query, t, read), read);
+  if (query.sort === 'valid_until') {
+    const rows = await pageByValidUntil(db, caller.organizationId, query, t, read);
+    if (rows) return rows;
+  }
   const { rows } = await sql<DerivedRow>`
     SELECT d.* FROM (${derivedSql(caller.organizationId, query, t)}) d
     WHERE ${matchingSql(query)}
