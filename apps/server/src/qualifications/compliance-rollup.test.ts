@@ -151,14 +151,17 @@ async function expectFiltersAgree(at: Date) {
       }
       const inOrder = expected.map(label);
       expect(paged, `${filter} ${order}`).toEqual(order === 'asc' ? inOrder : inOrder.reverse());
-      // By valid_until: a short page read along the index, the whole list derived in full.
+      // By valid_until: a short page read along the index, the whole list derived in full (a
+      // trainee or a search is always derived in full).
+      if (/^(vr_user_id|q)=/.test(filter)) continue;
       const sorted = `sort=valid_until&order=${order}&${asOf}&${filter}`;
       const whole = await call<CompliancePage>('GET', `/v1/compliance?limit=200&${sorted}`);
+      // One row a page: the first half of the list is read forwards, so along the index.
       const pages: string[] = [];
-      for (let offset = 0; offset < expected.length + 3; offset += 3) {
+      for (let offset = 0; offset < expected.length + 1; offset += 1) {
         const page = await call<CompliancePage>(
           'GET',
-          `/v1/compliance?limit=3&offset=${offset}&${sorted}`,
+          `/v1/compliance?limit=1&offset=${offset}&${sorted}`,
         );
         pages.push(...page.rows.map((row) => `${label(row)} / ${row.valid_until}`));
       }
@@ -352,5 +355,5 @@ describe('the compliance view’s kept pieces', () => {
     await expectKeptAsRecorded();
     // About ninety reads of the view checked against the record, and each filter paged at three
     // moments at two stages.
-  }, 120_000);
+  }, 240_000);
 });
