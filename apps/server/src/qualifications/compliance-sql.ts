@@ -38,7 +38,7 @@ export interface DerivedRow {
  * piece is at or before `lapsed_before` has expired (oldest + validity_days ≤ T), at or before
  * `expiring_before` is expiring. Computed once per qualification, so each row only compares.
  */
-function thresholdsSql(organizationId: string, at: RawBuilder<unknown>) {
+export function thresholdsSql(organizationId: string, at: RawBuilder<unknown>) {
   return sql`(SELECT id, name, lower(name) AS sort_name, valid_for,
       ${at} - valid_for AS lapsed_before, ${at} - valid_for + expiring_for AS expiring_before
     FROM (SELECT *, validity_days * interval '24 hours' AS valid_for,
@@ -46,21 +46,57 @@ function thresholdsSql(organizationId: string, at: RawBuilder<unknown>) {
       FROM qualifications WHERE organization_id = ${organizationId} AND archived_at IS NULL) q)`;
 }
 
+/** Which of the rows derivedSql reads (see there). */
+export type DerivedPart = 'at' | 'changed-kept' | 'changed-record';
+
+export interface DerivedOptions {
+  /** The rows' names too (a page); without, the trainees are joined only to search them. */
+  names?: boolean;
+  /**
+   * 'at' (default): every row, its status at T. The pairs with a piece after T, alone:
+   * 'changed-kept' as their kept pieces would give at T, 'changed-record' as the record gives.
+   */
+  part?: DerivedPart;
+  /**
+   * The trainee is the outer query's `v` (a walk along the trainees' name index, vr_users):
+   * only its rows, with its name; the search is the outer query's.
+   */
+  outerTrainee?: boolean;
+}
+
+/** A row's status at T from its pieces `p` (kind, oldest_at) and its qualification's thresholds. */
+export const statusOfSql = (p: string) =>
+  sql`CASE
+        WHEN ${sql.ref(`${p}.kind`)} <> 'complete' THEN ${sql.ref(`${p}.kind`)}
+        WHEN ${sql.ref(`${p}.lapsed_before`)} IS NULL THEN 'qualified'
+        WHEN ${sql.ref(`${p}.oldest_at`)} <= ${sql.ref(`${p}.lapsed_before`)} THEN 'expired'
+        WHEN ${sql.ref(`${p}.oldest_at`)} <= ${sql.ref(`${p}.expiring_before`)} THEN 'expiring'
+        ELSE 'qualified'
+      END`;
+
+/** Overdue at T: due before T and not held (qualified or expiring) then. */
+export const overdueOfSql = (p: string, at: RawBuilder<unknown>) =>
+  sql`(${sql.ref(`${p}.due_at`)} < ${at} AND NOT (${sql.ref(`${p}.kind`)} = 'complete'
+        AND (${sql.ref(`${p}.lapsed_before`)} IS NULL
+          OR ${sql.ref(`${p}.oldest_at`)} > ${sql.ref(`${p}.lapsed_before`)}))) IS TRUE`;
+
 /** The rows matching every filter but status and overdue, with their status and overdue at T. */
 export function derivedSql(
   organizationId: string,
   query: ComplianceFilters,
   t: Date,
-  /** The rows' names too (a page); without, the trainees are joined only to search them. */
-  names = true,
+  options: DerivedOptions = {},
 ) {
+  const { names = true, part = 'at', outerTrainee = false } = options;
   const at = sql`${t.toISOString()}::timestamptz`;
   const conditions = [sql`a.organization_id = ${organizationId}`];
+  if (outerTrainee) conditions.push(sql`a.vr_user_id = v.id`);
   if (query.qualification_id) conditions.push(sql`a.qualification_id = ${query.qualification_id}`);
   if (query.vr_user_id) conditions.push(sql`a.vr_user_id = ${query.vr_user_id}`);
-  if (hasSearch(query.q)) conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
+  if (hasSearch(query.q) && !outerTrainee)
+    conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
   const where = sql.join(conditions, sql` AND `);
-  const joinVrUsers = names || hasSearch(query.q);
+  const joinVrUsers = !outerTrainee && (names || hasSearch(query.q));
   const from = sql`qualification_assignments a
     JOIN ${thresholdsSql(organizationId, at)} q ON q.id = a.qualification_id
     ${
@@ -69,40 +105,35 @@ export function derivedSql(
       WHERE organization_id = ${organizationId}) v ON v.id = a.vr_user_id`
         : sql``
     }`;
+  const trainee = outerTrainee
+    ? sql`v.name AS vr_user_name, lower(v.name) AS vr_user_sort`
+    : sql`v.name AS vr_user_name, v.sort_name AS vr_user_sort`;
   const columns = sql`a.vr_user_id, a.qualification_id, a.due_at,
-    ${
-      names
-        ? sql`v.name AS vr_user_name, v.sort_name AS vr_user_sort, q.name AS qualification_name,
-      q.sort_name AS qualification_sort,`
-        : sql``
-    }
+    ${names ? sql`${trainee}, q.name AS qualification_name, q.sort_name AS qualification_sort,` : sql``}
     q.valid_for, q.lapsed_before, q.expiring_before`;
-  // held: qualified or expiring at T; a row is overdue when its due date passed and it is not.
+  const kept = sql`SELECT ${columns}, a.standing_kind AS kind, a.standing_oldest_at AS oldest_at,
+        a.standing_earned_at AS earned_at
+      FROM ${from}`;
+  const record = sql`SELECT ${columns}, r.kind, r.oldest_at, r.earned_at
+      FROM ${from}
+        CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, ${at}) r
+      WHERE ${where} AND a.standing_since > ${at}`;
+  const rows = {
+    at: sql`${kept}
+      WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
+      UNION ALL
+      ${record}`,
+    'changed-kept': sql`${kept} WHERE ${where} AND a.standing_since > ${at}`,
+    'changed-record': record,
+  }[part];
   return sql`
     SELECT p.vr_user_id, p.qualification_id, p.due_at,
       ${names ? sql`p.vr_user_name, p.vr_user_sort, p.qualification_name, p.qualification_sort,` : sql``}
-      CASE
-        WHEN p.kind <> 'complete' THEN p.kind
-        WHEN p.lapsed_before IS NULL THEN 'qualified'
-        WHEN p.oldest_at <= p.lapsed_before THEN 'expired'
-        WHEN p.oldest_at <= p.expiring_before THEN 'expiring'
-        ELSE 'qualified'
-      END AS status,
+      ${statusOfSql('p')} AS status,
       CASE WHEN p.kind = 'complete' THEN p.earned_at END AS earned_at,
       CASE WHEN p.kind = 'complete' THEN p.oldest_at + p.valid_for END AS valid_until,
-      (p.due_at < ${at} AND NOT (p.kind = 'complete'
-        AND (p.lapsed_before IS NULL OR p.oldest_at > p.lapsed_before))) IS TRUE AS overdue
-    FROM (
-      SELECT ${columns}, a.standing_kind AS kind, a.standing_oldest_at AS oldest_at,
-        a.standing_earned_at AS earned_at
-      FROM ${from}
-      WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
-      UNION ALL
-      SELECT ${columns}, r.kind, r.oldest_at, r.earned_at
-      FROM ${from}
-        CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, ${at}) r
-      WHERE ${where} AND a.standing_since > ${at}
-    ) p`;
+      ${overdueOfSql('p', at)} AS overdue
+    FROM (${rows}) p`;
 }
 
 /** The status and overdue filters, over derivedSql's rows `d`. */

@@ -9,20 +9,23 @@ import {
   csvYesNo,
   neutralizeCsvCell,
   QUALIFICATION_STATUS_LABELS,
-  QUALIFICATION_STATUSES,
   safeFileNamePart,
   type ComplianceExportQuery,
   type CompliancePage,
   type ComplianceQuery,
   type ComplianceRow,
-  type ComplianceTotals,
   type CsvReader,
-  type QualificationStatus,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { Caller } from '../platform/http/caller.ts';
 import type { Db, Tx } from '../platform/database/db.ts';
-import { inListOrder, pageOf, pageRead } from '../platform/database/paging.ts';
+import {
+  containsPattern,
+  hasSearch,
+  inListOrder,
+  pageOf,
+  pageRead,
+} from '../platform/database/paging.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { isoOrNull } from '../platform/service/serialize.ts';
 import {
@@ -33,6 +36,8 @@ import {
   type ComplianceFilters,
   type DerivedRow,
 } from './compliance-sql.ts';
+import { pageByValidUntil } from './compliance-expiry.ts';
+import { countRows } from './compliance-totals.ts';
 import { awardKey, certificateCodes } from './standing.ts';
 
 /**
@@ -42,30 +47,6 @@ import { awardKey, certificateCodes } from './standing.ts';
  * each can be chosen from them.
  */
 
-/** Totals by status and overdue, and how many rows the status and overdue filters keep. */
-async function countRows(db: Db | Tx, caller: Caller, query: ComplianceFilters, t: Date) {
-  const { rows } = await sql<{ status: QualificationStatus; overdue: boolean; count: number }>`
-    SELECT d.status, d.overdue, count(*)::int AS count
-    FROM (${derivedSql(caller.organizationId, query, t, false)}) d
-    GROUP BY d.status, d.overdue`.execute(db);
-  const totals = Object.fromEntries(QUALIFICATION_STATUSES.map((status) => [status, 0])) as Record<
-    QualificationStatus,
-    number
-  >;
-  let overdue = 0;
-  let matching = 0;
-  for (const row of rows) {
-    totals[row.status] += row.count;
-    if (row.overdue) overdue += row.count;
-    if (
-      (!query.status || row.status === query.status) &&
-      (query.overdue === undefined || row.overdue === query.overdue)
-    )
-      matching += row.count;
-  }
-  return { totals: { ...totals, overdue } satisfies ComplianceTotals, matching };
-}
-
 /** The matching rows in the list's order, `limit` of them from `offset`. */
 async function pageOfRows(
   db: Db | Tx,
@@ -74,12 +55,45 @@ async function pageOfRows(
   t: Date,
   read: { limit: number; offset: number; reversed: boolean },
 ): Promise<DerivedRow[]> {
+  if ((query.sort ?? 'vr_user_name') === 'vr_user_name')
+    return inListOrder(await pageByTrainee(db, caller, query, t, read), read);
+  if (query.sort === 'valid_until') {
+    const rows = await pageByValidUntil(db, caller.organizationId, query, t, read);
+    if (rows) return rows;
+  }
   const { rows } = await sql<DerivedRow>`
     SELECT d.* FROM (${derivedSql(caller.organizationId, query, t)}) d
     WHERE ${matchingSql(query)}
     ORDER BY ${complianceOrderSql(query, read.reversed)}
     LIMIT ${read.limit} OFFSET ${read.offset}`.execute(db);
   return inListOrder(rows, read);
+}
+
+/**
+ * The page in the trainees' order, read along their name index (vr_users_organization_name_idx):
+ * each trainee's rows are derived in turn, and the read stops once the page is full, however
+ * many rows the organisation has. Names are never NULL, so the index's own order of NULLs is the
+ * list's.
+ */
+async function pageByTrainee(
+  db: Db | Tx,
+  caller: Caller,
+  query: ComplianceFilters,
+  t: Date,
+  read: { limit: number; offset: number; reversed: boolean },
+): Promise<DerivedRow[]> {
+  const direction = (query.order === 'desc') !== read.reversed ? sql`DESC` : sql`ASC`;
+  const conditions = [sql`v.organization_id = ${caller.organizationId}`];
+  if (hasSearch(query.q)) conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
+  if (query.vr_user_id) conditions.push(sql`v.id = ${query.vr_user_id}`);
+  const { rows } = await sql<DerivedRow>`
+    SELECT d.* FROM vr_users v
+      CROSS JOIN LATERAL (${derivedSql(caller.organizationId, query, t, { outerTrainee: true })}) d
+    WHERE ${sql.join(conditions, sql` AND `)} AND ${matchingSql(query)}
+    ORDER BY lower(v.name) ${direction}, d.qualification_sort ${direction}, v.id ${direction},
+      d.qualification_id ${direction}
+    LIMIT ${read.limit} OFFSET ${read.offset}`.execute(db);
+  return rows;
 }
 
 const dateOrNull = (value: Date | string | null) => (value === null ? null : new Date(value));
@@ -139,14 +153,20 @@ export async function listCompliance(
   const t = query.as_of ? new Date(query.as_of) : ctx.clock.now();
   const page = pageOf(query);
   // The totals and the page are two reads of the same rows: asked together, on two connections
-  // when the pool has them.
+  // when the pool has them. With a status or overdue filter the totals come first: a page of
+  // rows that match nothing (or that the count says lie past the end) is never walked for.
+  const filtered = query.status !== undefined || query.overdue !== undefined;
   const [{ totals, matching }, firstRows] = await Promise.all([
-    countRows(ctx.db, caller, query, t),
-    page.offset === 0
+    countRows(ctx.db, caller.organizationId, query, t),
+    page.offset === 0 && !filtered
       ? pageOfRows(ctx.db, caller, query, t, { ...page, reversed: false })
       : undefined,
   ]);
-  const rows = firstRows ?? (await pageOfRows(ctx.db, caller, query, t, pageRead(page, matching)));
+  const rows =
+    firstRows ??
+    (page.offset >= matching
+      ? []
+      : await pageOfRows(ctx.db, caller, query, t, pageRead(page, matching)));
   return {
     rows: await toComplianceRows(ctx.db, caller, rows),
     totals,
