@@ -40,6 +40,7 @@ import { PgListener, type NotificationListener } from './platform/database/pg-li
 import { registerErrorHandling } from './platform/http/http-errors.ts';
 import { serveConsole } from './platform/http/console-files.ts';
 import { validatorCompiler } from './platform/http/validation.ts';
+import { serializerCompiler } from './platform/http/serialization.ts';
 import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
 import { organizationsRoutes } from './organizations/organizations.routes.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
@@ -162,6 +163,8 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const deviceAuthenticator = new DeviceAuthenticator(ctx.db, deviceEvents.cache);
   const push = devicePush(app, live, deviceAuthenticator);
   app.setValidatorCompiler(validatorCompiler);
+  // Answers without Ajv inside the serialiser (serialization.ts).
+  app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     // API answers carry tokens and personal data: no browser or proxy cache may keep them. Set
