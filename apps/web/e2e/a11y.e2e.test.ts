@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeReport, DIALOG_SCOPE, expectAccessible } from './axe';
+import { axeReport, clearAxeReport, DIALOG_SCOPE, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -37,6 +37,8 @@ const headsets = new Headsets();
 const trainee = uniqueName('Анна Кузнецова');
 let headsetName: string;
 
+// Only this file's pages in the report printed at its end.
+beforeAll(clearAxeReport);
 beforeAll(async () => {
   const admin = await adminToken();
   [browser, { tenant, tree }] = await Promise.all([

@@ -84,8 +84,14 @@ export const DIALOG_SCOPE = ['[role="dialog"]', '[role="listbox"]'];
 export const nodeCount = (violations: AxeViolation[]) =>
   violations.reduce((sum, violation) => sum + violation.nodes.length, 0);
 
-/** Nodes failing per page checked in this test file (a summary is printed at its end). */
+/**
+ * Nodes failing per page checked in this test file (a summary is printed at its end). Files share
+ * a worker's modules (vitest.e2e.config.ts): a file that prints it empties it first.
+ */
 export const axeReport: Record<string, number> = {};
+export const clearAxeReport = () => {
+  for (const label of Object.keys(axeReport)) delete axeReport[label];
+};
 
 /**
  * No WCAG 2.1 AA violation on the page as it stands (dialogs and toasts included), or within

@@ -257,9 +257,12 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     const select = (key: string) =>
       page.getByRole('combobox', { name: tr(language, key), exact: true });
     await page.getByText(option(), { exact: true }).first().waitFor();
-    await expect(select('adminContent:scenario').inputValue()).resolves.toBe(scenario());
-    await expect(select('adminContent:module').inputValue()).resolves.toBe(module());
-    await expect(select('adminContent:level').inputValue()).resolves.toBe(`1. ${level(0)}`);
+    // The options may show before the selectors are filled: each is read until it names its
+    // choice (one reading of an empty selector failed at load 24).
+    const READ = { timeout: 5_000 };
+    await expect.poll(() => select('adminContent:scenario').inputValue(), READ).toBe(scenario());
+    await expect.poll(() => select('adminContent:module').inputValue(), READ).toBe(module());
+    await expect.poll(() => select('adminContent:level').inputValue(), READ).toBe(`1. ${level(0)}`);
     await shots(
       page,
       'content-options',

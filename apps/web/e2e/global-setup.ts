@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,8 @@ declare module 'vitest' {
     baseUrl: string;
     adminEmail: string;
     adminPassword: string;
+    /** A DATA_DIR with a migrated database, closed: copied, never opened. */
+    migratedTemplate: string;
   }
 }
 
@@ -25,29 +27,10 @@ export const ADMIN_PASSWORD = 'e2e-admin-password';
 export default async function setup(project: TestProject) {
   // Its own output folder, so a developer's `npm run build` or `npm start` is left alone.
   const distDir = path.join(webDir, 'dist-e2e');
-  const vite = path.join(root, 'node_modules/vite/bin/vite.js');
-  const build = spawnSync(
-    process.execPath,
-    [vite, 'build', '--logLevel', 'warn', '--outDir', distDir],
-    {
-      cwd: webDir,
-      stdio: 'inherit',
-      // Vitest sets NODE_ENV=test, which would give React's development build.
-      env: { ...process.env, NODE_ENV: 'production' },
-    },
-  );
-  if (build.status !== 0) throw new Error('The console build failed');
-  // Compressed as `npm run build` leaves it, so the browser receives what production sends
-  // (bundle-budget.e2e.test.ts counts it).
-  const precompress = spawnSync(
-    process.execPath,
-    [path.join(webDir, 'scripts/precompress.mjs'), distDir],
-    { stdio: 'inherit' },
-  );
-  if (precompress.status !== 0) throw new Error('Compressing the console build failed');
-
-  await ensureBuilt(['server']);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-'));
+  // The console's build (Rollup: mostly one core) and the server's build then its migrated
+  // database (PGlite: one core) are apart until the server starts, so they run side by side.
+  const [, template] = await Promise.all([buildConsole(distDir), migratedTemplate()]);
+  const dataDir = copyOfTemplate(template);
   placeAppBuilds(dataDir);
   const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
     cwd: root,
@@ -76,12 +59,65 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('adminEmail', ADMIN_EMAIL);
   project.provide('adminPassword', ADMIN_PASSWORD);
+  project.provide('migratedTemplate', template);
 
   return async () => {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
     fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(template, { recursive: true, force: true });
   };
+}
+
+/** Runs a node script to its end; throws, saying what failed, when it does not exit with 0. */
+function runNode(args: string[], what: string, env: NodeJS.ProcessEnv = process.env) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: webDir, stdio: 'inherit', env });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${what} failed`))));
+  });
+}
+
+/**
+ * The console built into `distDir`, and compressed as `npm run build` leaves it, so the browser
+ * receives what production sends (bundle-budget.e2e.test.ts counts it).
+ */
+async function buildConsole(distDir: string) {
+  const vite = path.join(root, 'node_modules/vite/bin/vite.js');
+  await runNode(
+    [vite, 'build', '--logLevel', 'warn', '--outDir', distDir],
+    'The console build',
+    // Vitest sets NODE_ENV=test, which would give React's development build.
+    { ...process.env, NODE_ENV: 'production' },
+  );
+  await runNode(
+    [path.join(webDir, 'scripts/precompress.mjs'), distDir],
+    'Compressing the console build',
+  );
+}
+
+/**
+ * A DATA_DIR whose embedded database the compiled server has migrated, left closed: the suite's
+ * server and each file's own (own-server.ts) start on a copy of it, instead of each creating a
+ * database and applying every migration (the first start itself is the server suite's to test:
+ * apps/server/test/platform.test.ts). Nothing else is in it: each server still makes its own
+ * first admin, signing secret and folders.
+ */
+async function migratedTemplate(): Promise<string> {
+  await ensureBuilt(['server']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-template-'));
+  await runNode(
+    [path.join(webDir, 'e2e/migrate-template.mjs'), dir],
+    "Migrating the browser suite's database",
+  );
+  return dir;
+}
+
+/** A new DATA_DIR holding a copy of the migrated template's database (own-server.ts does too). */
+function copyOfTemplate(template: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-'));
+  fs.cpSync(path.join(template, 'pglite'), path.join(dir, 'pglite'), { recursive: true });
+  return dir;
 }
 
 /**
@@ -104,7 +140,8 @@ function waitForListening(server: ChildProcess): Promise<string> {
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`The server did not start:\n${output}`)),
-      // A first start migrates a fresh embedded database: 115 s at a load of 36 on two cores.
+      // On a copy of the migrated database; a first start on an empty one took 115 s at a load
+      // of 36 on two cores.
       240_000,
     );
     const onData = (chunk: Buffer) => {

@@ -12,14 +12,14 @@ export const OWN_SERVER_START_MS = 240_000;
 
 /**
  * A server of one test file's own, built and served as the suite's (global-setup.ts) but with the
- * settings it is given, on its own embedded database: a file that stops the server, or needs
+ * settings it is given, on its own embedded database (a copy of the suite's migrated one): a file that stops the server, or needs
  * headsets to count as silent within seconds, leaves the shared one alone. `stop()` and `start()`
  * again keep the address and the data (sign-ins survive), as a restarted server does.
  */
 export class OwnServer {
   private process: ChildProcess | undefined;
   private port = 0;
-  private readonly dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-own-'));
+  private readonly dataDir = copyOfMigrated();
   url = '';
 
   constructor(private readonly settings: Record<string, string>) {}
@@ -66,13 +66,23 @@ export class OwnServer {
   }
 }
 
+/**
+ * A new DATA_DIR holding a copy of the database global-setup.ts migrated: the server starts on it
+ * in seconds, where creating and migrating one took up to 100 s on a loaded machine.
+ */
+function copyOfMigrated(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-e2e-own-'));
+  const template = inject('migratedTemplate');
+  fs.cpSync(path.join(template, 'pglite'), path.join(dir, 'pglite'), { recursive: true });
+  return dir;
+}
+
 function listening(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(
       () => reject(new Error(`The server did not start:\n${output}`)),
-      // As the suite's (global-setup.ts): migrating a fresh embedded database on a loaded machine
-      // took over a minute.
+      // As the suite's (global-setup.ts): a loaded machine slows even a start on a migrated copy.
       OWN_SERVER_START_MS,
     );
     const onData = (chunk: Buffer) => {

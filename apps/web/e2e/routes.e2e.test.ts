@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeReport, expectAccessible } from './axe';
+import { axeReport, clearAxeReport, expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
 import {
   adminToken,
@@ -46,6 +46,8 @@ const trainees = { done: 'Анна Иванова', running: 'Boris Petrov', idl
 const devices = { quest: 'Quest 3 — зал 1', pico: 'Pico 4 — зал 2' };
 let activeSessionId: string;
 
+// Only this file's pages in the report printed at its end.
+beforeAll(clearAxeReport);
 beforeAll(async () => {
   admin = await adminToken();
   // The app builds the download page links to are the server's (global-setup.ts places them).
