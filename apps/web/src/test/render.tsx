@@ -56,7 +56,8 @@ export type FakeRoute =
  * `{ status, body }`, or a function of the request that returns either, or a whole Response.
  * Its JSON successes are checked against the contract (installFakeFetch).
  */
-export function mockFetch(routes: Record<string, FakeRoute>) {
+export function mockFetch(fakeRoutes: Record<string, FakeRoute>) {
+  const routes = withSessionProbe(fakeRoutes);
   const calls: Array<{ method: string; url: string; body?: unknown }> = [];
   const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
@@ -86,6 +87,29 @@ export function mockFetch(routes: Record<string, FakeRoute>) {
   };
   installFakeFetch(fetchMock);
   return calls;
+}
+
+const SESSION_PROBE = 'GET /v1/auth/session';
+
+/**
+ * The console's sign-in check (GET /v1/auth/session) answered as the server answers it from what
+ * a test says GET /v1/me answers: the account signed in, or (a refusal) signed out. A test that
+ * names the check itself keeps its own answer.
+ */
+function withSessionProbe(routes: Record<string, FakeRoute>): Record<string, FakeRoute> {
+  const me = routes['GET /v1/me'];
+  if (SESSION_PROBE in routes || me === undefined) return routes;
+  const probe = (request: FakeRequest) => {
+    const answer: unknown =
+      typeof me === 'function' ? (me as (request: FakeRequest) => unknown)(request) : me;
+    const shaped =
+      typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer
+        ? (answer as { status: number; body: unknown })
+        : undefined;
+    if (shaped && shaped.status >= 400) return { signed_in: false, account: null };
+    return { signed_in: true, account: shaped ? shaped.body : answer };
+  };
+  return { ...routes, [SESSION_PROBE]: probe };
 }
 
 /**
