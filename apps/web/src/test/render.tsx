@@ -56,8 +56,7 @@ export type FakeRoute =
  * `{ status, body }`, or a function of the request that returns either, or a whole Response.
  * Its JSON successes are checked against the contract (installFakeFetch).
  */
-export function mockFetch(fakeRoutes: Record<string, FakeRoute>) {
-  const routes = withSessionProbe(fakeRoutes);
+export function mockFetch(routes: Record<string, FakeRoute>) {
   const calls: Array<{ method: string; url: string; body?: unknown }> = [];
   const fetchMock = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
@@ -65,9 +64,10 @@ export function mockFetch(fakeRoutes: Record<string, FakeRoute>) {
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, url, body });
     const key = `${method} ${url.split('?')[0]}`;
-    if (!(key in routes))
+    // Looked up at each call: a test may change its routes' answers as it goes.
+    const route = key in routes ? routes[key] : sessionProbeOf(routes, key);
+    if (!(key in routes) && route === undefined)
       return new Response(JSON.stringify({ error: 'not_found', message: key }), { status: 404 });
-    const route = routes[key];
     const answer =
       typeof route === 'function'
         ? (route as (request: FakeRequest) => unknown)({
@@ -96,10 +96,10 @@ const SESSION_PROBE = 'GET /v1/auth/session';
  * a test says GET /v1/me answers: the account signed in, or (a refusal) signed out. A test that
  * names the check itself keeps its own answer.
  */
-function withSessionProbe(routes: Record<string, FakeRoute>): Record<string, FakeRoute> {
+function sessionProbeOf(routes: Record<string, FakeRoute>, key: string): FakeRoute | undefined {
   const me = routes['GET /v1/me'];
-  if (SESSION_PROBE in routes || me === undefined) return routes;
-  const probe = (request: FakeRequest) => {
+  if (key !== SESSION_PROBE || me === undefined) return undefined;
+  return (request: FakeRequest) => {
     const answer: unknown =
       typeof me === 'function' ? (me as (request: FakeRequest) => unknown)(request) : me;
     const shaped =
@@ -109,7 +109,6 @@ function withSessionProbe(routes: Record<string, FakeRoute>): Record<string, Fak
     if (shaped && shaped.status >= 400) return { signed_in: false, account: null };
     return { signed_in: true, account: shaped ? shaped.body : answer };
   };
-  return { ...routes, [SESSION_PROBE]: probe };
 }
 
 /**
