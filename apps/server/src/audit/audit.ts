@@ -352,7 +352,7 @@ export interface ChainedContent {
   target_id: string | null;
   target_label: string | null;
   /**
-   * The target's English name (migration 0031); absent, not null, when it has none, so an event
+   * The target's English name (migration 0032); absent, not null, when it has none, so an event
    * written before the column existed hashes as it did then.
    */
   target_label_en?: string;
