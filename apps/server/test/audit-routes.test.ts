@@ -1130,6 +1130,8 @@ describe('sign-in and refusals', () => {
         type: 'enrollment_code',
         id: tenant.organization.id,
         label: 'Depot West',
+        // An organisation has one name: nothing to show instead in English.
+        label_en: null,
       });
     }
   });

@@ -2,14 +2,15 @@ import fs from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALOG_SCOPE, expectAccessible } from './axe';
-import { tr } from './i18n';
-import { adminToken, createTenant, type Tenant } from './seed';
+import { LANGUAGES, tr } from './i18n';
+import { adminToken, createTenant, grantAccess, type Tenant } from './seed';
 import {
   adminLogin,
   apiCall,
   baseUrl,
   launchBrowser,
   newPage,
+  screenshot,
   settled,
   signIn,
   uniqueName,
@@ -250,4 +251,59 @@ describe('the audit log, in Russian', () => {
     await expectAccessible(page, 'ru audit event phone', DIALOG_SCOPE);
     await page.context().close();
   });
+});
+
+describe('content named in both languages (issue 42)', () => {
+  const scenario = {
+    id: '',
+    name: uniqueName('Пожарная безопасность'),
+    nameEn: uniqueName('Fire safety'),
+  };
+  beforeAll(async () => {
+    const created = await apiCall<{ id: string }>('POST', '/v1/admin/scenarios', admin, {
+      name: scenario.name,
+      name_en: scenario.nameEn,
+    });
+    scenario.id = created.id;
+    await grantAccess(admin, scenario.id, [plant.organization.id]);
+  });
+
+  it.each(LANGUAGES)(
+    'names a scenario in the log by its name in the console’s language (%s)',
+    async (language) => {
+      const [shown, hidden] =
+        language === 'en' ? [scenario.nameEn, scenario.name] : [scenario.name, scenario.nameEn];
+      // Staff read the licence their organisation was given.
+      const page = await newPage(browser, language, { viewport: { width: 1440, height: 900 } });
+      await signIn(page, plant.email, plant.password);
+      await page.goto(`${baseUrl()}/audit?target_id=${scenario.id}`);
+      const licence = eventRow(page, tr(language, 'audit:action.license.granted'));
+      await licence.getByText(shown, { exact: true }).waitFor();
+      expect(await page.getByText(hidden).count()).toBe(0);
+      await licence.click();
+      const dialog = page.getByRole('dialog', {
+        name: tr(language, 'audit:action.license.granted'),
+      });
+      await dialog.getByText(new RegExp(`: ${shown}$`)).waitFor();
+      expect(await dialog.getByText(hidden).count()).toBe(0);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await screenshot(page, language, 'audit-english-names');
+      await page.setViewportSize({ width: 360, height: 780 });
+      await page.getByText(shown, { exact: true }).first().waitFor();
+      expect(await page.getByText(hidden).count()).toBe(0);
+      await screenshot(page, language, 'audit-english-names');
+      await page.context().close();
+
+      // The admin reads the scenario's creation in the platform's log the same way.
+      const adminPage = await newPage(browser, language);
+      const { email, password } = adminLogin();
+      await signIn(adminPage, email, password);
+      await adminPage.goto(`${baseUrl()}/audit?target_id=${scenario.id}`);
+      const created = eventRow(adminPage, tr(language, 'audit:action.scenario.created'));
+      await created.getByText(shown, { exact: true }).waitFor();
+      expect(await adminPage.getByText(hidden).count()).toBe(0);
+      await adminPage.context().close();
+    },
+  );
 });

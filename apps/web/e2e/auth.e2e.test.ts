@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from './axe';
 import { LANGUAGES, tr } from './i18n';
@@ -223,4 +223,76 @@ describe('signing in', () => {
     await page.waitForURL('**/login');
     await page.context().close();
   });
+});
+
+/** Every API answer of 400 or more the page receives from now on, as "status METHOD path". */
+function refusedResponses(page: Page): string[] {
+  const refused: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() < 400) return;
+    const url = new URL(response.url());
+    refused.push(`${response.status()} ${response.request().method()} ${url.pathname}`);
+  });
+  return refused;
+}
+
+/** The paths the page asked of the API from now on. */
+function apiPaths(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/v1/')) paths.push(url.pathname);
+  });
+  return paths;
+}
+
+/** How many refusals of GET /v1/me the audit log holds (an admin reads every chain). */
+async function auditedMeRefusals(adminToken: string) {
+  const page = await apiCall<{ audit_events: unknown[] }>(
+    'GET',
+    `/v1/audit-events?action=auth.access_denied&target_id=${encodeURIComponent('GET /v1/me')}&limit=500`,
+    adminToken,
+  );
+  return page.audit_events.length;
+}
+
+describe('a signed-out visit of the sign-in page (issue 42)', () => {
+  it.each(LANGUAGES)(
+    'is told so without a refused request or an audit event, before and after a sign-in (%s)',
+    async (language) => {
+      const admin = adminLogin();
+      const adminToken = await apiLogin(admin.email, admin.password);
+      const audited = await auditedMeRefusals(adminToken);
+      const page = await newPage(browser, language);
+      const refused = refusedResponses(page);
+      const asked = apiPaths(page);
+      const probed = page.waitForResponse(
+        (response) => new URL(response.url()).pathname === '/v1/auth/session',
+      );
+      await page.goto(`${baseUrl()}/login`);
+      expect((await probed).status()).toBe(200);
+      await page
+        .locator('button[type="submit"]')
+        .filter({ hasText: tr(language, 'auth:signIn') })
+        .waitFor();
+      expect(asked).not.toContain('/v1/me');
+      expect(refused).toEqual([]);
+
+      // Signed in, the console works as before; signed out again, the sign-in page is quiet.
+      await signIn(page, clientEmail, clientPassword);
+      await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(clientEmail);
+      const logout = tr(language, 'layout:logout');
+      await page.getByRole('button', { name: logout }).click();
+      await page.getByRole('dialog').getByRole('button', { name: logout }).click();
+      await page.waitForURL('**/login');
+      await page.goto(`${baseUrl()}/login`);
+      await page.locator('input[name="email"]').waitFor();
+      await page.reload();
+      await page.locator('input[name="email"]').waitFor();
+      expect(refused).toEqual([]);
+      expect(asked.filter((path) => path === '/v1/me')).toEqual([]);
+      expect(await auditedMeRefusals(adminToken)).toBe(audited);
+      await page.context().close();
+    },
+  );
 });

@@ -178,6 +178,12 @@ export const AuditTarget = Type.Object({
   id: Nullable(Type.String()),
   /** The target's name at that moment (an email, a level name, the email a failed sign-in tried). */
   label: Nullable(Type.String()),
+  /**
+   * Its English name at that moment, when it has one (a scenario, module, level, option or
+   * qualification named in English, a session of such content); null otherwise, and on events
+   * written before English names were kept. The English console shows it instead of `label`.
+   */
+  label_en: Nullable(Type.String()),
 });
 export type AuditTarget = Static<typeof AuditTarget>;
 

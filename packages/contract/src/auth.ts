@@ -39,6 +39,18 @@ export const Me = Type.Object({
 export type Me = Static<typeof Me>;
 
 /**
+ * GET /v1/auth/session: whether the caller is signed in, without a refusal when it is not. The
+ * console asks it on start: a signed-out visit of the sign-in page is answered 200 with
+ * `signed_in: false` (GET /v1/me answers 401 to a caller without a sign-in, as scripts expect).
+ */
+export const SessionProbe = Type.Object({
+  signed_in: Type.Boolean(),
+  /** The signed-in account, as GET /v1/me answers it; null when signed out. */
+  account: Nullable(Me),
+});
+export type SessionProbe = Static<typeof SessionProbe>;
+
+/**
  * The signed-in account, and its bearer token for a client that is no browser page. A sign-in made
  * by a page (a request with an `Origin` header) gets the token only in the httpOnly sign-in cookie
  * (decision 025), never in the body, where the page's script could read it; a client without

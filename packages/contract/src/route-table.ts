@@ -14,6 +14,7 @@ export const routeTable = {
   exportVrUserRecord: { method: 'GET', path: '/v1/vr-users/:id/record/export' },
   login: { method: 'POST', path: '/v1/auth/login' },
   me: { method: 'GET', path: '/v1/me' },
+  sessionProbe: { method: 'GET', path: '/v1/auth/session' },
   getOwnSettings: { method: 'GET', path: '/v1/me/settings' },
   putOwnSettings: { method: 'PUT', path: '/v1/me/settings' },
   logout: { method: 'POST', path: '/v1/auth/logout' },

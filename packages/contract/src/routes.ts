@@ -29,6 +29,7 @@ import {
   LoginBody,
   LogoutAnswer,
   Me,
+  SessionProbe,
   OwnPasswordBody,
   SsoEndSessionQuery,
 } from './auth.ts';
@@ -276,6 +277,19 @@ export const routes = {
     access: 'reader',
     tags: ['auth'],
     success: { status: 200, body: Me },
+    errors: [],
+  }),
+  sessionProbe: defineRoute({
+    ...routeTable.sessionProbe,
+    access: 'public',
+    tags: ['auth'],
+    description:
+      'Whether the caller is signed in (the console’s cookie, or a bearer token), answered 200 ' +
+      'either way: `{ signed_in: true, account }` with the account as GET /v1/me answers it, or ' +
+      '`{ signed_in: false, account: null }`, when no sign-in was sent or it no longer holds ' +
+      '(an expired cookie is cleared). The console asks it on start, so a signed-out visit ' +
+      'costs no refused request; GET /v1/me keeps answering 401 without a sign-in.',
+    success: { status: 200, body: SessionProbe },
     errors: [],
   }),
   getOwnSettings: defineRoute({

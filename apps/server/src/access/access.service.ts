@@ -36,10 +36,13 @@ import { iso, isoOrNull } from '../platform/service/serialize.ts';
 
 export const EXPIRY_IN_PAST = 'Expiry date cannot be in the past';
 
-async function lockScenario(trx: Tx, id: string): Promise<{ name: string }> {
+async function lockScenario(
+  trx: Tx,
+  id: string,
+): Promise<{ name: string; name_en: string | null }> {
   const scenario = await trx
     .selectFrom('scenarios')
-    .select('name')
+    .select(['name', 'name_en'])
     .where('id', '=', id)
     .forShare()
     .executeTakeFirst();
@@ -53,7 +56,7 @@ async function recordGrants(
   caller: Caller,
   at: Date,
   action: 'license.granted' | 'license.revoked',
-  scenario: { id: string; name: string },
+  scenario: { id: string; name: string; name_en: string | null },
   grants: Array<{
     organization_id: string;
     before: Date | null | undefined;
@@ -68,7 +71,7 @@ async function recordGrants(
       at,
       action,
       organizationId: grant.organization_id,
-      target: { type: 'license', id: scenario.id, label: scenario.name },
+      target: { type: 'license', id: scenario.id, label: scenario.name, labelEn: scenario.name_en },
       changes: { grant: [state(grant.before), state(grant.after)] },
     });
   }
@@ -133,7 +136,7 @@ export async function grantAccess(
       caller,
       now,
       'license.granted',
-      { id: scenarioId, name: scenario.name },
+      { id: scenarioId, ...scenario },
       organizationIds.map((id) => ({
         organization_id: id,
         before: before.get(id),
@@ -168,7 +171,7 @@ export async function revokeAccess(
       caller,
       now,
       'license.revoked',
-      { id: scenarioId, name: scenario.name },
+      { id: scenarioId, ...scenario },
       revoked.map((grant) => ({
         organization_id: grant.organization_id,
         before: grant.expires_at,

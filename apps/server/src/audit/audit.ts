@@ -78,7 +78,17 @@ export interface AuditRecord {
    * actor's. null: the platform's chain (content, builds: what no one organisation owns).
    */
   organizationId?: string | null;
-  target: { type: AuditTargetType; id?: string | null; label?: string | null };
+  /**
+   * What the event is about. `label` names it in the primary language (Russian) as it was;
+   * `labelEn` its English name beside it, when it has one (content, qualifications, sessions of
+   * content named in English): the English console shows that one, and the chain covers both.
+   */
+  target: {
+    type: AuditTargetType;
+    id?: string | null;
+    label?: string | null;
+    labelEn?: string | null;
+  };
   /** Field → [before, after]; secrets are redacted here, whatever the caller passes. */
   changes?: AuditChanges;
 }
@@ -115,6 +125,7 @@ export async function recordAudit(trx: Tx, record: AuditRecord): Promise<void> {
       event.request_id,
       beforeSeq,
       afterSeq,
+      event.target_label_en ?? null,
     ]),
   );
 }
@@ -137,7 +148,7 @@ const eventParameters = (event: ChainedContent) => [
 ];
 
 /** Prepared once per connection (PREPARED_STATEMENT): planning it cost more than running it. */
-const APPEND_SQL = `SELECT vrtc_audit_append(${placeholders(1, 13)}, $14::jsonb, $15, $16, $17, $18, $19) ${PREPARED_STATEMENT}`;
+const APPEND_SQL = `SELECT vrtc_audit_append(${placeholders(1, 13)}, $14::jsonb, $15, $16, $17, $18, $19, $20) ${PREPARED_STATEMENT}`;
 
 function placeholders(from: number, count: number): string {
   return Array.from({ length: count }, (_, index) => `$${from + index}`).join(', ');
@@ -189,6 +200,7 @@ export async function updateAudited<Row extends object = object>(
   if (scoped) parameters.push(update.organizationId);
   parameters.push(...fields.map((field) => update.set[field]), ...eventParameters(event));
   parameters.push(event.ip, event.user_agent, event.request_id, beforeChanges, beforeSeq, afterSeq);
+  parameters.push(event.target_label_en ?? null);
   const { rows } = await db.executeQuery<Row>(
     CompiledQuery.raw(
       updateAuditedSql(update.table, fields, timesOf(update.set), returning, scoped),
@@ -259,7 +271,8 @@ function updateAuditedSql(
         ${columns('answer', 'now', returning)}
     )
     SELECT vrtc_audit_append(${event}, ${changes}, $${next}, $${next + 1}, $${next + 2},
-      $${next + 3} || '{' || concat_ws(',', ${canonical}) || '}' || $${next + 4}, $${next + 5})
+      $${next + 3} || '{' || concat_ws(',', ${canonical}) || '}' || $${next + 4}, $${next + 5},
+      $${next + 6})
       AS appended ${returning.map((column) => `, answer_${column} AS ${column}`).join('')}
     FROM changed ${PREPARED_STATEMENT}`;
   updateAuditedTexts.set(key, text);
@@ -287,6 +300,10 @@ function eventOf(record: Omit<AuditRecord, 'changes'>, changes: AuditChanges) {
     target_id: record.target.id ?? null,
     // A label can hold what a client sent (a path, an email tried): an event stays small.
     target_label: record.target.label?.slice(0, TARGET_LABEL_MAX_LENGTH) ?? null,
+    // Only when there is one: an event without it hashes as every event before it did.
+    target_label_en: record.target.labelEn?.trim()
+      ? record.target.labelEn.slice(0, TARGET_LABEL_MAX_LENGTH)
+      : undefined,
     changes,
     ip: source.request?.ip ?? null,
     user_agent: source.request?.userAgent ?? null,
@@ -349,6 +366,11 @@ export interface ChainedContent {
   target_type: string;
   target_id: string | null;
   target_label: string | null;
+  /**
+   * The target's English name (migration 0032); absent, not null, when it has none, so an event
+   * written before the column existed hashes as it did then.
+   */
+  target_label_en?: string;
   changes: AuditChanges;
   ip: string | null;
   user_agent: string | null;

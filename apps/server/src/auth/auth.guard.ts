@@ -1,6 +1,7 @@
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { routes } from '@vrtc/contract';
 import type { ServiceContext } from '../platform/service/context.ts';
+import type { Caller } from '../platform/http/caller.ts';
 import { AppError } from '../platform/service/errors.ts';
 import { resolveToken } from './auth.service.ts';
 import { bearerToken } from './tokens.ts';
@@ -49,9 +50,7 @@ export function requireUser(
   gate: AccountGate = 'reader',
 ): onRequestHookHandler {
   return async (request, reply) => {
-    const bearer = bearerToken(request.headers.authorization);
-    const fromCookie = bearer ? undefined : cookieToken(request);
-    const token = bearer ?? fromCookie;
+    const { token, fromCookie } = signInOf(request);
     if (!token) throw new AppError('unauthorized', 'Authentication required');
     if (fromCookie) refuseOtherHost(request, ctx.config.publicUrl);
     if (fromCookie && isUnsafeMethod(request.method))
@@ -77,4 +76,30 @@ export function requireUser(
       throw new AppError('forbidden', 'An auditor’s account reads only: it changes nothing');
     }
   };
+}
+
+/** The sign-in a request sends: its bearer token, else the console's cookie. */
+function signInOf(request: FastifyRequest) {
+  const bearer = bearerToken(request.headers.authorization);
+  const fromCookie = bearer ? undefined : cookieToken(request);
+  return { token: bearer ?? fromCookie, fromCookie };
+}
+
+/**
+ * The account a request is signed in as, or undefined: no sign-in sent, or one that no longer
+ * holds (its cookie is cleared, as the guard does). For GET /v1/auth/session, which tells a
+ * signed-out console so without refusing it. A cookie sent to another host than PUBLIC_URL's is
+ * refused, as by the guard: the answer names the account.
+ */
+export async function signedInCaller(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Caller | undefined> {
+  const { token, fromCookie } = signInOf(request);
+  if (!token) return undefined;
+  if (fromCookie) refuseOtherHost(request, ctx.config.publicUrl);
+  const caller = await resolveToken(ctx.db, ctx.clock.now(), token);
+  if (!caller && fromCookie) clearSessionCookie(reply);
+  return caller;
 }

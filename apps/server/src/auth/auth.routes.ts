@@ -15,6 +15,7 @@ import {
 } from './session-cookie.ts';
 import { knownDeviceId, setKnownDevice } from './known-device.ts';
 import { signingSecret } from '../platform/config/signing-secret.ts';
+import { signedInCaller } from './auth.guard.ts';
 
 /**
  * Answers a finished sign-in (the password's, or its second step's): the cookie, and the token in
@@ -58,6 +59,12 @@ export function authRoutes(app: AppInstance, ctx: ServiceContext) {
     return answerSignIn(ctx, request, reply, result, knownDevice);
   });
   registerRoute(app, routes.me, (request) => auth.me(callerOf(request)));
+  registerRoute(app, routes.sessionProbe, async (request, reply) => {
+    const caller = await signedInCaller(ctx, request, reply);
+    return caller
+      ? { signed_in: true, account: auth.me(caller) }
+      : { signed_in: false, account: null };
+  });
   registerRoute(app, routes.logout, async (request, reply) => {
     const answer = await auth.logout(ctx, callerOf(request));
     clearSessionCookie(reply);

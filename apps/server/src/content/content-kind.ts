@@ -216,7 +216,12 @@ export class ContentKind<Item, Key extends string, Field extends string, Create,
       at: ctx.clock.now(),
       action: `${this.spec.auditAs}.${verb}`,
       organizationId: null,
-      target: { type: this.spec.auditAs, id: row.id as string, label: row.name as string },
+      target: {
+        type: this.spec.auditAs,
+        id: row.id as string,
+        label: row.name as string,
+        labelEn: (row.name_en as string | null | undefined) ?? null,
+      },
       changes,
     });
   }

@@ -92,7 +92,12 @@ export async function signEvaluation(
       by: caller,
       at: signedAt,
       action: 'qualification.evaluation_signed',
-      target: { type: 'qualification', id: qualification.id, label: qualification.name },
+      target: {
+        type: 'qualification',
+        id: qualification.id,
+        label: qualification.name,
+        labelEn: qualification.name_en,
+      },
       changes: {
         vr_user_id: [null, vrUser.id],
         vr_user_name: [null, vrUser.name],
@@ -195,7 +200,12 @@ export async function revoke(
       by: caller,
       at: now,
       action: 'qualification.revoked',
-      target: { type: 'qualification', id: qualification.id, label: qualification.name },
+      target: {
+        type: 'qualification',
+        id: qualification.id,
+        label: qualification.name,
+        labelEn: qualification.name_en,
+      },
       changes: {
         vr_user_id: [null, vrUser.id],
         vr_user_name: [null, vrUser.name],

@@ -160,7 +160,12 @@ export async function createQualification(
       by: caller,
       at: now,
       action: 'qualification.created',
-      target: { type: 'qualification', id: created.id, label: values.name },
+      target: {
+        type: 'qualification',
+        id: created.id,
+        label: values.name,
+        labelEn: values.name_en,
+      },
       changes: createdChanges({ ...values, level_ids: [...body.level_ids].sort() }),
     });
     return created.id;
@@ -196,7 +201,12 @@ export async function updateQualification(
       by: caller,
       at: now,
       action: 'qualification.updated',
-      target: { type: 'qualification', id, label: set.name ?? before.name },
+      target: {
+        type: 'qualification',
+        id,
+        label: set.name ?? before.name,
+        labelEn: set.name_en !== undefined ? set.name_en : before.name_en,
+      },
       changes: changedFields(before, {
         ...set,
         level_ids: body.level_ids ? [...body.level_ids].sort() : undefined,
@@ -219,7 +229,7 @@ export async function archiveQualification(ctx: ServiceContext, caller: Caller, 
         by: caller,
         at: now,
         action: 'qualification.archived',
-        target: { type: 'qualification', id, label: before.name },
+        target: { type: 'qualification', id, label: before.name, labelEn: before.name_en },
       },
     });
   });
@@ -261,7 +271,12 @@ export async function assign(
       by: caller,
       at: now,
       action: 'qualification.assigned',
-      target: { type: 'qualification', id, label: qualification.name },
+      target: {
+        type: 'qualification',
+        id,
+        label: qualification.name,
+        labelEn: qualification.name_en,
+      },
       changes: { vr_user_ids: [null, body.vr_user_ids], due_at: [null, isoOrNull(dueAt)] },
     });
     return { qualification_id: id, vr_user_ids: body.vr_user_ids, due_at: isoOrNull(dueAt) };
@@ -289,7 +304,12 @@ export async function unassign(
       by: caller,
       at: now,
       action: 'qualification.unassigned',
-      target: { type: 'qualification', id, label: qualification.name },
+      target: {
+        type: 'qualification',
+        id,
+        label: qualification.name,
+        labelEn: qualification.name_en,
+      },
       changes: { vr_user_id: [vrUserId, null], due_at: [isoOrNull(removed.due_at), null] },
     });
   });

@@ -142,11 +142,22 @@ export async function completeLateResult(
     .executeTakeFirst();
 }
 
-/** What the audit log names a session by: who trained on what, as the session recorded it. */
-export function sessionLabel(
-  session: Pick<Session, 'vr_user_name' | 'scenario_name' | 'level_name'>,
-) {
-  return `${session.vr_user_name}: ${session.scenario_name} / ${session.level_name}`;
+/**
+ * What the audit log names a session by: who trained on what, as the session recorded it, and
+ * the same in English when its scenario or level was named in English (the trainee's name is the
+ * same in both).
+ */
+export function sessionLabels(
+  session: Pick<
+    Session,
+    'vr_user_name' | 'scenario_name' | 'level_name' | 'scenario_name_en' | 'level_name_en'
+  >,
+): { label: string; labelEn: string | null } {
+  const label = `${session.vr_user_name}: ${session.scenario_name} / ${session.level_name}`;
+  if (!session.scenario_name_en && !session.level_name_en) return { label, labelEn: null };
+  const scenario = session.scenario_name_en ?? session.scenario_name;
+  const level = session.level_name_en ?? session.level_name;
+  return { label, labelEn: `${session.vr_user_name}: ${scenario} / ${level}` };
 }
 
 /**
@@ -177,7 +188,7 @@ export async function recordSessionEnd(
       ? { outcome: 'failure' as const }
       : {}),
     organizationId: session.organization_id,
-    target: { type: 'session', id: session.id, label: sessionLabel(session) },
+    target: { type: 'session', id: session.id, ...sessionLabels(session) },
     changes: changedFields(
       {
         status: session.status_before,

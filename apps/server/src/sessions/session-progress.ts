@@ -4,7 +4,7 @@ import { recordAudit, type AuditRecord } from '../audit/audit.ts';
 import type { DeviceChanges } from '../devices/device-changes.ts';
 import type { Tx } from '../platform/database/db.ts';
 import type { SessionStatus } from '../platform/database/schema.ts';
-import { raisedTaskCount, sessionLabel } from './session-end.ts';
+import { raisedTaskCount, sessionLabels } from './session-end.ts';
 import { storeTasks, type TaskStoreOptions } from './tasks.ts';
 
 /** A headset's progress report as the session takes it (docs/headset-protocol.md). */
@@ -75,6 +75,8 @@ export async function recordProgress(
       'vr_user_name',
       'scenario_name',
       'level_name',
+      'scenario_name_en',
+      'level_name_en',
       // As it was before this statement (its snapshot), for the audit log.
       sql<number>`(SELECT b.completed_tasks FROM sessions b WHERE b.id = sessions.id)`.as(
         'completed_tasks_before',
@@ -95,7 +97,7 @@ export async function recordProgress(
       at: report.now,
       action: 'session.progress',
       organizationId: row.organization_id,
-      target: { type: 'session', id: match.sessionId, label: sessionLabel(row) },
+      target: { type: 'session', id: match.sessionId, ...sessionLabels(row) },
       changes: {
         completed_tasks: [row.completed_tasks_before, row.completed_tasks],
         ...(task ? { task: [null, task] } : {}),

@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../platform/database/pg-errors.ts';
 import { checkQuota } from '../platform/service/quota.ts';
 import type { Session } from '../platform/database/schema.ts';
 import { iso, isoOrNull } from '../platform/service/serialize.ts';
-import { endActiveSession, recordSessionEnd, sessionLabel } from './session-end.ts';
+import { endActiveSession, recordSessionEnd, sessionLabels } from './session-end.ts';
 import { createdChanges, recordAudit, type AuditRecord } from '../audit/audit.ts';
 import { recordOutbox } from '../outbox/outbox.ts';
 import { sessionStartedData } from './session-outbox-data.ts';
@@ -184,7 +184,7 @@ async function recordStart(
     by: starter.by,
     at: now,
     action: 'session.started',
-    target: { type: 'session', id: session.id, label: sessionLabel(session) },
+    target: { type: 'session', id: session.id, ...sessionLabels(session) },
     changes: createdChanges({
       status: session.status,
       vr_user_id: session.vr_user_id,

@@ -8,7 +8,7 @@ describe('before the first render', () => {
   it('the sign-in check is sent at once, and the provider takes its answer instead of asking again', async () => {
     const calls = mockFetch({ 'GET /v1/me': staff });
     startEarly('/devices?page=2');
-    expect(calls).toEqual([{ method: 'GET', url: '/v1/me', body: undefined }]);
+    expect(calls).toEqual([{ method: 'GET', url: '/v1/auth/session', body: undefined }]);
 
     renderWithProviders(
       <RequireAuth enrolNow={null}>
@@ -17,7 +17,7 @@ describe('before the first render', () => {
       { route: '/devices?page=2' },
     );
     expect(await screen.findByText('devices page')).toBeInTheDocument();
-    expect(calls).toEqual([{ method: 'GET', url: '/v1/me', body: undefined }]);
+    expect(calls).toEqual([{ method: 'GET', url: '/v1/auth/session', body: undefined }]);
   });
 
   it("starts loading a signed-in page's code with the check; on /login only the check", async () => {
@@ -32,7 +32,7 @@ describe('before the first render', () => {
     startEarly('/certificates/AbC', (path) => preloaded.push(path));
     expect(preloaded).toEqual(['/sessions?tab=history', '/']);
     // One check at a time: the provider, not yet mounted, has not taken the first.
-    expect(calls.map((call) => call.url)).toEqual(['/v1/me']);
+    expect(calls.map((call) => call.url)).toEqual(['/v1/auth/session']);
     // The provider takes that check (and its 401): it is left to no later test.
     renderWithProviders(
       <PublicOnly>
@@ -41,6 +41,6 @@ describe('before the first render', () => {
       { route: '/login' },
     );
     expect(await screen.findByText('login page')).toBeInTheDocument();
-    expect(calls.map((call) => call.url)).toEqual(['/v1/me']);
+    expect(calls.map((call) => call.url)).toEqual(['/v1/auth/session']);
   });
 });

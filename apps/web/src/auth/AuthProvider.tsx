@@ -32,22 +32,31 @@ const AuthContext = createContext<AuthContextValue | undefined>(undefined);
 
 const signedOut: AuthState = { status: 'signed-out', user: undefined };
 
-let earlyCheck: Promise<Me> | undefined;
+let earlyCheck: Promise<Me | null> | undefined;
 
 /**
- * Sends the sign-in check (GET /v1/me) before the first render (main.tsx): which page shows waits
- * on its answer, and evaluating and first rendering the console takes the main thread a while on
- * a slow machine. The provider then takes this request instead of sending its own.
+ * The sign-in check: the account the browser's cookie signs in, or null when it signs in none.
+ * GET /v1/auth/session answers a signed-out browser 200, so the sign-in page's visit costs no
+ * refused request (GET /v1/me would answer 401) and the server records nothing of it.
+ */
+const checkSignIn = () =>
+  api.call(routes.sessionProbe).then((answer) => (answer.signed_in ? answer.account : null));
+
+/**
+ * Sends the sign-in check before the first render (main.tsx): which page shows waits on its
+ * answer, and evaluating and first rendering the console takes the main thread a while on a slow
+ * machine. The provider then takes this request instead of sending its own.
  */
 export function checkSignInEarly(): void {
-  earlyCheck ??= api.call(routes.me);
+  earlyCheck ??= checkSignIn();
   // Answered by the provider; a failure here is its to handle, not an unhandled rejection.
   earlyCheck.catch(() => undefined);
 }
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   // Nothing in storage says whether the browser is signed in: the httpOnly cookie does, and only
-  // the server can read it. Until GET /v1/me answers, a spinner (no page that may be wrong).
+  // the server can read it. Until the sign-in check answers, a spinner (no page that may be
+  // wrong).
   const [state, setState] = useState<AuthState>({ status: 'loading', user: undefined });
 
   const dropLogin = useCallback(() => {
@@ -63,11 +72,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   // On start-up the sign-in cookie is checked against the profile; if that fails, signed out.
   useEffect(() => {
     let cancelled = false;
-    const check = earlyCheck ?? api.call(routes.me);
+    const check = earlyCheck ?? checkSignIn();
     earlyCheck = undefined;
     check.then(
       (user) => {
         if (cancelled) return;
+        if (!user) {
+          dropLogin();
+          return;
+        }
         writeStoredUser(user);
         setState({ status: 'signed-in', user });
       },

@@ -82,6 +82,13 @@ function recordRequestInits(): RequestInit[] {
 }
 
 describe('route guards', () => {
+  it('learns a signed-out start from the session check, with no refused request and no /v1/me', async () => {
+    const calls = mockFetch({ 'GET /v1/auth/session': { signed_in: false, account: null } });
+    renderWithProviders(<App />, { route: '/login' });
+    expect(await screen.findByText('login page')).toBeInTheDocument();
+    expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual(['GET /v1/auth/session']);
+  });
+
   it('sends a visitor the server does not know (no sign-in cookie) to /login', async () => {
     mockFetch({ 'GET /v1/me': signedOut });
     renderWithProviders(<App />, { route: '/vr-users' });
@@ -100,7 +107,7 @@ describe('route guards', () => {
     const inits = recordRequestInits();
     renderWithProviders(<App />, { route: '/vr-users' });
     expect(await screen.findByText('vr users page')).toBeInTheDocument();
-    expect(calls[0]).toMatchObject({ method: 'GET', url: '/v1/me' });
+    expect(calls[0]).toMatchObject({ method: 'GET', url: '/v1/auth/session' });
     expect(inits[0]).toMatchObject({ credentials: 'same-origin' });
     expect(readStoredUser()).toEqual(client);
   });
@@ -217,7 +224,7 @@ describe('the sign-in keeps no secret where script can read it', () => {
     expect(await screen.findByText('signed-out')).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEY)).toBeNull();
     expect(calls.map((call) => `${call.method} ${call.url}`)).toEqual([
-      'GET /v1/me',
+      'GET /v1/auth/session',
       'POST /v1/auth/login',
       'POST /v1/auth/logout',
     ]);

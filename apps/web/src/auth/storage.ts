@@ -3,7 +3,7 @@ import type { Me } from '@vrtc/contract';
 /**
  * The specification's local-storage key for the signed-in user. It holds the profile only, never
  * the token: the sign-in itself is an httpOnly cookie no script can read (decision 025), and
- * whether it still holds is asked of the server (GET /v1/me), not of this key.
+ * whether it still holds is asked of the server (GET /v1/auth/session), not of this key.
  */
 export const STORAGE_KEY = 'vr_user';
 

@@ -64,9 +64,10 @@ export function mockFetch(routes: Record<string, FakeRoute>) {
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ method, url, body });
     const key = `${method} ${url.split('?')[0]}`;
-    if (!(key in routes))
+    // Looked up at each call: a test may change its routes' answers as it goes.
+    const route = key in routes ? routes[key] : sessionProbeOf(routes, key);
+    if (!(key in routes) && route === undefined)
       return new Response(JSON.stringify({ error: 'not_found', message: key }), { status: 404 });
-    const route = routes[key];
     const answer =
       typeof route === 'function'
         ? (route as (request: FakeRequest) => unknown)({
@@ -86,6 +87,28 @@ export function mockFetch(routes: Record<string, FakeRoute>) {
   };
   installFakeFetch(fetchMock);
   return calls;
+}
+
+const SESSION_PROBE = 'GET /v1/auth/session';
+
+/**
+ * The console's sign-in check (GET /v1/auth/session) answered as the server answers it from what
+ * a test says GET /v1/me answers: the account signed in, or (a refusal) signed out. A test that
+ * names the check itself keeps its own answer.
+ */
+function sessionProbeOf(routes: Record<string, FakeRoute>, key: string): FakeRoute | undefined {
+  const me = routes['GET /v1/me'];
+  if (key !== SESSION_PROBE || me === undefined) return undefined;
+  return (request: FakeRequest) => {
+    const answer: unknown =
+      typeof me === 'function' ? (me as (request: FakeRequest) => unknown)(request) : me;
+    const shaped =
+      typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer
+        ? (answer as { status: number; body: unknown })
+        : undefined;
+    if (shaped && shaped.status >= 400) return { signed_in: false, account: null };
+    return { signed_in: true, account: shaped ? shaped.body : answer };
+  };
 }
 
 /**

@@ -349,6 +349,8 @@ export interface AuditEventsTable {
   target_type: string;
   target_id: string | null;
   target_label: string | null;
+  /** The target's English name beside `target_label`, when it has one (migration 0032). */
+  target_label_en: Generated<string | null>;
   changes: ColumnType<Record<string, [unknown, unknown]>, string, never>;
   ip: string | null;
   user_agent: string | null;

@@ -114,7 +114,7 @@ export function AuditEventDetail({
   const { t, i18n } = useTranslation();
   // Only an admin sees other organisations' events, and only an admin may name them.
   const organization = useOrganization(admin ? (event?.organization_id ?? undefined) : undefined);
-  const target = event ? targetText(t, event.target) : undefined;
+  const target = event ? targetText(t, event.target, i18n.language) : undefined;
   const none = t('common:none');
   return (
     <Modal

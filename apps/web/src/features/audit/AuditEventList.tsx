@@ -63,8 +63,8 @@ function ActionCell({ event }: { event: AuditEvent }) {
 }
 
 function TargetCell({ event }: { event: AuditEvent }) {
-  const { t } = useTranslation();
-  const target = targetText(t, event.target);
+  const { t, i18n } = useTranslation();
+  const target = targetText(t, event.target, i18n.language);
   return (
     <Stack gap={0}>
       <Text size="xs" c="dimmed">

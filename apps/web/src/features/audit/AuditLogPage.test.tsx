@@ -39,7 +39,10 @@ const admin: Me = {
   organization_name: 'Platform',
 };
 
-function event(n: number, overrides: Partial<AuditEvent> = {}): AuditEvent {
+function event(
+  n: number,
+  overrides: Partial<Omit<AuditEvent, 'target'>> & { target?: Partial<AuditEvent['target']> } = {},
+): AuditEvent {
   return {
     id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
     // Newest first: event 1 is the newest.
@@ -57,6 +60,7 @@ function event(n: number, overrides: Partial<AuditEvent> = {}): AuditEvent {
       type: 'session',
       id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
       label: null,
+      label_en: null,
       ...overrides.target,
     },
   };
@@ -393,6 +397,43 @@ describe('the audit log screen', () => {
       const dialog = await screen.findByRole('dialog', { name: 'VR-пользователь изменён' });
       expect(within(dialog).getByRole('columnheader', { name: 'Было' })).toBeInTheDocument();
       expect(within(dialog).getByRole('columnheader', { name: 'Стало' })).toBeInTheDocument();
+    },
+    UI_TIMEOUT,
+  );
+
+  it.each([
+    ['en', 'Scenario created', 'Fire safety', 'Только по-русски'],
+    ['ru', 'Сценарий создан', 'Пожарная безопасность', 'Только по-русски'],
+  ] as const)(
+    'names content in the console’s language (%s), or as the event named it when it has no English name',
+    async (language, action, named, russianOnly) => {
+      await i18n.changeLanguage(language);
+      const user = userEvent.setup({ delay: null });
+      const scenario = event(1, {
+        organization_id: null,
+        action: 'scenario.created',
+        target: { type: 'scenario', label: 'Пожарная безопасность', label_en: 'Fire safety' },
+      });
+      const older = event(2, {
+        organization_id: null,
+        action: 'scenario.created',
+        target: { type: 'scenario', label: 'Только по-русски', label_en: null },
+      });
+      writeStoredUser(admin);
+      mockFetch({
+        'GET /v1/me': admin,
+        'GET /v1/audit-events': { audit_events: [scenario, older], next_cursor: null, limit: 50 },
+      });
+      renderPage();
+      const rows = await screen.findAllByRole('row', { name: new RegExp(action) });
+      expect(within(rows[0]!).getByText(named)).toBeInTheDocument();
+      expect(within(rows[1]!).getByText(russianOnly)).toBeInTheDocument();
+      // The other language's name is nowhere on the row.
+      const other = language === 'en' ? 'Пожарная безопасность' : 'Fire safety';
+      expect(within(rows[0]!).queryByText(other)).not.toBeInTheDocument();
+      await user.click(within(rows[0]!).getByText(named));
+      const dialog = await screen.findByRole('dialog', { name: action });
+      expect(within(dialog).getByText(new RegExp(`: ${named}$`))).toBeInTheDocument();
     },
     UI_TIMEOUT,
   );

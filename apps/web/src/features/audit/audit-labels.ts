@@ -4,6 +4,7 @@ import {
   type AuditAction,
   type AuditActor,
   type AuditEvent,
+  inLanguage,
 } from '@vrtc/contract';
 import type { TFunction } from 'i18next';
 
@@ -80,11 +81,16 @@ export function actorText(t: TFunction, actor: AuditActor): string {
   return role ? `${who} (${role})` : who;
 }
 
-/** What the event is about: its type in words and its label (else its id). */
-export function targetText(t: TFunction, target: AuditEvent['target']) {
+/**
+ * What the event is about: its type in words and its label (else its id). The English console
+ * shows the English name the event kept beside the Russian one; an event without one (written
+ * before, or about something named in one language) shows the label it has.
+ */
+export function targetText(t: TFunction, target: AuditEvent['target'], language: string) {
+  const label = target.label === null ? null : inLanguage(language, target.label, target.label_en);
   return {
     type: t(`audit:targetType.${target.type}`, { defaultValue: target.type }),
-    label: target.label ?? target.id ?? t('common:none'),
+    label: label || target.id || t('common:none'),
   };
 }
 

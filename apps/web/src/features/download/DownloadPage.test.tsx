@@ -47,7 +47,10 @@ describe('download screen', () => {
       await screen.findByText('No build of the VR app has been uploaded yet.'),
     ).toBeInTheDocument();
     // Each request answered: nothing fails in the browser's console.
-    expect(calls.map((call) => call.url).sort()).toEqual(['/v1/me', '/v1/vr-app/download']);
+    expect(calls.map((call) => call.url).sort()).toEqual([
+      '/v1/auth/session',
+      '/v1/vr-app/download',
+    ]);
     expect(screen.queryByRole('link', { name: 'Download for Oculus' })).not.toBeInTheDocument();
     // Requirements are shown either way.
     expect(screen.getByText('Android 10.0 or higher')).toBeInTheDocument();

@@ -255,7 +255,7 @@ describe('QualificationsPage', () => {
     fakeServer(auditor);
     renderWithProviders(<QualificationsPage />, { route: '/compliance/qualifications' });
     await screen.findByRole('row', { name: /Погрузчик/ });
-    // The account is read from the stored sign-in first, then from /v1/me: both say auditor.
+    // The account is read from the stored sign-in first, then from the sign-in check: both say auditor.
     expect(screen.queryByRole('button', { name: 'Add qualification' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Assign/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();

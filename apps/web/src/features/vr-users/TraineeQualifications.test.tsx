@@ -162,8 +162,8 @@ describe('TraineeQualifications', () => {
     await i18n.changeLanguage('en');
     const calls = renderSection(auditor);
     await screen.findByTestId('trainee-qualification');
-    // Until /v1/me answers the account is the one stored at sign-in: both say auditor.
-    await waitFor(() => expect(calls.some((call) => call.url === '/v1/me')).toBe(true));
+    // Until the sign-in check answers the account is the one stored at sign-in: both say auditor.
+    await waitFor(() => expect(calls.some((call) => call.url === '/v1/auth/session')).toBe(true));
     expect(await screen.findByText('Forklift')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Sign/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
