@@ -1,6 +1,7 @@
 import {
   IconBuilding,
   IconChartBar,
+  IconChartLine,
   IconDeviceVisionPro,
   IconDownload,
   IconFolders,
@@ -31,6 +32,8 @@ export const clientNav: NavItem[] = [
   { path: '/scenarios', labelKey: 'layout:nav.scenarios', icon: IconListDetails },
   // Who is qualified, until when: staff and the auditor (issue 37).
   { path: '/compliance', labelKey: 'layout:nav.compliance', icon: IconListCheck },
+  // The organisation's own figures: staff and the auditor (issue #42).
+  { path: '/statistics', labelKey: 'layout:nav.statistics', icon: IconChartLine },
   { path: '/download', labelKey: 'layout:nav.download', icon: IconDownload },
   // Staff read their organisation's events; admins every organisation's.
   { path: '/audit', labelKey: 'layout:nav.audit', icon: IconHistoryToggle },
