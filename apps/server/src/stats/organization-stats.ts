@@ -100,8 +100,7 @@ async function deviceTypes(ctx: StatsContext, organizationId: string, range: Day
   const devices = new Map(
     await Promise.all(
       types.map(
-        async (type) =>
-          [type, await ctx.deviceFigures.counts({ organizationId, type })] as const,
+        async (type) => [type, await ctx.deviceFigures.counts({ organizationId, type })] as const,
       ),
     ),
   );

@@ -17,7 +17,10 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Db } from '../platform/database/db.ts';
-import type { SessionDailyAllTable, SessionDailyScenarioTable } from '../platform/database/schema.ts';
+import type {
+  SessionDailyAllTable,
+  SessionDailyScenarioTable,
+} from '../platform/database/schema.ts';
 import { dayRange, exportDayRange, type DayRange } from './period.ts';
 import { currentNameSql, currentOptionalNameSql, groupKeySql } from './stats-sql.ts';
 import type { WithFleetCounts } from '../devices/device-figures.ts';
@@ -229,7 +232,10 @@ export function globalStats(ctx: StatsContext): Promise<GlobalStats> {
   return figures(ctx.db, ctx.clock.now(), {});
 }
 
-export const daysOf = (range: DayRange): Days => ({ from: isoDate(range.from), to: isoDate(range.to) });
+export const daysOf = (range: DayRange): Days => ({
+  from: isoDate(range.from),
+  to: isoDate(range.to),
+});
 
 /** Every day of the range with its counts, days without sessions as zeros. */
 export async function dailySeries(
