@@ -1,11 +1,14 @@
 import {
   DEVICE_TYPES,
+  type LiveEvent,
   type OrganizationStatsRange,
   type ScenarioStat,
   type OrganizationStatsQuery,
 } from '@vrtc/contract';
 import { sql } from 'kysely';
 import type { Caller } from '../platform/http/caller.ts';
+import type { Clock } from '../platform/service/clock.ts';
+import { SharedAnswers } from '../platform/service/shared-answers.ts';
 import type { Db } from '../platform/database/db.ts';
 import { countSql, countWhereSql } from '../platform/database/counts.ts';
 import { exportDayRange, type DayRange } from './period.ts';
@@ -34,11 +37,52 @@ import {
  * stats-sql.ts that the rollups' triggers follow.
  */
 export function organizationStats(
-  ctx: StatsContext,
+  ctx: StatsContext & WithOrganizationStats,
   caller: Caller,
   query: OrganizationStatsQuery,
 ): Promise<OrganizationStatsRange> {
-  return statsOf(ctx, caller, exportDayRange(ctx.clock.now(), query));
+  const range = exportDayRange(ctx.clock.now(), query);
+  return ctx.organizationStats.get(
+    `${caller.organizationId}/${range.startDate}/${range.endDate}`,
+    () => statsOf(ctx, caller, range),
+  );
+}
+
+/**
+ * An organisation's statistics shared between the requests for the same days (its staff opening
+ * the screen again, or several at once) for up to ANALYTICS_MAX_AGE_MS, as its analytics are
+ * (organizations/organization-analytics.ts): its scenarios and headset types are counted from its
+ * sessions, which for the biggest organisation of the scale benchmark over a year costs seconds.
+ * A session of the organisation starting or ending, or one of its headsets changing (live events,
+ * from every process), drops its answers at once.
+ */
+declare module 'fastify' {
+  interface FastifyInstance {
+    organizationStats: OrganizationStatsAnswers;
+  }
+}
+
+export class OrganizationStatsAnswers {
+  private readonly answers: SharedAnswers<OrganizationStatsRange>;
+
+  constructor(clock: Clock, maxAgeMs: number) {
+    this.answers = new SharedAnswers(clock, { maxAgeMs });
+  }
+
+  get(key: string, compute: () => Promise<OrganizationStatsRange>) {
+    return this.answers.get(key, compute);
+  }
+
+  /** A live event: the organisation's sessions or headsets changed. */
+  heard(event: LiveEvent): void {
+    if (event.type === 'session' && event.change === 'progress') return;
+    this.answers.forget(`${event.organization_id}/`);
+  }
+}
+
+/** What the organisation statistics' routes are handed beside the StatsContext. */
+export interface WithOrganizationStats {
+  organizationStats: Pick<OrganizationStatsAnswers, 'get'>;
 }
 
 async function statsOf(

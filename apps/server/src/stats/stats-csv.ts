@@ -14,7 +14,7 @@ import {
   type StatsRange,
 } from '@vrtc/contract';
 import type { Caller } from '../platform/http/caller.ts';
-import { organizationStats } from './organization-stats.ts';
+import { organizationStats, type WithOrganizationStats } from './organization-stats.ts';
 import { exportRange, type StatsContext } from './stats.service.ts';
 
 export interface CsvFile {
@@ -111,7 +111,7 @@ export async function exportStats(
  * global ones, the organisation named under the title, without the top organisations.
  */
 export async function exportOrganizationStats(
-  ctx: StatsContext,
+  ctx: StatsContext & WithOrganizationStats,
   caller: Caller,
   query: StatsExportQuery,
   reader: CsvReader | null,

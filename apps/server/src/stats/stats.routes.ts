@@ -6,13 +6,13 @@ import { registerRoute } from '../platform/http/routes.ts';
 import { callerOf } from '../platform/http/caller.ts';
 import { csvReaderOf } from '../platform/http/request-facts.ts';
 import { exportOrganizationStats, exportStats } from './stats-csv.ts';
-import { organizationStats } from './organization-stats.ts';
+import { organizationStats, type WithOrganizationStats } from './organization-stats.ts';
 import * as stats from './stats.service.ts';
 import * as record from './training-record.ts';
 
 const CSV = 'text/csv; charset=utf-8';
 
-export function statsRoutes(app: AppInstance, ctx: StatsContext) {
+export function statsRoutes(app: AppInstance, ctx: StatsContext & WithOrganizationStats) {
   registerRoute(app, routes.globalStats, () => stats.globalStats(ctx));
   registerRoute(app, routes.rangeStats, (request) => stats.rangeStats(ctx, request.query));
   registerRoute(app, routes.exportStats, async (request, reply) => {
