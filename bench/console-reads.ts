@@ -132,6 +132,25 @@ export const READS: ReadSpec[] = [
     token: 'admin',
     url: (c) => `/v1/admin/stats/export?${c.range(365)}`,
   },
+  // Staff's own statistics (issue #42): the biggest organisation's, over the same UTC days.
+  {
+    name: 'organisation stats · 30 days',
+    method: 'GET',
+    token: 'client',
+    url: (c) => `/v1/stats?${c.range(30)}`,
+  },
+  {
+    name: 'organisation stats · 365 days',
+    method: 'GET',
+    token: 'client',
+    url: (c) => `/v1/stats?${c.range(365)}`,
+  },
+  {
+    name: 'organisation stats export · 365 days',
+    method: 'GET',
+    token: 'client',
+    url: (c) => `/v1/stats/export?${c.range(365)}`,
+  },
   {
     name: 'admin users',
     method: 'GET',

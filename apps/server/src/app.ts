@@ -45,6 +45,10 @@ import { vrUsersRoutes } from './vr-users/vr-users.routes.ts';
 import { organizationsRoutes } from './organizations/organizations.routes.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { statsRoutes } from './stats/stats.routes.ts';
+import {
+  OrganizationStatsAnswers,
+  type WithOrganizationStats,
+} from './stats/organization-stats.ts';
 import { enrollmentCodeRoutes, headsetRoutes } from './headset/headset.routes.ts';
 import { startHeadsetJobs } from './headset/background-jobs.ts';
 import { sightings } from './headset/heartbeat.service.ts';
@@ -114,7 +118,8 @@ export type AppContext = ServiceContext &
   WithLive &
   WithDeviceChanges &
   WithFleetCounts &
-  WithAnalytics;
+  WithAnalytics &
+  WithOrganizationStats;
 type RouteModule = (app: AppInstance, ctx: AppContext) => void;
 
 /**
@@ -268,11 +273,14 @@ function assembleContext(
   app.decorate('deviceFigures', deviceFigures);
   const organizationAnalytics = new OrganizationAnalyticsAnswers(clock, config.analyticsMaxAgeMs);
   app.decorate('organizationAnalytics', organizationAnalytics);
+  const organizationStats = new OrganizationStatsAnswers(clock, config.analyticsMaxAgeMs);
+  app.decorate('organizationStats', organizationStats);
   // Shared figures are dropped by the changes they count: this process's as they are published,
   // other processes' as they are heard.
   const heard = (event: LiveEvent) => {
     deviceFigures.heard(event);
     organizationAnalytics.heard(event);
+    organizationStats.heard(event);
   };
   live.subscribe(heard);
   const ctx: AppContext = {
@@ -289,6 +297,7 @@ function assembleContext(
     },
     deviceFigures,
     organizationAnalytics,
+    organizationStats,
   };
   return { ctx, live, deviceEvents };
 }

@@ -128,6 +128,7 @@ export function contextOf(t: TestApp): AppContext {
     live: t.app.live,
     deviceFigures: t.app.deviceFigures,
     organizationAnalytics: t.app.organizationAnalytics,
+    organizationStats: t.app.organizationStats,
   };
 }
 

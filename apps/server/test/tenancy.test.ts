@@ -425,5 +425,10 @@ describe('tenant isolation', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.json()[key], url).toEqual([]);
     }
+    // Its statistics count its own sessions alone, in the file too.
+    const stats = await t.app.inject({ url: '/v1/stats', headers: b.headers });
+    expect(stats.json()).toMatchObject({ organization_id: b.organization.id, total_sessions: 0 });
+    const file = await t.app.inject({ url: '/v1/stats/export', headers: b.headers });
+    expect(file.body).toMatch(/Total sessions,0\r?\n/);
   });
 });

@@ -166,6 +166,22 @@ const cases: Record<string, Case> = {
     kind: 'date',
     send: (v) => query('/v1/admin/stats/export', { start_date: '2024-01-01', end_date: v })(),
   },
+  'organizationStats querystring.start_date': {
+    kind: 'date',
+    send: (v) => query('/v1/stats', { start_date: v, end_date: '2024-12-31' })(),
+  },
+  'organizationStats querystring.end_date': {
+    kind: 'date',
+    send: (v) => query('/v1/stats', { start_date: '2024-01-01', end_date: v })(),
+  },
+  'exportOrganizationStats querystring.start_date': {
+    kind: 'date',
+    send: (v) => query('/v1/stats/export', { start_date: v, end_date: '2024-12-31' })(),
+  },
+  'exportOrganizationStats querystring.end_date': {
+    kind: 'date',
+    send: (v) => query('/v1/stats/export', { start_date: '2024-01-01', end_date: v })(),
+  },
   'listAuditEvents querystring.from': {
     kind: 'bound',
     send: (v) => query('/v1/audit-events', { from: v })(),

@@ -194,6 +194,16 @@ const CLIENT_ROUTES: Route[] = [
     },
   },
   {
+    path: '/statistics',
+    nav: 'layout:nav.statistics',
+    title: 'orgStats:title',
+    ready: async (page) => {
+      // The organisation's own figures: its daily series, and the seeded scenario's row.
+      await page.getByTestId('daily-summary').waitFor();
+      await page.getByTestId('scenario-stat').first().waitFor();
+    },
+  },
+  {
     path: '/download',
     nav: 'layout:nav.download',
     title: 'download:title',
@@ -353,9 +363,9 @@ async function visit(
 }
 
 describe.each(LANGUAGES)('every route in %s', (language) => {
-  // The fourteen routes an admin sees, in two tests: each checks every route at two sizes, and
+  // The fifteen routes an admin sees, in two tests: each checks every route at two sizes, and
   // one test for all of them ran into its time limit on a busy machine.
-  it('renders the eight client routes for an admin', async () => {
+  it('renders the nine client routes for an admin', async () => {
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
     await signIn(page, email, password);
@@ -382,7 +392,7 @@ describe.each(LANGUAGES)('every route in %s', (language) => {
     await page.context().close();
   });
 
-  it('renders the eight client routes for a client, and tells a client admin routes are not theirs', async () => {
+  it('renders the nine client routes for a client, and tells a client admin routes are not theirs', async () => {
     const page = await newPage(browser, language);
     await signIn(page, tenant.email, tenant.password);
     expect(await page.getByText(tr(language, 'layout:adminFeatures')).count()).toBe(0);

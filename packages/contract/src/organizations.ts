@@ -136,6 +136,9 @@ export type OrganizationScenarioStat = Static<typeof OrganizationScenarioStat>;
 /** Over the organisation's sessions started in the last `days` days. */
 export const OrganizationAnalytics = Type.Object({
   days: Type.Integer(),
+  /** The period's first and last UTC days (lastDays in days.ts): `days` days ending today. */
+  start_date: Type.String({ format: 'date', maxLength: 10 }),
+  end_date: Type.String({ format: 'date', maxLength: 10 }),
   /** Top 10 by session count. */
   top_vr_users: Type.Array(OrganizationTopVrUser),
   /** The 20 most used headsets. */

@@ -113,6 +113,8 @@ export const routeTable = {
   globalStats: { method: 'GET', path: '/v1/admin/stats' },
   rangeStats: { method: 'GET', path: '/v1/admin/stats/range' },
   exportStats: { method: 'GET', path: '/v1/admin/stats/export' },
+  organizationStats: { method: 'GET', path: '/v1/stats' },
+  exportOrganizationStats: { method: 'GET', path: '/v1/stats/export' },
   listAuditEvents: { method: 'GET', path: '/v1/audit-events' },
   exportAuditEvents: { method: 'GET', path: '/v1/audit-events/export' },
   verifyAudit: { method: 'GET', path: '/v1/admin/audit/verify' },

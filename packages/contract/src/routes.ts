@@ -141,7 +141,14 @@ import {
   StartedSession,
   StartSessionBody,
 } from './sessions.ts';
-import { GlobalStats, StatsExportQuery, StatsRange, StatsRangeQuery } from './stats.ts';
+import {
+  GlobalStats,
+  OrganizationStatsQuery,
+  OrganizationStatsRange,
+  StatsExportQuery,
+  StatsRange,
+  StatsRangeQuery,
+} from './stats.ts';
 import {
   VrUser,
   VrUserBody,
@@ -783,7 +790,8 @@ export const routes = {
     tags: ['admin-organizations'],
     description:
       'Top 10 VR users, the 20 most used headsets and scenario figures over the ' +
-      'organization’s sessions started in the last `days` days (1..365, default 30).',
+      'organization’s sessions started in the last `days` days (1..365, default 30): whole UTC ' +
+      'calendar days ending today, as the statistics count them (start_date..end_date).',
     params: IdParams,
     querystring: OrganizationAnalyticsQuery,
     success: { status: 200, body: OrganizationAnalytics },
@@ -1247,6 +1255,34 @@ export const routes = {
     description:
       'The range figures as a CSV file (UTF-8 with byte-order mark). Dates default to the last ' +
       '30 days ending today (UTC); csv is the only format. ' +
+      READER_CSV,
+    querystring: StatsExportQuery,
+    success: { status: 200, file: 'text/csv' },
+    errors: [],
+  }),
+
+  // ---- The organisation's statistics (staff and the auditor: their own organisation) ----
+  organizationStats: defineRoute({
+    ...routeTable.organizationStats,
+    access: 'reader',
+    tags: ['stats'],
+    description:
+      'The caller’s organisation’s figures over its sessions started within ' +
+      'start_date..end_date (UTC days, inclusive, at most 366; by default the last 30 days ' +
+      'ending today), counted as the global statistics count them, with a daily series ' +
+      'covering every day and its headset types. The organisation is the caller’s own; no ' +
+      'parameter names another.',
+    querystring: OrganizationStatsQuery,
+    success: { status: 200, body: OrganizationStatsRange },
+    errors: [],
+  }),
+  exportOrganizationStats: defineRoute({
+    ...routeTable.exportOrganizationStats,
+    access: 'reader',
+    tags: ['stats'],
+    description:
+      'The caller’s organisation’s range figures as a CSV file (UTF-8 with byte-order mark). ' +
+      'Dates default to the last 30 days ending today (UTC); csv is the only format. ' +
       READER_CSV,
     querystring: StatsExportQuery,
     success: { status: 200, file: 'text/csv' },

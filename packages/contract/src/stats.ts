@@ -93,6 +93,32 @@ export const StatsRange = Type.Object({
 });
 export type StatsRange = Static<typeof StatsRange>;
 
+/** As StatsRangeQuery; the dates default to the last 30 days ending today (UTC), as an export's. */
+export const OrganizationStatsQuery = Type.Object(
+  { start_date: Type.Optional(IsoDate), end_date: Type.Optional(IsoDate) },
+  { additionalProperties: false },
+);
+export type OrganizationStatsQuery = Static<typeof OrganizationStatsQuery>;
+
+/**
+ * An organisation's figures over sessions started in the range (GET /v1/stats): the global
+ * figures counted over its sessions alone, its daily series and its headset types; the
+ * today/week/month counts are its sessions started in the current UTC day, week and month,
+ * whatever the range.
+ */
+export const OrganizationStatsRange = Type.Object({
+  ...globalStatsFields,
+  organization_id: Uuid,
+  organization_name: Type.String(),
+  start_date: IsoDate,
+  end_date: IsoDate,
+  /** One entry per day of the range, oldest first, zeros included. */
+  daily: Type.Array(DailyStat),
+  /** Sessions by the headset type recorded with them; devices: the organisation's headsets now. */
+  device_types: Type.Array(DeviceTypeStat),
+});
+export type OrganizationStatsRange = Static<typeof OrganizationStatsRange>;
+
 /** Dates default to the last 30 days (ending today, UTC); format defaults to csv, the only one. */
 export const StatsExportQuery = Type.Object(
   {

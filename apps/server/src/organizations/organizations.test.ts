@@ -11,7 +11,7 @@ import {
   makeTenant,
   makeVrUser,
 } from '../../test/factories.ts';
-import { DAY_MS } from '@vrtc/contract';
+import { DAY_MS, lastDays } from '@vrtc/contract';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof makeTenant>>;
@@ -219,6 +219,9 @@ describe('organisation figures', () => {
 
 describe('GET /v1/admin/organizations/:id/analytics', () => {
   it('reports top VR users, device usage and scenarios over the window', async () => {
+    // Noon UTC today: the sessions below, hours and days ago, fall on the days they are meant to.
+    const now = t.clock.now();
+    t.clock.set(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12)));
     const organization = await makeOrganization(t.db);
     const other = await makeOrganization(t.db);
     const anna = await makeVrUser(t.db, organization.id, { name: 'Anna' });
@@ -310,6 +313,7 @@ describe('GET /v1/admin/organizations/:id/analytics', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       days: 30,
+      ...lastDays(30, t.clock.now()),
       top_vr_users: [
         { vr_user_id: anna.id, name: 'Anna', session_count: 3, success_rate: 66.7 },
         { vr_user_id: boris.id, name: 'Boris', session_count: 2, success_rate: 0 },
@@ -350,13 +354,14 @@ describe('GET /v1/admin/organizations/:id/analytics', () => {
       { vr_user_id: boris.id, name: 'Boris', session_count: 3, success_rate: 50 },
     ]);
 
-    // The window reaches back exactly `days` days from now.
+    // The window is whole UTC days, the statistics' period: one day is today's sessions alone
+    // (Anna's of 24 hours ago started yesterday).
     const narrow = await request(
       'GET',
       `/v1/admin/organizations/${organization.id}/analytics?days=1`,
     );
+    expect(narrow.json()).toMatchObject(lastDays(1, t.clock.now()));
     expect(narrow.json().top_vr_users).toEqual([
-      { vr_user_id: anna.id, name: 'Anna', session_count: 1, success_rate: 100 },
       { vr_user_id: boris.id, name: 'Boris', session_count: 1, success_rate: 0 },
     ]);
   });
@@ -433,6 +438,7 @@ describe('GET /v1/admin/organizations/:id/analytics', () => {
     );
     expect(empty.json()).toEqual({
       days: 7,
+      ...lastDays(7, t.clock.now()),
       top_vr_users: [],
       device_usage: [],
       scenario_stats: [],

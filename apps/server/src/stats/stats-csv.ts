@@ -7,10 +7,14 @@ import {
   neutralizeCsvRows,
   type CsvCell,
   type CsvLanguage,
+  safeFileNamePart,
   type CsvReader,
+  type OrganizationStatsRange,
   type StatsExportQuery,
   type StatsRange,
 } from '@vrtc/contract';
+import type { Caller } from '../platform/http/caller.ts';
+import { organizationStats, type WithOrganizationStats } from './organization-stats.ts';
 import { exportRange, type StatsContext } from './stats.service.ts';
 
 export interface CsvFile {
@@ -24,6 +28,7 @@ const WORDS = {
   none: {
     title: 'Global statistics',
     metric: ['Metric', 'Value'],
+    organization: 'Organization',
     start: 'Start date',
     end: 'End date',
     total: 'Total sessions',
@@ -43,6 +48,7 @@ const WORDS = {
   ru: {
     title: 'Статистика',
     metric: ['Показатель', 'Значение'],
+    organization: 'Организация',
     start: 'Начало периода',
     end: 'Конец периода',
     total: 'Всего сессий',
@@ -62,6 +68,7 @@ const WORDS = {
   en: {
     title: 'Statistics',
     metric: ['Metric', 'Value'],
+    organization: 'Organisation',
     start: 'Period start',
     end: 'Period end',
     total: 'Total sessions',
@@ -99,7 +106,28 @@ export async function exportStats(
   };
 }
 
-function statsRows(stats: StatsRange, reader: CsvReader | null): CsvCell[][] {
+/**
+ * The caller's organisation's range figures (GET /v1/stats/export) as exportStats writes the
+ * global ones, the organisation named under the title, without the top organisations.
+ */
+export async function exportOrganizationStats(
+  ctx: StatsContext & WithOrganizationStats,
+  caller: Caller,
+  query: StatsExportQuery,
+  reader: CsvReader | null,
+): Promise<CsvFile> {
+  const stats = await organizationStats(ctx, caller, query);
+  const name = safeFileNamePart(stats.organization_name);
+  return {
+    filename: `statistics_${name}_${stats.start_date}_${stats.end_date}.csv`,
+    body: CSV_BOM + csvText(neutralizeCsvRows(statsRows(stats, reader)), csvSeparator(reader)),
+  };
+}
+
+function statsRows(
+  stats: StatsRange | OrganizationStatsRange,
+  reader: CsvReader | null,
+): CsvCell[][] {
   const w = WORDS[reader?.language ?? 'none'];
   const language = reader?.language ?? 'ru';
   // A reader's decimals in their mark; today's file writes numbers as they are.
@@ -109,6 +137,7 @@ function statsRows(stats: StatsRange, reader: CsvReader | null): CsvCell[][] {
   return [
     [w.title],
     w.metric,
+    ...('organization_name' in stats ? [[w.organization, stats.organization_name]] : []),
     [w.start, stats.start_date],
     [w.end, stats.end_date],
     [w.total, stats.total_sessions],
@@ -132,13 +161,17 @@ function statsRows(stats: StatsRange, reader: CsvReader | null): CsvCell[][] {
       decimal(s.success_rate),
       decimal(s.average_completion),
     ]),
-    [],
-    w.organizations,
-    ...stats.top_organizations.map((o) => [
-      o.organization_name,
-      o.total_sessions,
-      decimal(o.success_rate),
-    ]),
+    ...('top_organizations' in stats
+      ? [
+          [],
+          w.organizations,
+          ...stats.top_organizations.map((o) => [
+            o.organization_name,
+            o.total_sessions,
+            decimal(o.success_rate),
+          ]),
+        ]
+      : []),
     [],
     w.devices,
     ...stats.device_types.map((d) => [d.device_type, d.sessions, d.devices]),

@@ -3,10 +3,7 @@ import {
   DEVICE_TYPES,
   addDays,
   isoDate,
-  parseIsoDate,
   startOfUtcDay,
-  STATS_EXPORT_DEFAULT_DAYS,
-  STATS_RANGE_MAX_DAYS,
   STATS_TOP_ORGANIZATIONS,
   type DailyStat,
   type DeviceTypeStat,
@@ -20,17 +17,16 @@ import {
 import { sql, type RawBuilder } from 'kysely';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { Db } from '../platform/database/db.ts';
-import type { SessionDailyScenarioTable } from '../platform/database/schema.ts';
-import { AppError } from '../platform/service/errors.ts';
+import type {
+  SessionDailyAllTable,
+  SessionDailyScenarioTable,
+} from '../platform/database/schema.ts';
+import { dayRange, exportDayRange, type DayRange } from './period.ts';
 import { currentNameSql, currentOptionalNameSql, groupKeySql } from './stats-sql.ts';
 import type { WithFleetCounts } from '../devices/device-figures.ts';
 
 /** What the stats services are handed beside the infrastructure. */
 export type StatsContext = ServiceContext & WithFleetCounts;
-
-/** Dates outside these bounds are refused: nobody needs them, and they keep timestamps sane. */
-const MIN_DATE = '1970-01-01';
-const MAX_DATE = '2999-12-31';
 
 /** The current UTC day, week (Monday first) and month around `now`, as [start, end). */
 function periods(now: Date) {
@@ -49,7 +45,7 @@ function periods(now: Date) {
  * figures read the daily rollups of migration 0004, never the sessions table: a year is ~365 rows
  * per organisation, however many sessions it holds.
  */
-interface Days {
+export interface Days {
   from?: string;
   to?: string;
 }
@@ -158,33 +154,74 @@ function rolledUpScenarioStats(db: Db, days: Days): Promise<ScenarioStat[]> {
     .execute();
 }
 
-async function figures(db: Db, now: Date, days: Days): Promise<GlobalStats> {
+/**
+ * The daily rollup rows a figure reads, as the table `r`: every organisation's together
+ * (session_daily_all), or one organisation's (session_daily, by its key).
+ */
+export function dayRows(organizationId?: string) {
+  const rows =
+    organizationId === undefined
+      ? sql`session_daily_all`
+      : sql`(SELECT * FROM session_daily WHERE organization_id = ${organizationId})`;
+  return sql<SessionDailyAllTable>`${rows}`.as('r');
+}
+
+/** Sessions started in [start, end) among the rows read. */
+const startedIn = ([start, end]: readonly [Date, Date]) =>
+  sql<number>`coalesce(sum(r.sessions) FILTER (WHERE r.day >= ${isoDate(start)}::date AND r.day < ${isoDate(end)}::date), 0)::int`;
+
+/**
+ * The figures over the sessions of the rows read that started within `days`; the started counts
+ * (today, this week, this month) are of those sessions too.
+ */
+function summary(db: Db, now: Date, days: Days, organizationId?: string) {
   const { today, week, month } = periods(now);
-  const startedIn = ([start, end]: readonly [Date, Date]) =>
-    sql<number>`coalesce(sum(r.sessions) FILTER (WHERE r.day >= ${isoDate(start)}::date AND r.day < ${isoDate(end)}::date), 0)::int`;
+  return db
+    .selectFrom(dayRows(organizationId))
+    .select([
+      sql<number>`coalesce(sum(r.sessions), 0)::int`.as('total_sessions'),
+      sql<number>`coalesce(sum(r.active), 0)::int`.as('active_sessions'),
+      sql<number>`coalesce(sum(r.completed), 0)::int`.as('completed_sessions'),
+      sql<number>`coalesce(sum(r.cancelled), 0)::int`.as('cancelled_sessions'),
+      sql<number>`coalesce(sum(r.disconnected), 0)::int`.as('disconnected_sessions'),
+      sql<number>`coalesce(sum(r.timeout), 0)::int`.as('timeout_sessions'),
+      startedIn(today).as('sessions_today'),
+      startedIn(week).as('sessions_this_week'),
+      startedIn(month).as('sessions_this_month'),
+      sql<number>`coalesce(round(sum(r.duration_sum) / nullif(sum(r.timed), 0)), 0)::int`.as(
+        'average_duration_seconds',
+      ),
+      percentOfEnded(sql`sum(r.successes)`).as('success_rate'),
+      sql<number>`coalesce(round(100 * (sum(r.completion_sum) / nullif(${ENDED}, 0)), 1), 0)::float8`.as(
+        'average_completion',
+      ),
+    ])
+    .where(dayCondition('r.day', days))
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Summary figures of one organisation over `days`; its started counts (today, this week, this
+ * month) over the current periods whatever `days` is, as the global screen's all-time ones.
+ */
+export async function organizationSummary(db: Db, now: Date, days: Days, organizationId: string) {
+  const { week, month } = periods(now);
+  const since = isoDate(week[0] < month[0] ? week[0] : month[0]);
+  const [row, current] = await Promise.all([
+    summary(db, now, days, organizationId),
+    summary(db, now, { from: since }, organizationId),
+  ]);
+  return {
+    ...row,
+    sessions_today: current.sessions_today,
+    sessions_this_week: current.sessions_this_week,
+    sessions_this_month: current.sessions_this_month,
+  };
+}
+
+async function figures(db: Db, now: Date, days: Days): Promise<GlobalStats> {
   const [row, scenarios] = await Promise.all([
-    db
-      .selectFrom('session_daily_all as r')
-      .select([
-        sql<number>`coalesce(sum(r.sessions), 0)::int`.as('total_sessions'),
-        sql<number>`coalesce(sum(r.active), 0)::int`.as('active_sessions'),
-        sql<number>`coalesce(sum(r.completed), 0)::int`.as('completed_sessions'),
-        sql<number>`coalesce(sum(r.cancelled), 0)::int`.as('cancelled_sessions'),
-        sql<number>`coalesce(sum(r.disconnected), 0)::int`.as('disconnected_sessions'),
-        sql<number>`coalesce(sum(r.timeout), 0)::int`.as('timeout_sessions'),
-        startedIn(today).as('sessions_today'),
-        startedIn(week).as('sessions_this_week'),
-        startedIn(month).as('sessions_this_month'),
-        sql<number>`coalesce(round(sum(r.duration_sum) / nullif(sum(r.timed), 0)), 0)::int`.as(
-          'average_duration_seconds',
-        ),
-        percentOfEnded(sql`sum(r.successes)`).as('success_rate'),
-        sql<number>`coalesce(round(100 * (sum(r.completion_sum) / nullif(${ENDED}, 0)), 1), 0)::float8`.as(
-          'average_completion',
-        ),
-      ])
-      .where(dayCondition('r.day', days))
-      .executeTakeFirstOrThrow(),
+    summary(db, now, days),
     rolledUpScenarioStats(db, days),
   ]);
   return { ...row, scenario_stats: scenarios };
@@ -195,48 +232,19 @@ export function globalStats(ctx: StatsContext): Promise<GlobalStats> {
   return figures(ctx.db, ctx.clock.now(), {});
 }
 
-interface DayRange {
-  startDate: string;
-  endDate: string;
-  /** Midnight UTC of the first day. */
-  from: Date;
-  /** Midnight UTC after the last day (exclusive). */
-  to: Date;
-}
-
-function dayRange(startDate: string, endDate: string): DayRange {
-  for (const [field, value] of [
-    ['start_date', startDate],
-    ['end_date', endDate],
-  ] as const) {
-    if (value < MIN_DATE || value > MAX_DATE) {
-      throw new AppError(
-        'validation_error',
-        `querystring.${field} must be between ${MIN_DATE} and ${MAX_DATE}`,
-      );
-    }
-  }
-  const from = parseIsoDate(startDate);
-  const to = addDays(parseIsoDate(endDate), 1);
-  if (from >= to) {
-    throw new AppError('validation_error', 'querystring.start_date must not be after end_date');
-  }
-  const days = Math.round((to.getTime() - from.getTime()) / DAY_MS);
-  if (days > STATS_RANGE_MAX_DAYS) {
-    throw new AppError(
-      'validation_error',
-      `querystring.end_date: the range may cover at most ${STATS_RANGE_MAX_DAYS} days (it covers ${days})`,
-    );
-  }
-  return { startDate, endDate, from, to };
-}
-
-const daysOf = (range: DayRange): Days => ({ from: isoDate(range.from), to: isoDate(range.to) });
+export const daysOf = (range: DayRange): Days => ({
+  from: isoDate(range.from),
+  to: isoDate(range.to),
+});
 
 /** Every day of the range with its counts, days without sessions as zeros. */
-async function dailySeries(db: Db, range: DayRange): Promise<DailyStat[]> {
+export async function dailySeries(
+  db: Db,
+  range: DayRange,
+  organizationId?: string,
+): Promise<DailyStat[]> {
   const rows = await db
-    .selectFrom('session_daily_all as r')
+    .selectFrom(dayRows(organizationId))
     .select([
       sql<string>`r.day::text`.as('date'),
       sql<number>`r.sessions`.as('sessions'),
@@ -269,6 +277,17 @@ async function deviceTypes(ctx: StatsContext, days: Days): Promise<DeviceTypeSta
       .execute(),
     ctx.deviceFigures.countsBy('type'),
   ]);
+  return byDeviceType(sessions, devicesByType);
+}
+
+/**
+ * Sessions and headsets by type: every known type, and any other that has either, busiest
+ * first (sessions, then headsets), then in the order the types are known.
+ */
+export function byDeviceType(
+  sessions: Array<{ device_type: string; count: number }>,
+  devicesByType: Map<string, { total: number }>,
+): DeviceTypeStat[] {
   const sessionsByType = new Map(sessions.map((row) => [row.device_type, row.count]));
   const types = [...new Set([...DEVICE_TYPES, ...sessionsByType.keys(), ...devicesByType.keys()])];
   const order = (type: string) => {
@@ -361,10 +380,5 @@ export function rangeStats(ctx: StatsContext, query: StatsRangeQuery): Promise<S
  * 30 days ending today (UTC).
  */
 export function exportRange(ctx: StatsContext, query: StatsExportQuery): Promise<StatsRange> {
-  const today = isoDate(ctx.clock.now());
-  const endDate =
-    query.end_date ?? (query.start_date && query.start_date > today ? query.start_date : today);
-  const startDate =
-    query.start_date ?? isoDate(addDays(parseIsoDate(endDate), -(STATS_EXPORT_DEFAULT_DAYS - 1)));
-  return statsForRange(ctx, dayRange(startDate, endDate));
+  return statsForRange(ctx, exportDayRange(ctx.clock.now(), query));
 }

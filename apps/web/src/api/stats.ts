@@ -36,3 +36,23 @@ export async function exportStatsCsv(
   });
   return { blob, filename: filename ?? `statistics_${range.start_date}_${range.end_date}.csv` };
 }
+
+/** The signed-in account's organisation's figures over the range (staff and the auditor). */
+export function useOrganizationStats(range: StatsRangeQuery) {
+  return useQuery({
+    queryKey: ['stats', 'organization', range] as const,
+    queryFn: ({ signal }) => api.call(routes.organizationStats, { query: range, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The organisation's figures over the range as the server's CSV file. */
+export async function exportOrganizationStatsCsv(
+  range: StatsRangeQuery,
+  reader: Pick<StatsExportQuery, 'lang' | 'utc_offset'>,
+) {
+  const { blob, filename } = await api.download(routes.exportOrganizationStats, {
+    query: { format: 'csv', ...range, ...reader },
+  });
+  return { blob, filename: filename ?? `statistics_${range.start_date}_${range.end_date}.csv` };
+}

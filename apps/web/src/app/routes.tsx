@@ -136,6 +136,12 @@ const CompliancePage = screen(
   'CompliancePage',
   'qualifications',
 );
+/** The organisation's own statistics: its words, and the statistics' panels' (adminStats). */
+const OrganizationStatsPage = screen(
+  () => signedIn().then((module) => module.screens.statistics()),
+  'OrganizationStatsPage',
+  ['orgStats', 'adminStats'],
+);
 const QualificationsPage = screen(
   () => signedIn().then((module) => module.screens.qualifications()),
   'QualificationsPage',
@@ -199,6 +205,7 @@ const SCREENS: Record<string, Screen> = {
   'lms-packages': LmsPackagesPage,
   compliance: CompliancePage,
   'compliance/qualifications': QualificationsPage,
+  statistics: OrganizationStatsPage,
   'admin/organizations': OrganizationsPage,
   'admin/users': UsersPage,
   'admin/devices': AdminDevicesPage,
@@ -257,6 +264,7 @@ export function AppRoutes() {
           <Route path="lms-packages" element={<LmsPackagesPage />} />
           <Route path="compliance" element={<CompliancePage />} />
           <Route path="compliance/qualifications" element={<QualificationsPage />} />
+          <Route path="statistics" element={<OrganizationStatsPage />} />
           <Route
             path="admin"
             element={<RequireAdmin notAllowed={<NotFoundPage reason="not-allowed" />} />}

@@ -18,6 +18,7 @@ export const screens = {
   integrations: () => import('../features/integrations/IntegrationsPage'),
   lmsPackages: () => import('../features/lms/LmsPackagesPage'),
   compliance: () => import('../features/qualifications/CompliancePage'),
+  statistics: () => import('../features/admin-stats/OrganizationStatsPage'),
   qualifications: () => import('../features/qualifications/QualificationsPage'),
   organizations: () => import('../features/admin-organizations/OrganizationsPage'),
   users: () => import('../features/admin-users/UsersPage'),

@@ -278,12 +278,12 @@ export const CONFIG_SETTINGS = {
     meaning:
       "how long the fleet's counts (device stat cards, online headsets, headsets by type) are shared between requests; a device or session change recounts them at once",
   }),
-  /** Read by organizations/organization-analytics.ts. */
+  /** Read by organizations/organization-analytics.ts and stats/organization-stats.ts. */
   analyticsMaxAgeMs: integer({
     name: 'ANALYTICS_MAX_AGE_MS',
     default: 10_000,
     meaning:
-      "how long an organisation's analytics are shared between requests; its sessions starting or ending, or its headsets changing, recompute them at once",
+      "how long an organisation's analytics and its staff's statistics are shared between requests; its sessions starting or ending, or its headsets changing, recompute them at once",
   }),
   logLevel: oneOf({
     name: 'LOG_LEVEL',

@@ -16,7 +16,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../components/QueryState';
 import { useContentText } from '../../lib/content-text';
-import { formatPercent } from '../../lib/format';
+import { formatDateRange, formatPercent } from '../../lib/format';
 import { ANALYTICS_DAYS, useOrganizationAnalytics } from '../../api/organizations';
 
 function Section({
@@ -72,6 +72,16 @@ export function OrganizationAnalyticsModal({
         <Group gap="xs">
           <Text fw={600}>{organization?.name}</Text>
           <Badge variant="light">{t('analytics.period', { count: ANALYTICS_DAYS })}</Badge>
+          {/* The statistics' period: whole UTC days, so its counts are the statistics' own. */}
+          {data ? (
+            <Text size="sm" c="dimmed" data-testid="analytics-range">
+              {t('analytics.range', {
+                range: formatDateRange(data.start_date, data.end_date, i18n.language, {
+                  timeZone: 'UTC',
+                }),
+              })}
+            </Text>
+          ) : null}
         </Group>
       }
     >

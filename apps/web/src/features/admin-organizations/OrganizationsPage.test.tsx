@@ -78,6 +78,8 @@ describe('admin organisations screen', () => {
         'GET /v1/admin/organizations': organizationsRoute,
         [`GET /v1/admin/organizations/${clinic.id}/analytics`]: {
           days: 30,
+          start_date: '2026-02-17',
+          end_date: '2026-03-18',
           top_vr_users: [
             { vr_user_id: null, name: 'Ivan Petrov', session_count: 7, success_rate: 71.4 },
           ],
@@ -124,6 +126,10 @@ describe('admin organisations screen', () => {
       const analytics = await screen.findByRole('dialog', { name: /City Clinic/ });
       expect(within(analytics).getByText('Last 30 days')).toBeInTheDocument();
       expect(await within(analytics).findByText('Ivan Petrov')).toBeInTheDocument();
+      // Which days, as the statistics count them.
+      expect(within(analytics).getByTestId('analytics-range')).toHaveTextContent(
+        '17/02/2026 – 18/03/2026, calendar days in UTC',
+      );
       expect(within(analytics).getByText('71.4%')).toBeInTheDocument();
       expect(within(analytics).getByText('Headset A')).toBeInTheDocument();
       expect(within(analytics).getByText('Pico')).toBeInTheDocument();

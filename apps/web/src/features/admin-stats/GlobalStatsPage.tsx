@@ -1,40 +1,21 @@
 import '@mantine/charts/styles.css';
-import { Button, Grid, SegmentedControl, Stack } from '@mantine/core';
+import { Button, Grid, Stack } from '@mantine/core';
 import { IconDownload, IconRefresh } from '@tabler/icons-react';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryState } from '../../components/QueryState';
-import { usePhoneLayout } from '../../components/phone-layout';
 import { formatDateRange } from '../../lib/format';
 import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
-import { useUrlParam } from '../../lib/list-state';
-import {
-  DEFAULT_STATS_PERIOD,
-  isStatsPeriod,
-  PERIOD_PARAM,
-  periodRange,
-  STATS_PERIODS,
-  type StatsPeriod,
-} from './period';
+import { PeriodSwitch, useStatsPeriod } from './PeriodSwitch';
 import { ScenarioStats } from './ScenarioStats';
 import { EndedSessions, StatsCards, TopOrganizations } from './stats-panels';
 
 export function GlobalStatsPage() {
   const { t, i18n } = useTranslation('adminStats');
-  const phone = usePhoneLayout();
-  // In the URL (?period=7): a reload, back and a shared link show the same period.
-  const [periodParam, setPeriodParam] = useUrlParam(
-    PERIOD_PARAM,
-    isStatsPeriod,
-    `${DEFAULT_STATS_PERIOD}`,
-  );
-  const period = Number(periodParam) as StatsPeriod;
-  // The period ends today (UTC); recomputed when the period changes.
-  const range = useMemo(() => periodRange(period), [period]);
+  const { period, range, setPeriod } = useStatsPeriod();
   const stats = useStatsRange(range);
   const global = useGlobalStats();
   const data = stats.data;
@@ -61,19 +42,7 @@ export function GlobalStatsPage() {
         subtitle={t('subtitle', { range: rangeLabel })}
         actions={
           <>
-            <SegmentedControl
-              // "365 дней" and its three siblings overflow a 360 px screen at the default size.
-              size={phone ? 'xs' : 'sm'}
-              aria-label={t('period')}
-              value={String(period)}
-              onChange={(value) => {
-                if (isStatsPeriod(value)) setPeriodParam(value);
-              }}
-              data={STATS_PERIODS.map((days) => ({
-                value: String(days),
-                label: t('days', { count: days }),
-              }))}
-            />
+            <PeriodSwitch period={period} onChange={setPeriod} />
             <Button
               variant="default"
               leftSection={<IconRefresh size={16} />}

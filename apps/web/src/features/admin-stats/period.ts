@@ -1,4 +1,4 @@
-import { DAY_MS } from '@vrtc/contract';
+import { lastDays } from '@vrtc/contract';
 
 /** The periods the statistics screen offers, in days (specification section 9). */
 export const STATS_PERIODS = [7, 30, 90, 365] as const;
@@ -12,12 +12,13 @@ export const PERIOD_PARAM = 'period';
 export const isStatsPeriod = (value: string): value is `${StatsPeriod}` =>
   STATS_PERIODS.some((days) => String(days) === value);
 
-/** The last `days` UTC days ending today, both ends inclusive, as the range API wants them. */
+/**
+ * The last `days` UTC calendar days ending today, both ends inclusive, as the range API wants
+ * them: the statistics' one period (lastDays in the contract, which the server counts by too).
+ */
 export function periodRange(
   days: number,
   now: Date = new Date(),
 ): { start_date: string; end_date: string } {
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-  const start = new Date(end.getTime() - (days - 1) * DAY_MS);
-  return { start_date: start.toISOString().slice(0, 10), end_date: end.toISOString().slice(0, 10) };
+  return lastDays(days, now);
 }

@@ -19,16 +19,19 @@ import { formatDuration, formatPercent } from '../../lib/format';
 
 const ENDED: EndedSessionStatus[] = ['completed', 'cancelled', 'disconnected', 'timeout'];
 
-function endedCount(stats: StatsRange, status: EndedSessionStatus): number {
+function endedCount(stats: GlobalStats, status: EndedSessionStatus): number {
   return stats[`${status}_sessions`];
 }
 
-/** The period's figures, and the sessions started today, this week and this month. */
+/**
+ * The period's figures (the global ones, or an organisation's), and the sessions started today,
+ * this week and this month (`global`: all-time figures, or the organisation's own).
+ */
 export function StatsCards({
   data,
   global,
 }: {
-  data: StatsRange;
+  data: GlobalStats;
   global: GlobalStats | undefined;
 }) {
   const { t, i18n } = useTranslation('adminStats');
@@ -138,7 +141,7 @@ export function TopOrganizations({ data }: { data: StatsRange }) {
 }
 
 /** How the period's ended sessions ended: completed, cancelled, disconnected, timed out. */
-export function EndedSessions({ data }: { data: StatsRange }) {
+export function EndedSessions({ data }: { data: GlobalStats }) {
   const { t } = useTranslation('adminStats');
   return (
     <Card withBorder radius="lg" p="md" h="100%">

@@ -31,6 +31,9 @@ export const clientNav: NavItem[] = [
   { path: '/scenarios', labelKey: 'layout:nav.scenarios', icon: IconListDetails },
   // Who is qualified, until when: staff and the auditor (issue 37).
   { path: '/compliance', labelKey: 'layout:nav.compliance', icon: IconListCheck },
+  // The organisation's own figures: staff and the auditor (issue #42). The global screen's icon,
+  // already in the layout's chunk: a new one would grow every signed-in first visit.
+  { path: '/statistics', labelKey: 'layout:nav.statistics', icon: IconChartBar },
   { path: '/download', labelKey: 'layout:nav.download', icon: IconDownload },
   // Staff read their organisation's events; admins every organisation's.
   { path: '/audit', labelKey: 'layout:nav.audit', icon: IconHistoryToggle },
