@@ -247,7 +247,10 @@ describe('QualificationsPage', () => {
     expect(screen.getByRole('button', { name: 'Add qualification' })).toBeVisible();
     // Into an LMS (issue 41): the qualification's SCORM package, from its row.
     await userEvent.click(within(line).getByRole('button', { name: 'Export for LMS: Погрузчик' }));
-    expect(await screen.findByRole('dialog', { name: 'Export for LMS: Погрузчик' })).toBeVisible();
+    // Mantine fades the dialog in: wait until the user can see it, not only until it exists.
+    await waitFor(() =>
+      expect(screen.getByRole('dialog', { name: 'Export for LMS: Погрузчик' })).toBeVisible(),
+    );
   });
 
   it('shows an auditor no action it cannot take', async () => {

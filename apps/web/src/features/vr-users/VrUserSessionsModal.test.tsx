@@ -119,7 +119,10 @@ describe("a VR user's sessions", () => {
       { route: '/vr-users' },
     );
     await user.click(await screen.findByRole('button', { name: 'Session details' }));
-    expect(await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' })).toBeVisible();
+    // Mantine fades the dialog in: wait until the user can see it, not only until it exists.
+    await waitFor(() =>
+      expect(screen.getByRole('dialog', { name: 'Session of Ivan Petrov' })).toBeVisible(),
+    );
     expect(screen.getByTestId('location')).toHaveTextContent(`/vr-users?session=${session.id}`);
     // The browser's Back closes the detail and stays on the screen.
     await user.click(screen.getByRole('button', { name: 'browser back' }));
