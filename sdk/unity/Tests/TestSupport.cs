@@ -141,11 +141,19 @@ namespace Vrtc.Headset.Tests
         public void Cut() { cut = true; }
         public void Restore() { cut = false; }
 
-        protected override Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancel)
+        protected override async Task<HttpResponseMessage> SendAsync(HttpRequestMessage request, CancellationToken cancel)
         {
             Interlocked.Increment(ref Attempts);
             if (cut) throw new HttpRequestException("network is unreachable (cut by the test)");
-            return base.SendAsync(request, cancel);
+            var response = await base.SendAsync(request, cancel).ConfigureAwait(false);
+            // A cut loses the answers of calls already under way too (a held push call's, which
+            // the server answers the moment the console cancels), as a dropped Wi-Fi does.
+            if (cut)
+            {
+                response.Dispose();
+                throw new HttpRequestException("network is unreachable (cut by the test)");
+            }
+            return response;
         }
     }
 
