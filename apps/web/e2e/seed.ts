@@ -55,7 +55,9 @@ export async function createTenant(admin: string, prefix: string): Promise<Tenan
       name: uniqueName(prefix),
     },
   );
-  const email = `${prefix.toLowerCase().replace(/\W+/g, '-')}-${Date.now().toString(36)}@e2e.test`;
+  // uniqueName, not the time alone: two tenants made at once (browserAndTenants) took the same
+  // millisecond, and so the same email, on a quiet machine.
+  const email = `${uniqueName(prefix).toLowerCase().replace(/\W+/g, '-')}@e2e.test`;
   const password = 'client-password';
   await apiCall('POST', '/v1/admin/users', admin, {
     email,
