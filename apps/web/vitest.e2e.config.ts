@@ -12,10 +12,6 @@ export default defineConfig({
     // own organisation, content and headsets, and finds its rows in the admin's lists by searching.
     fileParallelism: true,
     maxWorkers: 2,
-    // A worker's files share its modules (playwright-core, vitest, the helpers) instead of
-    // importing them again per file; no file changes a helper's state without setting it back
-    // (support.ts's own-server address, axe.ts's report).
-    isolate: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },
