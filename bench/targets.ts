@@ -22,6 +22,7 @@ import type { LastSeenBuffer } from '../apps/server/src/headset/last-seen.ts';
 import { testConfig, type Config } from '../apps/server/src/platform/config/config.ts';
 import { openDatabase, type Db } from '../apps/server/src/platform/database/db.ts';
 import { migrate } from '../apps/server/src/platform/database/migrate.ts';
+import { keepRequestsYoung } from '../apps/server/src/platform/ops/heap.ts';
 
 /** A server under load: where to send requests, and how to stop it. */
 export interface Target {
@@ -224,6 +225,8 @@ export async function startHeartbeatServer(
   tokens: string[],
   options: { logLevel: Config['logLevel'] },
 ): Promise<HeartbeatTarget> {
+  // The process as startServer (main.ts) tunes it for a fleet's held push calls (decision 036).
+  keepRequestsYoung();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-bench-'));
   const handle = await openDatabase(
     database.kind === 'postgres' ? { databaseUrl: database.databaseUrl } : { pgliteDir: dataDir },

@@ -7,6 +7,7 @@ import { startBackupSocket, type BackupSocket } from './platform/ops/backup-sock
 import { loadConfig, type Config } from './platform/config/config.ts';
 import { prepareDataDir } from './platform/config/data-dir.ts';
 import { openDatabase, type DatabaseHandle, type Db } from './platform/database/db.ts';
+import { keepRequestsYoung } from './platform/ops/heap.ts';
 import { startMetricsServer, type MetricsServer } from './platform/ops/metrics.ts';
 import { migrate } from './platform/database/migrate.ts';
 
@@ -26,13 +27,15 @@ export interface RunningServer {
 }
 
 /**
- * Starts the server: data directory, database, migrations, first admin, HTTP, then the metrics
- * endpoint (METRICS_PORT) and, on the embedded database, the backup socket (decision 004).
+ * Starts the server: V8 tuned for held calls (keepRequestsYoung, decision 036), data directory,
+ * database, migrations, first admin, HTTP, then the metrics endpoint (METRICS_PORT) and, on the
+ * embedded database, the backup socket (decision 004).
  */
 export async function startServer(
   config: Config = loadConfig(),
   options: StartServerOptions = {},
 ): Promise<RunningServer> {
+  keepRequestsYoung();
   // Uploaded builds and the signing secret live there whatever the database: refuse to start
   // with a directory the server could not write, rather than fail on the first upload.
   prepareDataDir(config.dataDir);
