@@ -56,6 +56,10 @@ export interface DerivedOptions {
   outerTrainee?: boolean;
 }
 
+/** The kind of pieces a status needs (statusOfSql the other way round). */
+const kindOf = (status: QualificationStatus) =>
+  status === 'qualified' || status === 'expiring' || status === 'expired' ? 'complete' : status;
+
 /** A row's status at T from its pieces `p` (kind, oldest_at) and its qualification's thresholds. */
 export const statusOfSql = (p: string) =>
   sql`CASE
@@ -87,6 +91,9 @@ export function derivedSql(
   if (query.vr_user_id) conditions.push(sql`a.vr_user_id = ${query.vr_user_id}`);
   if (hasSearch(query.q) && !outerTrainee)
     conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
+  // A status is one kind of pieces (a complete set's: qualified, expiring or expired): only the
+  // rows of that kind are read, along qualification_assignments_kind_idx when they are few.
+  const kind = query.status && kindOf(query.status);
   const where = sql.join(conditions, sql` AND `);
   const joinVrUsers = !outerTrainee && (names || hasSearch(query.q));
   const from = sql`qualification_assignments a
@@ -110,9 +117,10 @@ export function derivedSql(
       FROM ${from}
         JOIN qualification_standing_history h ON h.qualification_id = a.qualification_id
           AND h.vr_user_id = a.vr_user_id AND h.since <= ${at} AND h.until > ${at}
-      WHERE ${where} AND a.standing_since > ${at}`;
+      WHERE ${where} AND a.standing_since > ${at} ${kind ? sql`AND h.kind = ${kind}` : sql``}`;
   const rows = sql`${kept}
       WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
+        ${kind ? sql`AND a.standing_kind = ${kind}` : sql``}
       UNION ALL
       ${history}`;
   return sql`

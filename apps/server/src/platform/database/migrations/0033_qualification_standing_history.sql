@@ -212,3 +212,8 @@ CREATE TRIGGER qualification_assignments_history_due AFTER UPDATE OF due_at
 SELECT qualification_standing_history_refresh(array_agg(vr_user_id), array_agg(qualification_id),
   array_agg('-infinity'::timestamptz))
 FROM qualification_assignments;
+
+-- A status filter matching few rows (revoked, pending_evaluation) reads the assignments of that
+-- kind of pieces instead of walking every trainee for its page (compliance.ts, SPARSE_ROWS).
+CREATE INDEX qualification_assignments_kind_idx
+  ON qualification_assignments (organization_id, standing_kind, standing_since);
