@@ -45,6 +45,9 @@ CREATE INDEX qualification_standing_history_current_idx
 -- earliest moment a change touched; '-infinity' for all of it): the versions from it are taken
 -- away, one is derived at each moment of the pair from it on, and the untils are set again. A
 -- version depends only on the pieces at or before its moment, so those before `from` stand.
+-- The record's triggers below call it after qualification_standing_refresh, whose UPDATE of the
+-- assignment holds that row until commit: two transactions changing one pair re-derive its
+-- history one after the other, the second's statements seeing the first's versions.
 CREATE FUNCTION qualification_standing_history_refresh(
   vr_user_ids uuid[], qualification_ids uuid[], froms timestamptz[]
 ) RETURNS void LANGUAGE sql AS $$
