@@ -188,6 +188,37 @@ async function expectKeptAsRecorded() {
   expect(kept.rows).toEqual(recounted.rows);
 }
 
+/**
+ * The kept history (migration 0033) at each of `moments`: for every assignment exactly one
+ * version in force, the one the record gives then (qualification_pieces_at, the rules of
+ * derive.ts in SQL), with the assignment's due date; and the version in force now is the kept
+ * pieces.
+ */
+async function expectHistoryAsRecorded(moments: Date[]) {
+  const { rows } = await sql<{ vr_user_id: string; at: Date; versions: number }>`
+    SELECT a.vr_user_id, m.at, h.versions FROM qualification_assignments a
+      CROSS JOIN unnest(${moments.map((at) => at.toISOString())}::timestamptz[]) AS m (at)
+      CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, m.at) p
+      CROSS JOIN LATERAL (
+        SELECT count(*)::int AS versions, min(h.kind) AS kind, min(h.oldest_at) AS oldest_at,
+          min(h.earned_at) AS earned_at, min(h.due_at) AS due_at
+        FROM qualification_standing_history h
+        WHERE h.qualification_id = a.qualification_id AND h.vr_user_id = a.vr_user_id
+          AND h.since <= m.at AND h.until > m.at) h
+    WHERE h.versions <> 1
+      OR (h.kind, h.oldest_at, h.earned_at, h.due_at)
+        IS DISTINCT FROM (p.kind, p.oldest_at, p.earned_at, a.due_at)`.execute(t.db);
+  expect(rows).toEqual([]);
+  const { rows: current } = await sql<{ vr_user_id: string }>`
+    SELECT a.vr_user_id FROM qualification_assignments a
+      LEFT JOIN qualification_standing_history h ON h.qualification_id = a.qualification_id
+        AND h.vr_user_id = a.vr_user_id AND h.until = 'infinity'
+    WHERE (h.kind, h.oldest_at, h.earned_at, h.since)
+      IS DISTINCT FROM (a.standing_kind, a.standing_oldest_at, a.standing_earned_at,
+        coalesce(a.standing_since, '-infinity'))`.execute(t.db);
+  expect(current).toEqual([]);
+}
+
 /** Every moment worth asking about: long ago, each piece's moment and a second before, now, later. */
 async function expectTrueAtEveryMoment() {
   await expectKeptAsRecorded();
@@ -204,6 +235,7 @@ async function expectTrueAtEveryMoment() {
     t.clock.now().getTime() + 85 * DAY,
     t.clock.now().getTime() + 400 * DAY,
   ];
+  await expectHistoryAsRecorded([...new Set(moments)].map((moment) => new Date(moment)));
   for (const moment of new Set(moments)) await expectAgreesWithRecord(new Date(moment));
 }
 
@@ -288,6 +320,31 @@ describe('the compliance view’s kept pieces', () => {
       .execute();
     await expectTrueAtEveryMoment();
 
+    // Results that arrive late (a headset offline for weeks): one ended before Anna's revocation
+    // counts for none of hers after it, one between Boris's pieces changes his past; then a
+    // second revocation and a pass signed after it.
+    for (const [vrUserId, days] of [
+      [anna.vr_user_id, 10],
+      [boris.vr_user_id, 100],
+      [boris.vr_user_id, 2.5],
+    ] as const) {
+      await makeSession(t.db, {
+        organizationId: staff.organization.id,
+        vrUserId,
+        levelId: other.level.id,
+        status: 'completed',
+        startedAt: ago(days),
+      });
+    }
+    await expectTrueAtEveryMoment();
+    t.clock.advance(DAY);
+    await call('POST', `/v1/vr-users/${boris.vr_user_id}/qualifications/${both.id}/revoke`, {
+      reason: 'Failed check on the job',
+    });
+    t.clock.advance(DAY);
+    await sign(boris.vr_user_id, 'pass');
+    await expectTrueAtEveryMoment();
+
     // What is required changes: a level less, no evaluation; a level renamed changes nothing.
     await call('PUT', `/v1/qualifications/${both.id}`, {
       level_ids: [other.level.id],
@@ -353,6 +410,7 @@ describe('the compliance view’s kept pieces', () => {
       }),
     ).rejects.toThrow('rolled back');
     await expectKeptAsRecorded();
+    await expectHistoryAsRecorded([ago(500), ago(30), t.clock.now()]);
     // About ninety reads of the view checked against the record, and each filter paged at three
     // moments at two stages.
   }, 240_000);

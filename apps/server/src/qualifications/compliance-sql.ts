@@ -15,8 +15,8 @@ import { containsPattern, hasSearch, orderBySql } from '../platform/database/pag
  * Each assignment keeps its pieces as the record holds them now (migration 0030, kept by
  * triggers in the transaction of every change to the record): at a T at or after the newest of
  * them (`standing_since`), the status is a comparison of T with the oldest piece + validity_days.
- * A pair with a piece or revocation after T (as_of in the past) is derived from the record at T
- * instead, by qualification_pieces_at over the completions index.
+ * A pair with a piece or revocation after T (as_of in the past) reads the version of its pieces
+ * in force at T from their kept history instead (migration 0033, kept by the same triggers).
  */
 
 export type ComplianceFilters = Omit<ComplianceQuery, 'limit' | 'offset'>;
@@ -46,23 +46,19 @@ export function thresholdsSql(organizationId: string, at: RawBuilder<unknown>) {
       FROM qualifications WHERE organization_id = ${organizationId} AND archived_at IS NULL) q)`;
 }
 
-/** Which of the rows derivedSql reads (see there). */
-export type DerivedPart = 'at' | 'changed-kept' | 'changed-record';
-
 export interface DerivedOptions {
   /** The rows' names too (a page); without, the trainees are joined only to search them. */
   names?: boolean;
-  /**
-   * 'at' (default): every row, its status at T. The pairs with a piece after T, alone:
-   * 'changed-kept' as their kept pieces would give at T, 'changed-record' as the record gives.
-   */
-  part?: DerivedPart;
   /**
    * The trainee is the outer query's `v` (a walk along the trainees' name index, vr_users):
    * only its rows, with its name; the search is the outer query's.
    */
   outerTrainee?: boolean;
 }
+
+/** The kind of pieces a status needs (statusOfSql the other way round). */
+const kindOf = (status: QualificationStatus) =>
+  status === 'qualified' || status === 'expiring' || status === 'expired' ? 'complete' : status;
 
 /** A row's status at T from its pieces `p` (kind, oldest_at) and its qualification's thresholds. */
 export const statusOfSql = (p: string) =>
@@ -87,7 +83,7 @@ export function derivedSql(
   t: Date,
   options: DerivedOptions = {},
 ) {
-  const { names = true, part = 'at', outerTrainee = false } = options;
+  const { names = true, outerTrainee = false } = options;
   const at = sql`${t.toISOString()}::timestamptz`;
   const conditions = [sql`a.organization_id = ${organizationId}`];
   if (outerTrainee) conditions.push(sql`a.vr_user_id = v.id`);
@@ -95,6 +91,9 @@ export function derivedSql(
   if (query.vr_user_id) conditions.push(sql`a.vr_user_id = ${query.vr_user_id}`);
   if (hasSearch(query.q) && !outerTrainee)
     conditions.push(sql`v.name ILIKE ${containsPattern(query.q)}`);
+  // A status is one kind of pieces (a complete set's: qualified, expiring or expired): only the
+  // rows of that kind are read, along qualification_assignments_kind_idx when they are few.
+  const kind = query.status && kindOf(query.status);
   const where = sql.join(conditions, sql` AND `);
   const joinVrUsers = !outerTrainee && (names || hasSearch(query.q));
   const from = sql`qualification_assignments a
@@ -114,18 +113,16 @@ export function derivedSql(
   const kept = sql`SELECT ${columns}, a.standing_kind AS kind, a.standing_oldest_at AS oldest_at,
         a.standing_earned_at AS earned_at
       FROM ${from}`;
-  const record = sql`SELECT ${columns}, r.kind, r.oldest_at, r.earned_at
+  const history = sql`SELECT ${columns}, h.kind, h.oldest_at, h.earned_at
       FROM ${from}
-        CROSS JOIN LATERAL qualification_pieces_at(a.vr_user_id, a.qualification_id, ${at}) r
-      WHERE ${where} AND a.standing_since > ${at}`;
-  const rows = {
-    at: sql`${kept}
+        JOIN qualification_standing_history h ON h.qualification_id = a.qualification_id
+          AND h.vr_user_id = a.vr_user_id AND h.since <= ${at} AND h.until > ${at}
+      WHERE ${where} AND a.standing_since > ${at} ${kind ? sql`AND h.kind = ${kind}` : sql``}`;
+  const rows = sql`${kept}
       WHERE ${where} AND (a.standing_since IS NULL OR a.standing_since <= ${at})
+        ${kind ? sql`AND a.standing_kind = ${kind}` : sql``}
       UNION ALL
-      ${record}`,
-    'changed-kept': sql`${kept} WHERE ${where} AND a.standing_since > ${at}`,
-    'changed-record': record,
-  }[part];
+      ${history}`;
   return sql`
     SELECT p.vr_user_id, p.qualification_id, p.due_at,
       ${names ? sql`p.vr_user_name, p.vr_user_sort, p.qualification_name, p.qualification_sort,` : sql``}

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import {
   QUALIFICATION_STATUSES,
   type ComplianceTotals,
@@ -23,9 +23,10 @@ import {
  * is a range of its oldest piece in an index (expired up to T − validity, expiring up to that +
  * expiring_within_days, qualified the rest); overdue reads the assignments due before T. Those
  * are the statuses the kept pieces give at T; the pairs with a piece after T (as_of in the past)
- * are then counted again from the record at T, their kept status taken away: the work grows with
- * the pairs changed after T, not with the organisation. With a trainee or a search, the matching
- * rows are derived and grouped (derivedSql).
+ * are then counted again by the version of their pieces in force at T (their kept history), their
+ * kept status taken away: the work grows with the pairs changed after T, one index entry each,
+ * not with the organisation. With a trainee or a search, the matching rows are derived and
+ * grouped (derivedSql).
  */
 
 interface Cell {
@@ -73,15 +74,28 @@ function keptCellsSql(organizationId: string, query: ComplianceFilters, t: Date)
     UNION ALL SELECT status, FALSE, -n FROM due`;
 }
 
-/** The pairs with a piece after T: + their status from the record at T, − the kept one. */
+/**
+ * The pairs with a piece after T, from their kept history alone (migration 0033): + the status of
+ * the version in force at T (closed after T, begun at or before it), − the status the version in
+ * force now (begun after T: the kept pieces) gives at T.
+ */
 function changedCellsSql(organizationId: string, query: ComplianceFilters, t: Date) {
-  const part = (which: 'changed-kept' | 'changed-record') =>
-    derivedSql(organizationId, query, t, { names: false, part: which });
+  const at = sql`${t.toISOString()}::timestamptz`;
+  const only = query.qualification_id
+    ? sql`AND h.qualification_id = ${query.qualification_id}`
+    : sql``;
+  const versions = (inForce: RawBuilder<unknown>) => sql`
+    SELECT ${statusOfSql('p')} AS status, ${overdueOfSql('p', at)} AS overdue, count(*)::int AS n
+    FROM (SELECT h.kind, h.oldest_at, h.due_at, q.lapsed_before, q.expiring_before
+      FROM qualification_standing_history h
+        JOIN ${thresholdsSql(organizationId, at)} q ON q.id = h.qualification_id
+      WHERE h.organization_id = ${organizationId} AND ${inForce} ${only}) p
+    GROUP BY 1, 2`;
   return sql`
-    SELECT d.status, d.overdue, count(*)::int AS count FROM (${part('changed-record')}) d
-    GROUP BY 1, 2
+    SELECT status, overdue, n AS count
+    FROM (${versions(sql`h.until < 'infinity' AND h.until > ${at} AND h.since <= ${at}`)}) was
     UNION ALL
-    SELECT d.status, d.overdue, -count(*)::int FROM (${part('changed-kept')}) d GROUP BY 1, 2`;
+    SELECT status, overdue, -n FROM (${versions(sql`h.until = 'infinity' AND h.since > ${at}`)}) now`;
 }
 
 async function cellsOf(db: Db | Tx, organizationId: string, query: ComplianceFilters, t: Date) {

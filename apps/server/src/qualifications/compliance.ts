@@ -9,6 +9,7 @@ import {
   csvYesNo,
   neutralizeCsvCell,
   QUALIFICATION_STATUS_LABELS,
+  QUALIFICATION_STATUSES,
   safeFileNamePart,
   type ComplianceExportQuery,
   type CompliancePage,
@@ -47,6 +48,26 @@ import { awardKey, certificateCodes } from './standing.ts';
  * each can be chosen from them.
  */
 
+/**
+ * A status filter matching few rows reads the rows of that kind of pieces and sorts them rather
+ * than walking the trainees in order: a status held by a handful (revoked) would walk every
+ * trainee for its page. Chosen when the matching rows are fewer than the walk would read (the
+ * page's end over their share of all rows), and at most this many.
+ */
+const SPARSE_ROWS = 2000;
+
+/** The rows the status filter keeps, and the rows of every status (the totals' sum). */
+interface Counted {
+  matching: number;
+  all: number;
+}
+
+const isSparse = (query: ComplianceFilters, read: { limit: number; offset: number }, n?: Counted) =>
+  query.status !== undefined &&
+  n !== undefined &&
+  n.matching <= SPARSE_ROWS &&
+  n.matching * n.matching < (read.offset + read.limit) * n.all;
+
 /** The matching rows in the list's order, `limit` of them from `offset`. */
 async function pageOfRows(
   db: Db | Tx,
@@ -54,8 +75,10 @@ async function pageOfRows(
   query: ComplianceFilters,
   t: Date,
   read: { limit: number; offset: number; reversed: boolean },
+  counted?: Counted,
 ): Promise<DerivedRow[]> {
-  if ((query.sort ?? 'vr_user_name') === 'vr_user_name')
+  const sparse = isSparse(query, read, counted);
+  if ((query.sort ?? 'vr_user_name') === 'vr_user_name' && !sparse)
     return inListOrder(await pageByTrainee(db, caller, query, t, read), read);
   if (query.sort === 'valid_until') {
     const rows = await pageByValidUntil(db, caller.organizationId, query, t, read);
@@ -166,7 +189,10 @@ export async function listCompliance(
     firstRows ??
     (page.offset >= matching
       ? []
-      : await pageOfRows(ctx.db, caller, query, t, pageRead(page, matching)));
+      : await pageOfRows(ctx.db, caller, query, t, pageRead(page, matching), {
+          matching,
+          all: QUALIFICATION_STATUSES.reduce((sum, status) => sum + totals[status], 0),
+        }));
   return {
     rows: await toComplianceRows(ctx.db, caller, rows),
     totals,
