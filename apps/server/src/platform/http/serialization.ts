@@ -49,9 +49,28 @@ export function withNullableForNullUnions(schema: unknown): unknown {
   return copy;
 }
 
+type Serializer = ReturnType<typeof fastJson>;
+
+/**
+ * Serialisers already built, by their schema's text. A serialiser depends on its schema alone
+ * (fast-json-stringify reads the schema's JSON keywords), and every app in a process declares the
+ * same routes, so an app built again in the same process (the tests build one per file) reuses
+ * them: building them was most of an app's start (fast-json-stringify makes an Ajv instance and
+ * generates code for each schema; 0.7–1.0 s of CPU an app). A server process builds its one app
+ * as before.
+ */
+const built = new Map<string, Serializer>();
+
 /**
  * Fastify's serializer compiler (fast-json-stringify, as Fastify's own) for the schemas above: the
  * answers every route serialises, the headsets' heartbeat first of all.
  */
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) =>
-  fastJson(withNullableForNullUnions(schema) as Parameters<typeof fastJson>[0]);
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  const key = JSON.stringify(schema);
+  let serializer = built.get(key);
+  if (!serializer) {
+    serializer = fastJson(withNullableForNullUnions(schema) as Parameters<typeof fastJson>[0]);
+    built.set(key, serializer);
+  }
+  return serializer;
+};

@@ -1,16 +1,15 @@
 import '@mantine/charts/styles.css';
-import { Button, Grid, Stack } from '@mantine/core';
-import { IconDownload, IconRefresh } from '@tabler/icons-react';
+import { Grid } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { formatDateRange } from '../../lib/format';
 import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
-import { PeriodSwitch, useStatsPeriod } from './PeriodSwitch';
+import { useStatsPeriod } from './PeriodSwitch';
 import { ScenarioStats } from './ScenarioStats';
+import { StatsHeaderActions, StatsQueryState } from './StatsHeaderActions';
 import { EndedSessions, StatsCards, TopOrganizations } from './stats-panels';
 
 export function GlobalStatsPage() {
@@ -41,37 +40,19 @@ export function GlobalStatsPage() {
         title={t('title')}
         subtitle={t('subtitle', { range: rangeLabel })}
         actions={
-          <>
-            <PeriodSwitch period={period} onChange={setPeriod} />
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} />}
-              loading={(stats.isFetching || global.isFetching) && !stats.isPending}
-              onClick={refresh}
-            >
-              {t('common:refresh')}
-            </Button>
-            <Button
-              leftSection={<IconDownload size={16} />}
-              loading={csv.exporting}
-              onClick={csv.start}
-            >
-              {t('export')}
-            </Button>
-          </>
+          <StatsHeaderActions
+            period={period}
+            onPeriodChange={setPeriod}
+            refreshing={(stats.isFetching || global.isFetching) && !stats.isPending}
+            onRefresh={refresh}
+            exporting={csv.exporting}
+            onExport={csv.start}
+          />
         }
       />
-      <QueryState
-        isPending={stats.isPending}
-        error={data ? null : stats.error}
-        errorText={t('loadFailed')}
-        onRetry={refresh}
-      >
-        {data ? (
-          <Stack
-            gap="lg"
-            style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
-          >
+      <StatsQueryState stats={stats} onRetry={refresh}>
+        {(data) => (
+          <>
             <StatsCards data={data} global={global.data} />
 
             <Grid>
@@ -93,9 +74,9 @@ export function GlobalStatsPage() {
             </Grid>
 
             <ScenarioStats stats={data.scenario_stats} />
-          </Stack>
-        ) : null}
-      </QueryState>
+          </>
+        )}
+      </StatsQueryState>
     </>
   );
 }

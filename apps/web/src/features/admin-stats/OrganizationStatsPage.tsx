@@ -1,16 +1,15 @@
 import '@mantine/charts/styles.css';
-import { Button, Grid, Stack } from '@mantine/core';
-import { IconDownload, IconRefresh } from '@tabler/icons-react';
+import { Grid } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryState } from '../../components/QueryState';
 import { formatDateRange } from '../../lib/format';
 import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { exportOrganizationStatsCsv, useOrganizationStats } from '../../api/stats';
 import { DailySessionsChart } from './DailySessionsChart';
 import { DeviceDistribution } from './DeviceDistribution';
-import { PeriodSwitch, useStatsPeriod } from './PeriodSwitch';
+import { useStatsPeriod } from './PeriodSwitch';
 import { ScenarioStats } from './ScenarioStats';
+import { StatsHeaderActions, StatsQueryState } from './StatsHeaderActions';
 import { EndedSessions, StatsCards } from './stats-panels';
 
 /**
@@ -44,37 +43,19 @@ export function OrganizationStatsPage() {
             : t('subtitleLoading', { range: rangeLabel })
         }
         actions={
-          <>
-            <PeriodSwitch period={period} onChange={setPeriod} />
-            <Button
-              variant="default"
-              leftSection={<IconRefresh size={16} />}
-              loading={stats.isFetching && !stats.isPending}
-              onClick={() => void stats.refetch()}
-            >
-              {t('common:refresh')}
-            </Button>
-            <Button
-              leftSection={<IconDownload size={16} />}
-              loading={csv.exporting}
-              onClick={csv.start}
-            >
-              {t('adminStats:export')}
-            </Button>
-          </>
+          <StatsHeaderActions
+            period={period}
+            onPeriodChange={setPeriod}
+            refreshing={stats.isFetching && !stats.isPending}
+            onRefresh={() => void stats.refetch()}
+            exporting={csv.exporting}
+            onExport={csv.start}
+          />
         }
       />
-      <QueryState
-        isPending={stats.isPending}
-        error={data ? null : stats.error}
-        errorText={t('adminStats:loadFailed')}
-        onRetry={() => void stats.refetch()}
-      >
-        {data ? (
-          <Stack
-            gap="lg"
-            style={{ opacity: stats.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
-          >
+      <StatsQueryState stats={stats} onRetry={() => void stats.refetch()}>
+        {(data) => (
+          <>
             <StatsCards data={data} global={data} />
             <Grid>
               <Grid.Col span={{ base: 12, lg: 8 }}>
@@ -92,9 +73,9 @@ export function OrganizationStatsPage() {
                 <ScenarioStats stats={data.scenario_stats} />
               </Grid.Col>
             </Grid>
-          </Stack>
-        ) : null}
-      </QueryState>
+          </>
+        )}
+      </StatsQueryState>
     </>
   );
 }
