@@ -1,4 +1,4 @@
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify';
 import { bearerToken, hashToken } from '../auth/tokens.ts';
 import { AppError } from '../platform/service/errors.ts';
 import type { DeviceAuthenticator } from './device-auth.ts';
@@ -24,23 +24,27 @@ export function requireDevice(
   devices: DeviceAuthenticator,
   refusals: DeviceRefusals,
 ): onRequestHookHandler {
-  // Callback style, so a cached device (nearly every heartbeat) is let in without a promise.
+  const refuse = (request: FastifyRequest, done: HookHandlerDoneFunction, error: Error) => {
+    refusals.record(request, error);
+    done(error);
+  };
+  // Callback style, so a cached device (nearly every heartbeat) is let in without a promise, and
+  // without a closure made for it either.
   return (request, _reply, done) => {
-    const refuse = (error: Error) => {
-      refusals.record(request, error);
-      done(error);
-    };
     const token = bearerToken(request.headers.authorization);
-    if (!token) return refuse(new AppError('unauthorized', 'Device token required'));
+    if (!token) return refuse(request, done, new AppError('unauthorized', 'Device token required'));
     const tokenHash = hashToken(token);
     const cached = devices.cached(tokenHash);
     if (cached) {
       request.device = cached;
       return done();
     }
-    devices.load(tokenHash).then((device) => {
-      request.device = device;
-      done();
-    }, refuse);
+    devices.load(tokenHash).then(
+      (device) => {
+        request.device = device;
+        done();
+      },
+      (error: Error) => refuse(request, done, error),
+    );
   };
 }
