@@ -5,9 +5,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { formatDateRange } from '../../lib/format';
 import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { exportStatsCsv, useGlobalStats, useStatsRange } from '../../api/stats';
-import { DailySessionsChart } from './DailySessionsChart';
-import { DeviceDistribution } from './DeviceDistribution';
 import { useStatsPeriod } from './PeriodSwitch';
+import { ActivityCharts } from './ActivityCharts';
 import { ScenarioStats } from './ScenarioStats';
 import { StatsHeaderActions, StatsQueryState } from './StatsHeaderActions';
 import { EndedSessions, StatsCards, TopOrganizations } from './stats-panels';
@@ -55,14 +54,7 @@ export function GlobalStatsPage() {
           <>
             <StatsCards data={data} global={global.data} />
 
-            <Grid>
-              <Grid.Col span={{ base: 12, lg: 8 }}>
-                <DailySessionsChart daily={data.daily} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, lg: 4 }}>
-                <DeviceDistribution deviceTypes={data.device_types} />
-              </Grid.Col>
-            </Grid>
+            <ActivityCharts data={data} />
 
             <Grid>
               <Grid.Col span={{ base: 12, md: 7 }}>

@@ -5,9 +5,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { formatDateRange } from '../../lib/format';
 import { csvReaderQuery, useFileExport } from '../../lib/use-file-export';
 import { exportOrganizationStatsCsv, useOrganizationStats } from '../../api/stats';
-import { DailySessionsChart } from './DailySessionsChart';
-import { DeviceDistribution } from './DeviceDistribution';
 import { useStatsPeriod } from './PeriodSwitch';
+import { ActivityCharts } from './ActivityCharts';
 import { ScenarioStats } from './ScenarioStats';
 import { StatsHeaderActions, StatsQueryState } from './StatsHeaderActions';
 import { EndedSessions, StatsCards } from './stats-panels';
@@ -57,14 +56,7 @@ export function OrganizationStatsPage() {
         {(data) => (
           <>
             <StatsCards data={data} global={data} />
-            <Grid>
-              <Grid.Col span={{ base: 12, lg: 8 }}>
-                <DailySessionsChart daily={data.daily} />
-              </Grid.Col>
-              <Grid.Col span={{ base: 12, lg: 4 }}>
-                <DeviceDistribution deviceTypes={data.device_types} />
-              </Grid.Col>
-            </Grid>
+            <ActivityCharts data={data} />
             <Grid>
               <Grid.Col span={{ base: 12, md: 5 }}>
                 <EndedSessions data={data} />
