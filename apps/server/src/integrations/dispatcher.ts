@@ -1,4 +1,4 @@
-import type { Db } from '../platform/database/db.ts';
+import { DatabaseLostError, type Db } from '../platform/database/db.ts';
 import type { NotificationListener } from '../platform/database/pg-listener.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import { OUTBOX_CHANNEL } from '../outbox/outbox.ts';
@@ -137,6 +137,9 @@ export class Dispatcher {
         }
         this.full = this.held.total >= CLAIM_BATCH;
       } catch (error) {
+        // A lost database is reported once, by the process's fatal handler, as the repeating
+        // jobs leave it (startRepeatingJob): the process is exiting, nothing is retried.
+        if (error instanceof DatabaseLostError) return;
         this.ctx.log.warn({ err: error }, 'claiming integration deliveries failed; retrying');
       }
       if (this.stopped || this.woken) continue;
