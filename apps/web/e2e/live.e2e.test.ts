@@ -114,7 +114,9 @@ describe('the live console', () => {
               type: tr(language, 'common:deviceType.pico'),
             }),
           )
-          .waitFor({ timeout: 5_000 });
+          // 15 s, as the suite's other live waits: on a loaded machine a simulated headset's
+          // enrolment once took over 5 s to reach the open dialog.
+          .waitFor({ timeout: 15_000 });
       }
       await joined.getByText(tr(language, 'devices:joinedTitle', { count: 2 })).waitFor();
       await expectAccessible(page, `${language} add-headset live`, DIALOG_SCOPE);
