@@ -204,7 +204,7 @@ export async function buildApp(options: AppOptions): Promise<AppInstance> {
   const dispatcher = new Dispatcher(ctx, notifications, Math.random, options.urgentDb);
   app.addHook('onClose', () => dispatcher.stop());
   if (options.backgroundJobs) {
-    startHeadsetJobs(app, ctx, lastSeen, jobs);
+    startHeadsetJobs(app, ctx, lastSeen, deviceAuthenticator, jobs);
     startAuditLinker(app, ctx, jobs);
     startAuditPurge(app, ctx, jobs);
     startIntegrationsUpkeep(app, ctx, jobs);

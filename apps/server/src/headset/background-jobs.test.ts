@@ -9,6 +9,7 @@ import {
 } from '../../test/factories.ts';
 import { createTestDatabase, BACKGROUND } from '../../test/harness.ts';
 import { buildApp } from '../app.ts';
+import { DEVICE_CACHE_REFRESH_MS } from './device-cache.ts';
 import type { AppInstance } from '../platform/http/app-types.ts';
 import { ManualClock } from '../platform/service/clock.ts';
 import { testConfig } from '../platform/config/config.ts';
@@ -156,6 +157,27 @@ describe('background jobs', () => {
       async () => expect(await lastSeenOf(alive.device.id)).toEqual(again),
       BACKGROUND,
     );
+  });
+
+  it('read the devices headsets use again before their cache entries expire', async () => {
+    const organization = await makeOrganization(database.db);
+    const headset = await makeEnrolledDevice(database.db, organization.id, {
+      last_seen_at: clock.now(),
+    });
+    const { stats } = app.deviceEvents.cache;
+    expect((await heartbeat(headset.headers)).statusCode).toBe(200);
+    expect((await heartbeat(headset.headers)).statusCode).toBe(200);
+    const { misses, refreshed } = stats;
+    // Entries live 22.5–30 s; the job (every DEVICE_CACHE_REFRESH_MS) reads again what expires
+    // within the next two of its intervals.
+    clock.advance(21_000);
+    await vi.waitFor(() => expect(stats.refreshed).toBeGreaterThan(refreshed), {
+      timeout: 3 * DEVICE_CACHE_REFRESH_MS,
+      interval: 50,
+    });
+    clock.advance(9_000);
+    expect((await heartbeat(headset.headers)).statusCode).toBe(200);
+    expect(stats.misses).toBe(misses);
   });
 
   it('flush once more on close, before the database is closed', async () => {

@@ -2,8 +2,15 @@ import type { AppInstance } from '../platform/http/app-types.ts';
 import type { ServiceContext } from '../platform/service/context.ts';
 import type { HeadsetContext } from './headset-context.ts';
 import { DatabaseLostError } from '../platform/database/db.ts';
-import { noReport, repeatJob, type JobReport } from '../platform/ops/job-monitor.ts';
+import {
+  noReport,
+  repeatJob,
+  startRepeatingJob,
+  type JobReport,
+} from '../platform/ops/job-monitor.ts';
 import { pruneRateLimits } from '../platform/service/rate-limit.ts';
+import type { DeviceAuthenticator } from './device-auth.ts';
+import { DEVICE_CACHE_REFRESH_MS } from './device-cache.ts';
 import type { LastSeenBuffer } from './last-seen.ts';
 import { purgeReportKeys } from './report-keys.ts';
 import { devicesGoneOffline, runSweep } from './sweeper.ts';
@@ -19,8 +26,9 @@ export function sweepIntervalMs(config: ServiceContext['config']): number {
 }
 
 /**
- * Starts the last-seen flusher and the session sweeper; both stop when the app closes, before one
- * last flush. They are independent: a flush that fails never stops a sweep. The sweeper flushes
+ * Starts the last-seen flusher, the session sweeper and the device cache's refresh ahead of
+ * expiry; they stop when the app closes, before one last flush. They are independent: a flush
+ * that fails never stops a sweep. The sweeper flushes
  * this process's sightings first, and whatever could not be written still counts as heard
  * (`pendingSighting`), so it never ends a session on a device that was heard from a moment ago.
  */
@@ -28,6 +36,7 @@ export function startHeadsetJobs(
   app: AppInstance,
   ctx: HeadsetContext,
   lastSeen: LastSeenBuffer,
+  devices: DeviceAuthenticator,
   report: JobReport = noReport,
 ) {
   // A lost database is reported once, by the process's fatal handler, which stops these jobs.
@@ -90,6 +99,12 @@ export function startHeadsetJobs(
     },
     report,
   );
+  startRepeatingJob(app, ctx.log, report, {
+    job: 'device_cache_refresh',
+    everyMs: DEVICE_CACHE_REFRESH_MS,
+    run: () => devices.refreshExpiring(),
+    failureMessage: 'reading cached devices again failed; they expire as usual',
+  });
   // The last flush follows in the headset routes' own onClose hook, which runs after this one.
   app.addHook('onClose', async () => {
     await Promise.all([stopFlusher(), stopSweeper()]);

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../platform/database/db.ts';
-import type { DeviceCache } from './device-cache.ts';
+import { DEVICE_CACHE_REFRESH_MS, type DeviceCache } from './device-cache.ts';
 import type { AuthenticatedDevice } from './device-cache.ts';
 import { deviceOrRefusal, resolveDevices, type ResolvedDevice } from './device-resolution.ts';
 
@@ -37,6 +37,23 @@ export class DeviceAuthenticator {
   load(tokenHash: string): Promise<AuthenticatedDevice> {
     return this.cache.fill(tokenHash, async () =>
       deviceOrRefusal(await this.loader.load(tokenHash)),
+    );
+  }
+
+  /**
+   * Reads again, ahead of their expiry, the cached devices that answered calls (the headset jobs'
+   * `device_cache_refresh`, every DEVICE_CACHE_REFRESH_MS): asked for in one turn, they share a
+   * statement per 500, and the headsets' calls keep finding them in memory.
+   */
+  async refreshExpiring(): Promise<void> {
+    const due = this.cache.dueForRefresh(2 * DEVICE_CACHE_REFRESH_MS);
+    await Promise.all(
+      due.map((tokenHash) =>
+        this.cache.refresh(tokenHash, async () => {
+          const found = await this.loader.load(tokenHash);
+          return found?.organizationActive ? found.device : undefined;
+        }),
+      ),
     );
   }
 }

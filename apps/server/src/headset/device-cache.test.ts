@@ -207,7 +207,7 @@ describe('device cache (heartbeat answered from memory)', () => {
     // The next call reads again and keeps that.
     expect((await cache.fill('h1', async () => device('s1'))).session).toEqual({ id: 's1' });
     expect(cache.peek('h1')?.session).toEqual({ id: 's1' });
-    expect(cache.stats).toEqual({ hits: 1, misses: 2, discarded: 1 });
+    expect(cache.stats).toEqual({ hits: 1, misses: 2, discarded: 1, refreshed: 0 });
 
     // Clearing everything during a fill has the same effect.
     cache.invalidate('d1');

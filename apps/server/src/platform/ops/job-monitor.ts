@@ -9,6 +9,7 @@ import type { AppInstance } from '../http/app-types.ts';
 export type BackgroundJob =
   | 'last_seen_flush'
   | 'sweeper'
+  | 'device_cache_refresh'
   | 'audit_link'
   | 'audit_purge'
   | 'integrations_upkeep'

@@ -76,7 +76,7 @@ export class Metrics implements JobReport {
     });
     this.jobRuns = new client.Counter({
       name: 'vrtc_background_job_runs_total',
-      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, audit_link, audit_purge, integrations_upkeep, qualification_notices, qualification_digest), by outcome (ok, failed)',
+      help: 'Runs of this process’s background jobs (last_seen_flush, sweeper, device_cache_refresh, audit_link, audit_purge, integrations_upkeep, qualification_notices, qualification_digest), by outcome (ok, failed)',
       labelNames: ['job', 'outcome'],
       registers,
     });
@@ -124,6 +124,7 @@ export class Metrics implements JobReport {
     for (const job of [
       'last_seen_flush',
       'sweeper',
+      'device_cache_refresh',
       'audit_link',
       'audit_purge',
       'integrations_upkeep',
