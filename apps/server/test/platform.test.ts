@@ -34,6 +34,17 @@ function migratedDir() {
   return dir;
 }
 
+/**
+ * An in-memory copy of the run's migrated database, for tests of the embedded database's thread
+ * where a new database is not what they test: creating one (initdb) costs 4–6 s of CPU at rest,
+ * loading the snapshot about half that. Inside describeOnce: the PGlite run's snapshot.
+ */
+function openSnapshotCopy() {
+  const template = inject('dbTemplate');
+  if (template.kind !== 'pglite') throw new Error('the PGlite run has the snapshot');
+  return openDatabase({ pgliteSnapshotPath: template.snapshotPath });
+}
+
 afterEach(() => {
   for (const child of processes.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -136,7 +147,7 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   });
 
   it('answers from its own thread with PostgreSQL types and error fields intact', async () => {
-    const database = await openDatabase({});
+    const database = await openSnapshotCopy();
     const { rows } = await sql<{ at: Date; big: string; bytes: Uint8Array; list: number[] }>`
       SELECT now() AS at, 9007199254740993::numeric AS big, '\\x0102'::bytea AS bytes,
              ARRAY[1, 2] AS list`.execute(database.db);
@@ -158,7 +169,7 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   });
 
   it('runs an urgent statement before the transactions waiting for its one connection', async () => {
-    const database = await openDatabase({});
+    const database = await openSnapshotCopy();
     const order: string[] = [];
     let holding!: () => void;
     let letGo!: () => void;
@@ -187,8 +198,11 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   });
 
   it('keeps a process alive while a statement runs, and lets it end after', async () => {
+    const template = inject('dbTemplate');
+    const snapshotPath = template.kind === 'pglite' ? template.snapshotPath : '';
     const script = path.resolve(import.meta.dirname, 'fixtures/pglite-one-statement.ts');
     const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, PGLITE_SNAPSHOT_PATH: snapshotPath },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     processes.push(child);
@@ -208,8 +222,7 @@ describeOnce('embedded database (PGlite)', { timeout: 120_000 }, () => {
   });
 
   it('takes over a lock left behind by a process that died', async () => {
-    const dir = tempDir();
-    fs.mkdirSync(dir, { recursive: true });
+    const dir = migratedDir();
     fs.writeFileSync(path.join(dir, 'server.lock'), '999999999');
     const database = await openDatabase({ pgliteDir: dir });
     // The lock is this process's now, and the database answers.

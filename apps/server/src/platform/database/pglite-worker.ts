@@ -65,9 +65,14 @@ function outcome(result: { rows?: unknown[]; affectedRows?: number } | undefined
 /** The extensions the migrations create (the VR users' search indexes, 0008). */
 const extensions = { pg_trgm, btree_gin };
 
+/**
+ * A snapshot (a test file's copy of the migrated database, a restore) is read from its file as
+ * PGlite unpacks it: a Blob made from the file's bytes copied its 40-odd MB once more first
+ * (0.2–0.3 s of CPU per opening, docs/benchmarks.md).
+ */
 async function open(): Promise<PGlite> {
   const options: PGliteOptions = snapshotPath
-    ? { extensions, loadDataDir: new Blob([fs.readFileSync(snapshotPath)]) }
+    ? { extensions, loadDataDir: await fs.openAsBlob(snapshotPath) }
     : { extensions };
   return PGlite.create(dataDir, { ...options, postgresqlconf: PGLITE_SETTINGS });
 }
