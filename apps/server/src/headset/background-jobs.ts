@@ -28,9 +28,9 @@ export function sweepIntervalMs(config: ServiceContext['config']): number {
 /**
  * Starts the last-seen flusher, the session sweeper and the device cache's refresh ahead of
  * expiry; they stop when the app closes, before one last flush. They are independent: a flush
- * that fails never stops a sweep. The sweeper flushes
- * this process's sightings first, and whatever could not be written still counts as heard
- * (`pendingSighting`), so it never ends a session on a device that was heard from a moment ago.
+ * that fails never stops a sweep. The sweeper flushes this process's sightings first, and
+ * whatever could not be written still counts as heard (`pendingSighting`), so it never ends a
+ * session on a device that was heard from a moment ago.
  */
 export function startHeadsetJobs(
   app: AppInstance,
