@@ -70,7 +70,13 @@ describe('LoginPage', () => {
       ),
     );
     leave.mockClear();
-    await userEvent.click(screen.getByRole('button', { name: 'Continue with single sign-on' }));
+    // The page is left before the refusal's state is drawn: the button comes a render later.
+    const again = await screen.findByRole(
+      'button',
+      { name: 'Continue with single sign-on' },
+      { timeout: 5_000 },
+    );
+    await userEvent.click(again);
     expect(leave).toHaveBeenCalledTimes(1);
     leave.mockRestore();
   });
