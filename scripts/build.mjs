@@ -79,6 +79,11 @@ export const TARGETS = {
           filter: (source) => source.endsWith('.sql') || fs.statSync(source).isDirectory(),
         },
       );
+      // The embedded database's thread is plain JavaScript (pglite-worker.mjs says why).
+      fs.copyFileSync(
+        at('apps/server/src/platform/database/pglite-worker.mjs'),
+        path.join(dist, 'platform/database/pglite-worker.mjs'),
+      );
       // The LMS package's launch page (HTML, CSS, script) is read beside scorm-package.js: without
       // it a compiled server cannot export a SCORM package.
       fs.cpSync(at('apps/server/src/lms/launch-page'), path.join(dist, 'lms/launch-page'), {

@@ -40,7 +40,7 @@ describeOnce('the compiled server', { timeout: 120_000 }, () => {
     expect(isStale('contract')).toBe(false);
     expect(isStale('server')).toBe(false);
     expect(fs.existsSync(SERVER_ENTRY)).toBe(true);
-    expect(fs.existsSync(path.join(serverDir, 'dist/platform/database/pglite-worker.js'))).toBe(
+    expect(fs.existsSync(path.join(serverDir, 'dist/platform/database/pglite-worker.mjs'))).toBe(
       true,
     );
     // The contract resolves to its build outside the `vrtc-source` condition.

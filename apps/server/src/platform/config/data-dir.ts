@@ -22,7 +22,7 @@ export function dataDirProblem(error: unknown): { code: string; reason: string }
  * 0600), whatever umask it was started with: DATA_DIR holds password hashes (the embedded
  * database), the signing secret and the builds, and the usual umask 022 would let every local
  * user read them. The umask covers every file the process creates; PGlite, which also sets modes
- * of its own, is kept owner-only in its thread (pglite-worker.ts).
+ * of its own, is kept owner-only in its thread (pglite-worker.mjs).
  */
 export function ownerOnlyFiles(): void {
   process.umask(0o077);

@@ -1,10 +1,8 @@
 import { once } from 'node:events';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { WorkerSource } from './pglite-worker.ts';
+import { PGLITE_SETTINGS } from './pglite-settings.ts';
 import type { ListeningHandler, NotificationHandler, NotificationListener } from './pg-listener.ts';
 
 /**
@@ -69,31 +67,30 @@ function errorFrom(data: ErrorData): Error {
   return error;
 }
 
+/** Where the database's thread opens PGlite from: in memory, in `dataDir`, or as a snapshot's copy. */
+export interface DatabaseSource {
+  dataDir?: string;
+  snapshotPath?: string;
+}
+
+/** What the thread (pglite-worker.mjs) is started with. */
+export interface WorkerSource extends DatabaseSource {
+  pgliteWasmModule: WebAssembly.Module;
+  settings: string[];
+}
+
+let pgliteModule: Promise<WebAssembly.Module> | undefined;
+
 /**
- * The embedded database's thread. Compiled (dist/), its entry is the JavaScript beside this file.
- * From the sources (tests, `npm run dev`, benchmarks) it is TypeScript, which a worker thread on
- * Node 20 cannot load by itself: neither a `--import tsx` in its execArgv nor a loader registered
- * inside it applies to the thread's entry module. So a small evaluated entry imports tsx's API and
- * lets tsImport load the worker file (tsx is a development dependency; dist never needs it).
+ * PostgreSQL's WebAssembly, compiled once per process: every thread that opens a database (a test
+ * file's, a backup's, the first start's) instantiates the same module and shares its compiled
+ * code, where each compiled its own (about a second of CPU per opening, docs/benchmarks.md).
  */
-function startWorker(source: WorkerSource): Worker {
-  if (!import.meta.url.endsWith('.ts')) {
-    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: source });
-  }
-  const entry = new URL('./pglite-worker.ts', import.meta.url).href;
-  // tsx's ES module API, as its package's exports map names it (import.meta.resolve would pick it,
-  // but Vitest's global setup runs without one).
-  const tsxManifest = createRequire(import.meta.url).resolve('tsx/package.json');
-  const { exports } = JSON.parse(fs.readFileSync(tsxManifest, 'utf8')) as {
-    exports: Record<string, { import?: { default?: string } }>;
-  };
-  const apiFile = exports['./esm/api']?.import?.default;
-  if (!apiFile) throw new Error(`${tsxManifest} exports no ./esm/api (tsImport) for ES modules`);
-  const tsxApi = pathToFileURL(path.join(path.dirname(tsxManifest), apiFile)).href;
-  const code =
-    `import(${JSON.stringify(tsxApi)})` +
-    `.then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}));`;
-  return new Worker(code, { eval: true, workerData: source });
+function compiledPglite(): Promise<WebAssembly.Module> {
+  pgliteModule ??= fs.promises
+    .readFile(createRequire(import.meta.url).resolve('@electric-sql/pglite/pglite.wasm'))
+    .then((bytes) => WebAssembly.compile(bytes));
+  return pgliteModule;
 }
 
 /**
@@ -118,7 +115,10 @@ export class PGliteThread {
   onNotification?: (channel: string, payload: string) => void;
 
   private constructor(source: WorkerSource) {
-    this.worker = startWorker(source);
+    // Plain JavaScript, from the sources and from dist/ alike (pglite-worker.mjs says why).
+    this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: source,
+    });
     this.worker.unref();
     this.worker.on('message', (reply: ThreadReply) => {
       if ('notification' in reply) {
@@ -161,8 +161,12 @@ export class PGliteThread {
   }
 
   /** Opens PGlite on its thread: in memory, in `dataDir`, or as a copy of a dumped snapshot. */
-  static async start(source: WorkerSource): Promise<PGliteThread> {
-    const thread = new PGliteThread(source);
+  static async start(source: DatabaseSource): Promise<PGliteThread> {
+    const thread = new PGliteThread({
+      ...source,
+      pgliteWasmModule: await compiledPglite(),
+      settings: PGLITE_SETTINGS,
+    });
     thread.worker.ref();
     // The thread's first message says whether PGlite opened; `once` rejects if the thread dies.
     const [reply] = (await once(thread.worker, 'message')) as [ThreadReply];

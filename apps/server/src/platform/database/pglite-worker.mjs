@@ -1,31 +1,17 @@
-// The PGlite database on a thread of its own (see PGliteThread in db.ts for why). Compiled, it is
-// dist/platform/database/pglite-worker.js; from the sources (tests, `npm run dev`) db.ts starts it through
-// tsx (startWorker there).
+// @ts-check
+// The PGlite database on a thread of its own (PGliteThread in pglite-thread.ts says why). Plain
+// JavaScript, and it imports nothing of the server: a worker thread of Node 20 cannot load
+// TypeScript, and loading it through tsx cost each opening about a second of CPU (the server
+// tests open a database per file; docs/benchmarks.md). The build copies it into dist/ as it is.
 import fs from 'node:fs';
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLITE_SETTINGS } from './pglite-settings.ts';
 
-export interface WorkerSource {
-  dataDir?: string;
-  snapshotPath?: string;
-}
-
-interface Request {
-  id: number;
-  op: 'query' | 'exec' | 'listen' | 'dump' | 'close';
-  text: string;
-  params?: unknown[];
-}
-
-interface ErrorData {
-  name?: string;
-  message: string;
-  stack?: string;
-  [field: string]: unknown;
-}
+/** @typedef {import('./pglite-thread.ts').WorkerSource} WorkerSource */
+/** @typedef {{ id: number, op: 'query' | 'exec' | 'listen' | 'dump' | 'close', text: string, params?: unknown[] }} Request */
+/** @typedef {{ name?: string, message: string, stack?: string, [field: string]: unknown }} ErrorData */
 
 /**
  * PGlite's file system layer sets the modes of the files it writes itself (chmod with its
@@ -33,22 +19,29 @@ interface ErrorData {
  * (data-dir.ts): the group and other bits come off every mode it sets. This thread runs only
  * PGlite, and its `fs` is its own (a worker's modules are not the main thread's).
  */
-function keepModesOwnerOnly(): void {
-  const ownerOnly = (mode: fs.Mode) =>
-    (typeof mode === 'string' ? Number.parseInt(mode, 8) : mode) & ~0o077;
+function keepModesOwnerOnly() {
+  /** @param {fs.Mode} mode */
+  const ownerOnly = (mode) => (typeof mode === 'string' ? Number.parseInt(mode, 8) : mode) & ~0o077;
   const { chmodSync, fchmodSync } = fs;
   fs.chmodSync = (target, mode) => chmodSync(target, ownerOnly(mode));
   fs.fchmodSync = (fd, mode) => fchmodSync(fd, ownerOnly(mode));
 }
 keepModesOwnerOnly();
 
-const { dataDir, snapshotPath } = workerData as WorkerSource;
-const port = parentPort as MessagePort;
+const { dataDir, snapshotPath, pgliteWasmModule, settings } = /** @type {WorkerSource} */ (
+  workerData
+);
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 
-/** An error as plain data: the message, and the PostgreSQL fields (code, constraint…) if any. */
-function describe(error: unknown): ErrorData {
+/**
+ * An error as plain data: the message, and the PostgreSQL fields (code, constraint…) if any.
+ * @param {unknown} error
+ * @returns {ErrorData}
+ */
+function describe(error) {
   if (typeof error !== 'object' || error === null) return { message: String(error) };
-  const fields: Record<string, unknown> = {};
+  /** @type {Record<string, unknown>} */
+  const fields = {};
   for (const [key, value] of Object.entries(error)) {
     if (value === undefined || value === null || typeof value !== 'object') fields[key] = value;
   }
@@ -57,8 +50,11 @@ function describe(error: unknown): ErrorData {
   return { ...fields, name: error.name, message: error.message, stack: error.stack };
 }
 
-/** What the pool needs of a result, and nothing PGlite-specific that would not clone. */
-function outcome(result: { rows?: unknown[]; affectedRows?: number } | undefined) {
+/**
+ * What the pool needs of a result, and nothing PGlite-specific that would not clone.
+ * @param {{ rows?: unknown[], affectedRows?: number } | undefined} result
+ */
+function outcome(result) {
   return { rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 };
 }
 
@@ -68,13 +64,16 @@ const extensions = { pg_trgm, btree_gin };
 /**
  * A snapshot (a test file's copy of the migrated database, a restore) is read from its file as
  * PGlite unpacks it: a Blob made from the file's bytes copied its 40-odd MB once more first
- * (0.2–0.3 s of CPU per opening, docs/benchmarks.md).
+ * (0.2–0.3 s of CPU per opening, docs/benchmarks.md). The WebAssembly module comes compiled by the
+ * thread that started this one, once for every database the process opens.
  */
-async function open(): Promise<PGlite> {
-  const options: PGliteOptions = snapshotPath
-    ? { extensions, loadDataDir: await fs.openAsBlob(snapshotPath) }
-    : { extensions };
-  return PGlite.create(dataDir, { ...options, postgresqlconf: PGLITE_SETTINGS });
+async function open() {
+  return PGlite.create(dataDir, {
+    extensions,
+    pgliteWasmModule,
+    postgresqlconf: settings,
+    ...(snapshotPath ? { loadDataDir: await fs.openAsBlob(snapshotPath) } : {}),
+  });
 }
 
 try {
@@ -84,9 +83,10 @@ try {
   pglite.onNotification((channel, payload) =>
     port.postMessage({ notification: { channel, payload } }),
   );
-  port.on('message', async ({ id, op, text, params }: Request) => {
+  port.on('message', async (/** @type {Request} */ { id, op, text, params }) => {
     try {
-      let result: unknown;
+      /** @type {unknown} */
+      let result;
       if (op === 'query') result = outcome(await pglite.query(text, params));
       else if (op === 'exec') result = outcome((await pglite.exec(text)).at(-1));
       else if (op === 'listen') {
