@@ -18,10 +18,10 @@ import {
   IconLogout,
 } from '@tabler/icons-react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useState } from 'react';
+import { Suspense } from 'react';
 import { useLanguageMemo } from '../../lib/use-language-memo';
 import { LiveEventsProvider } from '../../api/live-events';
-import { createQueryClient } from '../../api/query-client';
+import { useSignedInQueryClient } from '../../api/query-client';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterNavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth, useCurrentUser } from '../../auth/AuthProvider';
@@ -103,7 +103,7 @@ function useDialogTheme() {
 
 /** The signed-in app: its own query cache (gone on sign-out), dialogs, toasts and the shell. */
 export function AppLayout() {
-  const [queryClient] = useState(createQueryClient);
+  const queryClient = useSignedInQueryClient(useCurrentUser().id);
   const dialogTheme = useDialogTheme();
   return (
     <MantineThemeProvider theme={dialogTheme}>
