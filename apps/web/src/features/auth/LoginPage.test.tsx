@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import i18n from '../../i18n';
-import { mockFetch, renderWithProviders } from '../../test/render';
+import { mockFetch, renderWithProviders, staffAccount } from '../../test/render';
 import { LoginPage } from './LoginPage';
 import { goTo } from './single-sign-on';
 
@@ -123,6 +123,34 @@ describe('LoginPage', () => {
       '/v1/auth/sso/start?email=kim%40strict.example&return_to=%2Fvr-users',
     );
     expect(calls.filter((call) => call.url === '/v1/auth/login')).toHaveLength(0);
+    leave.mockRestore();
+  });
+
+  it('lets an exempt (break-glass) account of such an organisation sign in with its password', async () => {
+    const leave = vi.spyOn(goTo, 'href').mockImplementation(() => undefined);
+    const calls = mockFetch({
+      'GET /v1/me': signedOut,
+      'GET /v1/auth/sso/discover': { sso: true, enforced: true },
+      'POST /v1/auth/login': {
+        ...staffAccount,
+        email: 'keeper@strict.example',
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.type(await screen.findByLabelText('Email'), 'keeper@strict.example');
+    // As a person types: the organisation's answer is in before the password is.
+    expect(await screen.findByText(/no password is needed here/)).toBeInTheDocument();
+    await userEvent.click(
+      screen.getByRole('button', { name: 'An exempt account? Sign in with its password' }),
+    );
+    expect(screen.getByRole('button', { name: 'Continue with single sign-on' })).toBeVisible();
+    await userEvent.type(screen.getByLabelText('Password'), 'long-password-from-the-safe');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await vi.waitFor(() =>
+      expect(calls.filter((call) => call.url === '/v1/auth/login')).toHaveLength(1),
+    );
+    expect(leave).not.toHaveBeenCalled();
     leave.mockRestore();
   });
 

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Box,
   Button,
   Center,
@@ -63,6 +64,9 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
   const [submitting, setSubmitting] = useState(false);
   const [challenge, setChallenge] = useState<MfaChallenge>();
   const { discovery, learn } = useSsoDiscovery(email);
+  // An enforced organisation's exempt (break-glass) account still signs in with its password.
+  const [passwordAnyway, setPasswordAnyway] = useState(false);
+  const ssoOnly = discovery.enforced && !passwordAnyway;
 
   /** "Continue with single sign-on": the provider of the email's organisation. */
   function singleSignOn() {
@@ -76,7 +80,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
     event.preventDefault();
     setFailure(undefined);
     // The organisation signs in only at its identity provider: no password is asked.
-    if (discovery.enforced) return singleSignOn();
+    if (ssoOnly) return singleSignOn();
     // Said beside the field and never sent: the server could only answer "check your credentials".
     const errors = checkFields(email, password);
     setFieldErrors(errors);
@@ -144,7 +148,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                   data-autofocus
                   autoFocus
                 />
-                {discovery.enforced ? (
+                {ssoOnly ? (
                   <Text size="sm">{t('auth:ssoEnforced')}</Text>
                 ) : (
                   <PasswordInput
@@ -157,7 +161,7 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                     visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
                   />
                 )}
-                {discovery.enforced ? (
+                {ssoOnly ? (
                   <Button type="submit" fullWidth mt="xs">
                     {t('auth:continueWithSso')}
                   </Button>
@@ -166,10 +170,21 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                     {t('auth:signIn')}
                   </Button>
                 )}
-                {discovery.sso && !discovery.enforced ? (
+                {discovery.sso && !ssoOnly ? (
                   <Button variant="subtle" fullWidth onClick={singleSignOn}>
                     {t('auth:continueWithSso')}
                   </Button>
+                ) : null}
+                {ssoOnly ? (
+                  <Anchor
+                    component="button"
+                    type="button"
+                    size="sm"
+                    ta="center"
+                    onClick={() => setPasswordAnyway(true)}
+                  >
+                    {t('auth:passwordAnyway')}
+                  </Anchor>
                 ) : null}
               </Stack>
             </form>
