@@ -144,8 +144,9 @@ describe('LoginPage', () => {
     await userEvent.click(
       screen.getByRole('button', { name: 'An exempt account? Sign in with its password' }),
     );
+    expect(screen.getByLabelText('Password')).toHaveFocus();
     expect(screen.getByRole('button', { name: 'Continue with single sign-on' })).toBeVisible();
-    await userEvent.type(screen.getByLabelText('Password'), 'long-password-from-the-safe');
+    await userEvent.keyboard('long-password-from-the-safe');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await vi.waitFor(() =>
       expect(calls.filter((call) => call.url === '/v1/auth/login')).toHaveLength(1),

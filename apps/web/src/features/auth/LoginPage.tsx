@@ -159,6 +159,8 @@ export function LoginPage({ onSignIn }: LoginPageProps = {}) {
                     onChange={(event) => setPassword(event.currentTarget.value)}
                     error={fieldErrors.password ? t(fieldErrors.password) : undefined}
                     visibilityToggleButtonProps={{ 'aria-label': t('auth:togglePassword') }}
+                    // Asked for by the exempt account's link: the field it brought back.
+                    autoFocus={passwordAnyway}
                   />
                 )}
                 {ssoOnly ? (
