@@ -33,6 +33,8 @@ import {
 const MEASURED_TASKS = 20;
 /** The console's longest pause between two attempts to reconnect: 30 s, plus its 20 % jitter. */
 const MAX_RECONNECT_PAUSE_MS = 36_000;
+/** Well under the stream's silence limit (twice its 15 s keepalive, + 5 s). */
+const RECONNECT_STEP_MS = 5_000;
 
 let browser: Browser;
 let tenant: Tenant;
@@ -252,6 +254,18 @@ describe('the live console', () => {
     // was closed for that long.
     cut = false;
     await page.clock.fastForward(MAX_RECONNECT_PAUSE_MS);
+    // An attempt refused just before the network came back pauses again after the jump: time
+    // jumps on, in steps shorter than the stream's silence limit, until the console is live.
+    await expect
+      .poll(
+        async () => {
+          const mode = await indicator(page).getAttribute('data-mode');
+          if (mode !== 'live') await page.clock.fastForward(RECONNECT_STEP_MS);
+          return mode;
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe('live');
     await waitForMode(page, language, 'live');
     await page.getByText(tr(language, 'common:live.liveNote')).waitFor();
   });
