@@ -108,8 +108,9 @@ describe('a full disk', () => {
 describeOnce('the embedded database thread dying', () => {
   it('turns every request that needs the database into 503, and says so once', async () => {
     // The run's migrated PGlite snapshot (this runs in the PGlite run only): a fresh database
-    // and every migration took longer than the test's timeout on a loaded machine.
-    const database = await createTestDatabase();
+    // and every migration took longer than the test's timeout on a loaded machine. A copy of its
+    // own: the worker's kept database would be the one lost.
+    const database = await createTestDatabase({ ownCopy: true });
     const lost: string[] = [];
     database.onLost((error) => lost.push(error.message));
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-lost-'));

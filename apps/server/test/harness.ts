@@ -11,14 +11,29 @@ import { ManualClock } from '../src/platform/service/clock.ts';
 import { testConfig, type Config } from '../src/platform/config/config.ts';
 import { openDatabase, type DatabaseHandle, type Db } from '../src/platform/database/db.ts';
 import { runSweep } from '../src/headset/sweeper.ts';
-import { databaseUrlFor } from './template.ts';
+import { leaseDatabase } from './kept-database.ts';
+import { databaseUrlFor, type TestDatabaseTemplate } from './template.ts';
 
-/** A fresh, migrated database: a copy of the run's PGlite snapshot or PostgreSQL template. */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
+/**
+ * A fresh, migrated database: on PGlite the worker's kept database put back to the migrated state
+ * (kept-database.ts) or a copy of the run's snapshot; on PostgreSQL a copy of the run's template.
+ * `ownCopy`: a copy that `close()` really closes, for a test that goes on after closing it.
+ */
+export async function createTestDatabase(
+  options: { ownCopy?: boolean } = {},
+): Promise<DatabaseHandle> {
   const template = inject('dbTemplate');
-  if (template.kind === 'pglite') {
-    return openDatabase({ pgliteSnapshotPath: template.snapshotPath });
-  }
+  const open =
+    template.kind === 'pglite'
+      ? () => openDatabase({ pgliteSnapshotPath: template.snapshotPath })
+      : () => copyOfTemplate(template);
+  return options.ownCopy ? open() : leaseDatabase(open);
+}
+
+/** PostgreSQL: a new database made from the run's migrated template, dropped on close. */
+async function copyOfTemplate(
+  template: Extract<TestDatabaseTemplate, { kind: 'postgres' }>,
+): Promise<DatabaseHandle> {
   const name = `${template.runId}_${crypto.randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: template.serverUrl });
   await admin.connect();

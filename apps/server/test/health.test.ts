@@ -355,7 +355,7 @@ describe('/readyz on a closed database', () => {
   // takes most of the 30 s test timeout on a loaded machine.
   let database: DatabaseHandle;
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ ownCopy: true });
   });
 
   it('answers 503 with the reason', async () => {

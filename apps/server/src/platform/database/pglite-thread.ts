@@ -328,7 +328,9 @@ export class PGliteNotifications implements NotificationListener {
     this.listening = true;
   }
 
+  /** Its handlers are dropped: an app built again on the same database registers its own. */
   async close(): Promise<void> {
     this.listening = false;
+    this.handlers.clear();
   }
 }
