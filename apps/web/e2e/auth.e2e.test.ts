@@ -11,7 +11,7 @@ import {
   newPage,
   screenshot,
   sessionCookie,
-  signIn,
+  signInWithForm,
   uniqueName,
   VIEWPORTS,
 } from './support';
@@ -49,7 +49,7 @@ describe('signing in', () => {
     await page.setViewportSize(VIEWPORTS.laptop);
 
     const admin = adminLogin();
-    await signIn(page, admin.email, admin.password);
+    await signInWithForm(page, admin.email, admin.password);
     await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(admin.email);
     // The role in capitals, in the console's language (as /admin/users names it).
     expect(await page.getByTestId('user-role').innerText()).toBe('АДМИНИСТРАТОР');
@@ -73,7 +73,7 @@ describe('signing in', () => {
     await screenshot(page, 'en', 'login');
     await page.setViewportSize(VIEWPORTS.laptop);
 
-    await signIn(page, clientEmail, clientPassword);
+    await signInWithForm(page, clientEmail, clientPassword);
     await expect.poll(() => page.getByTestId('user-role').innerText()).toBe('STAFF');
     expect(await page.getByText('Training center').count()).toBe(1);
     expect(await page.getByText('Admin Features').count()).toBe(0);
@@ -123,7 +123,7 @@ describe('signing in', () => {
       const page = await newPage(browser, language);
       await page.goto(`${baseUrl()}/admin/organizations`);
       await page.waitForURL('**/login?next=%2Fadmin%2Forganizations');
-      await signIn(page, clientEmail, clientPassword);
+      await signInWithForm(page, clientEmail, clientPassword);
       await page.goto(`${baseUrl()}/`);
       await page.waitForURL('**/vr-users');
       await page.goto(`${baseUrl()}/no/such/page`);
@@ -176,7 +176,7 @@ describe('signing in', () => {
 
   it('clears the stored login and returns to /login when the sign-in stops working', async () => {
     const page = await newPage(browser, 'en');
-    const token = await signIn(page, clientEmail, clientPassword);
+    const token = await signInWithForm(page, clientEmail, clientPassword);
     // Ended elsewhere (the cookie's value is the sign-in's token): the browser still holds it.
     await apiCall('POST', '/v1/auth/logout', token);
     await page.reload();
@@ -189,7 +189,7 @@ describe('signing in', () => {
 
   it('keeps the sign-in in an httpOnly cookie that no script reads, across a reload, until sign-out', async () => {
     const page = await newPage(browser, 'en');
-    const token = await signIn(page, clientEmail, clientPassword);
+    const token = await signInWithForm(page, clientEmail, clientPassword);
     expect(await sessionCookie(page)).toMatchObject({
       value: token,
       httpOnly: true,
@@ -279,7 +279,7 @@ describe('a signed-out visit of the sign-in page (issue 42)', () => {
       expect(refused).toEqual([]);
 
       // Signed in, the console works as before; signed out again, the sign-in page is quiet.
-      await signIn(page, clientEmail, clientPassword);
+      await signInWithForm(page, clientEmail, clientPassword);
       await expect.poll(() => page.getByTestId('user-email').textContent()).toBe(clientEmail);
       const logout = tr(language, 'layout:logout');
       await page.getByRole('button', { name: logout }).click();

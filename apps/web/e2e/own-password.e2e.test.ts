@@ -4,7 +4,16 @@ import { PASSWORD_MIN_LENGTH, PASSWORD_RECOMMENDED_LENGTH } from '@vrtc/contract
 import { expectAccessible } from './axe';
 import { tr } from './i18n';
 import { browserAndTenants, type Tenant } from './seed';
-import { apiLogin, baseUrl, newPage, screenshot, settled, signIn, type Language } from './support';
+import {
+  apiLogin,
+  baseUrl,
+  newPage,
+  screenshot,
+  settled,
+  signIn,
+  signInWithForm,
+  type Language,
+} from './support';
 
 /**
  * An account changes its own password from the header's account menu: its other sign-ins end,
@@ -74,7 +83,7 @@ describe('changing one’s own password', () => {
     await page.locator('button[type="submit"]').click();
     expect((await refused).status()).toBe(401);
     expect(page.url()).toContain('/login');
-    await signIn(page, english.email, 'my-new-password');
+    await signInWithForm(page, english.email, 'my-new-password');
     await page.context().close();
   });
 
