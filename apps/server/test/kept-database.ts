@@ -5,11 +5,11 @@ import type { DatabaseHandle, Db } from '../src/platform/database/db.ts';
  * One database per test worker, kept open from file to file and put back to the migrated state
  * before each lease, instead of a new copy for every file (on PGlite 1.3–2 s of CPU each: the
  * thread, PGlite's start, the snapshot's unpacking; on PostgreSQL a database made from the
- * template and dropped; docs/benchmarks.md, "Test suite time"). A file sees exactly what a new copy would hold: every table emptied, the rows the
- * migrations wrote put back, every sequence where the migrations left it, the session's settings
- * reset. A file that changed the schema itself (a trigger disabled, an owner or a role made: any
- * write to the system catalogs) is not trusted to have undone it, and the next file gets a new
- * copy instead.
+ * template and dropped; docs/benchmarks.md, "Test suite time"). A file sees exactly what a new
+ * copy would hold: every table emptied, the rows the migrations wrote put back, every sequence
+ * where the migrations left it, the session's settings reset. A file that changed the schema
+ * itself (a trigger disabled, an owner or a role made: any write to the system catalogs) is not
+ * trusted to have undone it, and the next file gets a new copy instead.
  */
 interface Kept {
   handle: DatabaseHandle;
@@ -24,7 +24,10 @@ interface MigratedState {
   /** The rows the migrations wrote, per table, with the columns an INSERT may name. */
   rows: { table: string; columns: string[]; json: string }[];
   sequences: { name: string; value: string; called: boolean }[];
-  /** The system catalogs a schema change writes to (every table of `pg_catalog`). */
+  /**
+   * The system catalogs a schema change writes to: the tables of `pg_catalog`, but for the
+   * planner's statistics and the catalogs all databases share (roles apart).
+   */
   catalogs: string[];
 }
 
@@ -39,7 +42,8 @@ export async function leaseDatabase(open: () => Promise<DatabaseHandle>): Promis
     const current = kept;
     if (await withinTime(resetToMigrated(current))) return lease(current);
     kept = undefined;
-    await current.handle.close().catch(() => {});
+    // Not awaited: a database whose connection a file left held would never finish closing.
+    void current.handle.close().catch(() => {});
   }
   const handle = await open();
   // The kept one is in use (a file with two databases at once): this one is the file's alone.
