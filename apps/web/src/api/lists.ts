@@ -1,10 +1,11 @@
 import {
   useQueryClient,
+  type Query,
   type QueryFunction,
   type QueryKey,
   type UseQueryOptions,
 } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 
 /** How many matches a searchable select asks the server for at a time. */
 export const PICKER_LIMIT = 20;
@@ -27,6 +28,16 @@ export type PickerQuery = (q: string) => Omit<
 };
 
 /**
+ * List requests sent in a render React has not committed yet, and when. On a first visit React may
+ * throw that render away (a part of the page still loading) and render the screen afresh, with
+ * new state; the fresh render takes the request over instead of asking again, even when the answer
+ * came back longer ago than the stale time (a computer twelve times slower). A render thrown away
+ * because the user went elsewhere is not taken over when they come back later.
+ */
+const sentUncommitted = new WeakMap<Query, number>();
+const TAKE_OVER_WITHIN_MS = 30_000;
+
+/**
  * Sends a screen's first list request as the screen first renders (as `usePrefetchQuery` does)
  * rather than once the whole signed-in layout above it is committed: on a first visit the layout's
  * commit and its effects come first, and the list's answer is what the first rows wait for.
@@ -39,13 +50,26 @@ export function useListRequestInRender(options: {
   queryFn?: unknown;
 }): boolean {
   const queryClient = useQueryClient();
-  const [sentInRender] = useState(() => {
-    if (queryClient.getQueryState(options.queryKey)) return false;
+  const [request] = useState(() => {
+    const cache = queryClient.getQueryCache();
+    const known = cache.find({ queryKey: options.queryKey, exact: true });
+    if (known) {
+      const sentAt = sentUncommitted.get(known);
+      return {
+        query: known,
+        sentInRender: sentAt !== undefined && Date.now() - sentAt < TAKE_OVER_WITHIN_MS,
+      };
+    }
     void queryClient.prefetchQuery({
       queryKey: options.queryKey,
       queryFn: options.queryFn as QueryFunction,
     });
-    return true;
+    const query = cache.find({ queryKey: options.queryKey, exact: true });
+    if (query) sentUncommitted.set(query, Date.now());
+    return { query, sentInRender: true };
   });
-  return sentInRender;
+  useEffect(() => {
+    if (request.query) sentUncommitted.delete(request.query);
+  }, [request.query]);
+  return request.sentInRender;
 }
