@@ -38,7 +38,7 @@ beforeAll(async () => {
   // localhost, not 127.0.0.1: another origin than the console's.
   lmsOrigin = `http://localhost:${(lms.address() as AddressInfo).port}`;
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: '/usr/bin/chromium-headless-shell',
     args: ['--headless', '--no-sandbox', '--disable-gpu'],
   });
 });
