@@ -53,6 +53,8 @@ describe("a list's first request", () => {
 });
 
 describe("a list's first request, when React throws the first render away", () => {
+  afterEach(() => vi.useRealTimers());
+
   // On a computer twelve times slower, a part of the page was ready only after the list's answer
   // had gone stale: the page rendered afresh (new state) asked for the list a second time.
   it('is not sent again when the page is rendered afresh after the answer went stale', async () => {
@@ -79,8 +81,6 @@ describe("a list's first request, when React throws the first render away", () =
     await view.findByText('ready');
     expect(lists()).toHaveLength(1);
   });
-
-  afterEach(() => vi.useRealTimers());
 
   it('is sent again when the user went elsewhere meanwhile and comes back later', async () => {
     const calls = mockFetch({
