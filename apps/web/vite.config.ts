@@ -82,6 +82,8 @@ export default defineConfig({
     proxy: {
       '/v1': { target: apiTarget, changeOrigin: false },
       '/docs': { target: apiTarget, changeOrigin: false },
+      // The live stream asks it whether the server is away (api/connection.ts).
+      '/healthz': { target: apiTarget, changeOrigin: false },
     },
   },
   logLevel: process.env.VRTC_BUILD_SIZES === '1' ? 'info' : 'warn',

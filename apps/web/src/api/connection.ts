@@ -51,6 +51,36 @@ export async function fetchNoting(input: RequestInfo | URL, init?: RequestInit) 
   return response;
 }
 
+/** The server's liveness probe: answered while the process runs, without its database. */
+const LIVENESS_PATH = '/healthz';
+
+/**
+ * `fetch` for a connection a network or a proxy may refuse on its own (the live stream: some
+ * proxies reset or time out long-held answers) while every other request is answered. A request
+ * it sends that fails without an answer, or that a proxy answers 502 or 504, tells the connection
+ * nothing by itself: a request to the server's liveness probe says whether the server is away.
+ */
+export async function fetchConfirmingOutage(input: RequestInfo | URL, init?: RequestInit) {
+  let response: Response;
+  try {
+    response = await fetch(input, init);
+  } catch (error) {
+    if (!init?.signal?.aborted) await probeServer(init?.signal);
+    throw error;
+  }
+  if (GATEWAY_STATUSES.has(response.status)) await probeServer(init?.signal);
+  else noteServerAnswer(response.status);
+  return response;
+}
+
+async function probeServer(signal: AbortSignal | null | undefined) {
+  try {
+    await fetchNoting(LIVENESS_PATH, { cache: 'no-store', ...(signal ? { signal } : {}) });
+  } catch {
+    // fetchNoting has told the connection.
+  }
+}
+
 function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => {

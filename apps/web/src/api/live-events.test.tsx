@@ -14,6 +14,7 @@ import {
   useLiveRefreshInterval,
   type LiveTopic,
 } from './live-events';
+import { getServerConnection } from './connection';
 import { backoffDelay } from './live-stream';
 import { sessionKeys } from './session-keys';
 
@@ -281,6 +282,36 @@ describe('the live stream', () => {
     // No event arrives, yet the list refreshes by itself within the specification's 5 s.
     await waitFor(() => expect(counts.devices).toBe(2), { timeout: 7_000 });
     expect(counts.unrelated).toBe(1);
+  });
+
+  it('keeps saying "polling" when only the stream is refused at the network, and "offline" when the server is away', async () => {
+    // A proxy or a network that resets the stream's connection while every other request is
+    // answered: the server is there, and the screens poll it.
+    let serverAway = false;
+    installFakeFetch(async (input) => {
+      const { pathname } = new URL(String(input), 'http://localhost');
+      if (serverAway || pathname === '/v1/events') {
+        if (pathname === '/v1/events') live.connections += 1;
+        throw new TypeError('Failed to fetch');
+      }
+      if (pathname === '/healthz') return new Response(null, { status: 200 });
+      return new Response('{}', { status: 404, headers: { 'content-type': 'application/json' } });
+    });
+    const modes: string[] = [];
+    renderLive();
+    const seen = () => modes.push(indicator().getAttribute('data-mode') ?? '');
+    await waitFor(() => {
+      seen();
+      expect(live.connections).toBeGreaterThanOrEqual(4);
+    });
+    await waitFor(() => expect(indicator()).toHaveAttribute('data-mode', 'polling'));
+    expect(modes.filter((mode) => mode !== 'polling')).toEqual([]);
+    expect(getServerConnection().reachable).toBe(true);
+
+    // The server itself goes away: the stream's next attempt is the first to say so.
+    serverAway = true;
+    await waitFor(() => expect(indicator()).toHaveAttribute('data-mode', 'offline'));
+    expect(getServerConnection().reachable).toBe(false);
   });
 
   it('says which mode is on in Russian too', async () => {

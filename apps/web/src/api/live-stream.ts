@@ -1,5 +1,5 @@
 import { type LiveEvent } from '@vrtc/contract';
-import { fetchNoting } from './connection';
+import { fetchConfirmingOutage } from './connection';
 import { routes } from './routes';
 import { createParser } from 'eventsource-parser';
 
@@ -126,7 +126,8 @@ async function connect(
   try {
     heard();
     // The stream is the first to hear of an outage: it tries again within seconds, on any screen.
-    const response = await fetchNoting(LIVE_EVENTS_PATH, {
+    // A refusal of the stream alone (a proxy, a network) is no outage: the probe tells them apart.
+    const response = await fetchConfirmingOutage(LIVE_EVENTS_PATH, {
       headers: { accept: 'text/event-stream' },
       credentials: 'same-origin',
       cache: 'no-store',
