@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from '../../scripts/longest-first.ts';
 import { fromSources } from '../../scripts/source-condition.ts';
 
 export default defineConfig({
@@ -15,6 +16,19 @@ export default defineConfig({
     // worker's modules: importing Fastify, Kysely and PGlite again per file took a third of the
     // suite's time (130 s against 80 s for the same files on two cores).
     isolate: false,
+    // The files that take longest, longest first (scripts/longest-first.ts): the outage test runs
+    // on PostgreSQL only, the server processes' start on PGlite only.
+    sequence: {
+      sequencer: longestFirst([
+        'test/database-outage.test.ts',
+        'test/platform.test.ts',
+        'test/lms-scorm.e2e.test.ts',
+        'test/fuzz.test.ts',
+        'test/backup.test.ts',
+        'test/delivery-restart.test.ts',
+        'src/qualifications/compliance-rollup.test.ts',
+      ]),
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from '../../scripts/longest-first.ts';
 import { fromSources } from '../../scripts/source-condition.ts';
 
 /** Browser end-to-end tests: the real server on a fresh embedded database, driven in Chromium. */
@@ -12,6 +13,17 @@ export default defineConfig({
     // own organisation, content and headsets, and finds its rows in the admin's lists by searching.
     fileParallelism: true,
     maxWorkers: 2,
+    // The files that take longest, longest first (scripts/longest-first.ts): started last, the
+    // one-minute files ran on alone at the end.
+    sequence: {
+      sequencer: longestFirst([
+        'e2e/routes.e2e.test.ts',
+        'e2e/live-truth.e2e.test.ts',
+        'e2e/phone.e2e.test.ts',
+        'e2e/a11y.e2e.test.ts',
+        'e2e/live.e2e.test.ts',
+      ]),
+    },
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },
