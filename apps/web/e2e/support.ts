@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, errors, type Browser, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 let ownServer: string | undefined;
@@ -68,7 +68,51 @@ export async function newPage(
   await context.addInitScript((lang) => {
     if (!localStorage.getItem('language')) localStorage.setItem('language', lang);
   }, language);
-  return context.newPage();
+  const page = await context.newPage();
+  checkPromptly(page);
+  return page;
+}
+
+/** A wait's limit at which Playwright keeps its checks 100 ms apart (it does up to 2.5 s). */
+const PROMPT_WAIT_MS = 2_000;
+
+/**
+ * Locators' `waitFor` checks at most about 100 ms apart, within the same time limit. Playwright
+ * checks a waiting locator after 0, 20, 50, 100 and 100 ms, then every 500 ms, unless the wait's
+ * limit is at most 2.5 s; the screens answer within 300–600 ms of a click, so nearly every wait
+ * slept up to half a second past its answer (11% of the route walk's and the phones' time,
+ * docs/benchmarks.md). A longer wait is asked as waits of at most 2 s in turn, which Playwright
+ * spaces at 100 ms. Set once for the worker's Locator prototype, shared by every page.
+ */
+function checkPromptly(page: Page) {
+  const locator = Object.getPrototypeOf(page.locator('body')) as {
+    waitFor: Locator['waitFor'];
+    promptly?: true;
+  };
+  if (locator.promptly) return;
+  locator.promptly = true;
+  const waitFor = locator.waitFor;
+  locator.waitFor = async function (this: Locator, options = {}) {
+    // 0 is no limit; undefined, the context's default (30 s).
+    if (options.timeout === 0) return waitFor.call(this, options);
+    const limitMs = options.timeout ?? 30_000;
+    const deadline = Date.now() + limitMs;
+    for (;;) {
+      const leftMs = deadline - Date.now();
+      try {
+        return await waitFor.call(this, {
+          ...options,
+          timeout: Math.max(1, Math.min(PROMPT_WAIT_MS, leftMs)),
+        });
+      } catch (error) {
+        if (!(error instanceof errors.TimeoutError)) throw error;
+        if (leftMs <= PROMPT_WAIT_MS) {
+          error.message = `(${limitMs} ms in all) ${error.message}`;
+          throw error;
+        }
+      }
+    }
+  };
 }
 
 /** The name of the console's sign-in cookie over plain http, as the e2e server is served. */
