@@ -35,50 +35,39 @@ export function noteServerAnswer(status: number | undefined, at = Date.now()): v
   }
 }
 
-/**
- * `fetch` that tells the connection what happened. An abort the caller asked for says nothing:
- * it is not the server's doing.
- */
-export async function fetchNoting(input: RequestInfo | URL, init?: RequestInit) {
-  let response: Response;
-  try {
-    response = await fetch(input, init);
-  } catch (error) {
-    if (!init?.signal?.aborted) noteServerAnswer(undefined);
-    throw error;
-  }
-  noteServerAnswer(response.status);
-  return response;
-}
-
 /** The server's liveness probe: answered while the process runs, without its database. */
 const LIVENESS_PATH = '/healthz';
 
 /**
- * `fetch` for a connection a network or a proxy may refuse on its own (the live stream: some
- * proxies reset or time out long-held answers) while every other request is answered. A request
- * it sends that fails without an answer, or that a proxy answers 502 or 504, tells the connection
- * nothing by itself: a request to the server's liveness probe says whether the server is away.
+ * `fetch` that tells the connection what happened. An abort the caller asked for says nothing:
+ * it is not the server's doing. With `confirmOutage`, for a connection a network or a proxy may
+ * refuse on its own while every other request is answered (the live stream: some proxies reset
+ * or time out long-held answers), no answer or a proxy's 502/504 is confirmed by a request to
+ * the server's liveness probe before the connection is told the server is away.
  */
-export async function fetchConfirmingOutage(input: RequestInfo | URL, init?: RequestInit) {
+export async function fetchNoting(
+  input: RequestInfo | URL,
+  init?: RequestInit,
+  { confirmOutage = false } = {},
+) {
+  const note = async (status: number | undefined) => {
+    const away = status === undefined || GATEWAY_STATUSES.has(status);
+    if (!away || !confirmOutage) return noteServerAnswer(status);
+    try {
+      await fetchNoting(LIVENESS_PATH, { cache: 'no-store', signal: init?.signal ?? null });
+    } catch {
+      // The probe has told the connection.
+    }
+  };
   let response: Response;
   try {
     response = await fetch(input, init);
   } catch (error) {
-    if (!init?.signal?.aborted) await probeServer(init?.signal);
+    if (!init?.signal?.aborted) await note(undefined);
     throw error;
   }
-  if (GATEWAY_STATUSES.has(response.status)) await probeServer(init?.signal);
-  else noteServerAnswer(response.status);
+  await note(response.status);
   return response;
-}
-
-async function probeServer(signal: AbortSignal | null | undefined) {
-  try {
-    await fetchNoting(LIVENESS_PATH, { cache: 'no-store', ...(signal ? { signal } : {}) });
-  } catch {
-    // fetchNoting has told the connection.
-  }
 }
 
 function subscribe(listener: () => void) {

@@ -1,5 +1,5 @@
 import { type LiveEvent } from '@vrtc/contract';
-import { fetchConfirmingOutage } from './connection';
+import { fetchNoting } from './connection';
 import { routes } from './routes';
 import { createParser } from 'eventsource-parser';
 
@@ -127,12 +127,16 @@ async function connect(
     heard();
     // The stream is the first to hear of an outage: it tries again within seconds, on any screen.
     // A refusal of the stream alone (a proxy, a network) is no outage: the probe tells them apart.
-    const response = await fetchConfirmingOutage(LIVE_EVENTS_PATH, {
-      headers: { accept: 'text/event-stream' },
-      credentials: 'same-origin',
-      cache: 'no-store',
-      signal: connection.signal,
-    });
+    const response = await fetchNoting(
+      LIVE_EVENTS_PATH,
+      {
+        headers: { accept: 'text/event-stream' },
+        credentials: 'same-origin',
+        cache: 'no-store',
+        signal: connection.signal,
+      },
+      { confirmOutage: true },
+    );
     if (!response.ok || !response.body) throw new StreamRefused(response.status);
 
     const parser = createParser({
