@@ -53,7 +53,8 @@ export type FakeRoute =
 
 /**
  * A fetch stand-in answering by "METHOD path" (the path without its query): a fixed JSON body, a
- * `{ status, body }`, or a function of the request that returns either, or a whole Response.
+ * `{ status, body }`, or a function of the request that returns (or promises) either, or a whole
+ * Response.
  * Its JSON successes are checked against the contract (installFakeFetch).
  */
 export function mockFetch(routes: Record<string, FakeRoute>) {
@@ -68,14 +69,13 @@ export function mockFetch(routes: Record<string, FakeRoute>) {
     const route = key in routes ? routes[key] : sessionProbeOf(routes, key);
     if (!(key in routes) && route === undefined)
       return new Response(JSON.stringify({ error: 'not_found', message: key }), { status: 404 });
-    const answer =
-      typeof route === 'function'
-        ? (route as (request: FakeRequest) => unknown)({
-            method,
-            url: new URL(url, 'http://localhost'),
-            body,
-          })
-        : route;
+    const answer: unknown = await (typeof route === 'function'
+      ? (route as (request: FakeRequest) => unknown)({
+          method,
+          url: new URL(url, 'http://localhost'),
+          body,
+        })
+      : route);
     if (answer instanceof Response) return answer;
     const isShaped =
       typeof answer === 'object' && answer !== null && 'status' in answer && 'body' in answer;

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import i18n from '../../i18n';
@@ -78,6 +78,40 @@ describe('LoginPage', () => {
     );
     await userEvent.click(again);
     expect(leave).toHaveBeenCalledTimes(1);
+    leave.mockRestore();
+  });
+
+  it("keeps what a refusal taught when the domain's answer arrives after it", async () => {
+    const leave = vi.spyOn(goTo, 'href').mockImplementation(() => undefined);
+    // The domain's answer is held until the refusal has been drawn, as on a slow network.
+    let answerDomain: ((answer: Response) => void) | undefined;
+    mockFetch({
+      'GET /v1/me': signedOut,
+      'GET /v1/auth/sso/discover': () =>
+        new Promise<Response>((resolve) => {
+          answerDomain = resolve;
+        }),
+      'POST /v1/auth/login': {
+        status: 403,
+        body: { error: 'sso_required', message: 'Sign in with single sign-on' },
+      },
+    });
+    renderWithProviders(<LoginPage />, { route: '/login' });
+    await userEvent.type(await screen.findByLabelText('Email'), 'kim@strict.example');
+    await userEvent.type(screen.getByLabelText('Password'), 'any-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('button', { name: 'Continue with single sign-on' });
+    await vi.waitFor(() => expect(answerDomain).toBeDefined());
+    // The domain's question failed (rate-limited, say): it knows nothing, and must not unteach.
+    await act(async () => {
+      answerDomain!(new Response('{}', { status: 429 }));
+      // Pacing: one turn of the event loop, in which the late answer is applied (or ignored).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(
+      screen.getByRole('button', { name: 'Continue with single sign-on' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
     leave.mockRestore();
   });
 

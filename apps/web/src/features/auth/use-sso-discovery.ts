@@ -7,6 +7,14 @@ export interface SsoDiscovery {
 }
 
 const NONE: SsoDiscovery = { sso: false, enforced: false };
+
+/** What is known of one email's domain. */
+interface Found {
+  email: string;
+  discovery: SsoDiscovery;
+}
+
+const NOTHING_FOUND: Found = { email: '', discovery: NONE };
 /** Asked once typing pauses, not at every key (the route is limited per address). */
 const PAUSE_MS = 350;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -29,13 +37,12 @@ export async function discoverSso(email: string): Promise<SsoDiscovery> {
 /**
  * The sign-in page's question, asked with the email before any password: offer "Continue with
  * single sign-on" only for a domain that has it, and only it when the organisation enforces it.
- * `learn` lets the page record what a 403 sso_required taught it.
+ * `learn` lets the page record what a 403 sso_required taught it: that outranks the question's
+ * answer for the same email, which may still arrive after it (or fail, and know nothing).
  */
 export function useSsoDiscovery(email: string) {
-  const [found, setFound] = useState<{ email: string; discovery: SsoDiscovery }>({
-    email: '',
-    discovery: NONE,
-  });
+  const [found, setFound] = useState<Found>(NOTHING_FOUND);
+  const [taught, setTaught] = useState<Found>(NOTHING_FOUND);
   const trimmed = email.trim().toLowerCase();
   useEffect(() => {
     if (!EMAIL.test(trimmed)) return undefined;
@@ -50,7 +57,8 @@ export function useSsoDiscovery(email: string) {
       clearTimeout(timer);
     };
   }, [trimmed]);
-  const discovery = found.email === trimmed ? found.discovery : NONE;
-  const learn = (next: SsoDiscovery) => setFound({ email: trimmed, discovery: next });
+  const discovery =
+    taught.email === trimmed ? taught.discovery : found.email === trimmed ? found.discovery : NONE;
+  const learn = (next: SsoDiscovery) => setTaught({ email: trimmed, discovery: next });
   return { discovery, learn };
 }
