@@ -54,8 +54,7 @@ export type FakeRoute =
 /**
  * A fetch stand-in answering by "METHOD path" (the path without its query): a fixed JSON body, a
  * `{ status, body }`, or a function of the request that returns (or promises) either, or a whole
- * Response.
- * Its JSON successes are checked against the contract (installFakeFetch).
+ * Response. Its JSON successes are checked against the contract (installFakeFetch).
  */
 export function mockFetch(routes: Record<string, FakeRoute>) {
   const calls: Array<{ method: string; url: string; body?: unknown }> = [];

@@ -15,6 +15,7 @@ interface Found {
 }
 
 const NOTHING_FOUND: Found = { email: '', discovery: NONE };
+
 /** Asked once typing pauses, not at every key (the route is limited per address). */
 const PAUSE_MS = 350;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
