@@ -96,8 +96,7 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
   it("a client's dialogs pass axe", async () => {
     const page = await newPage(browser, language);
     await signIn(page, tenant.email, tenant.password);
-
-    await go(page, language, '/vr-users', 'vrUsers:title');
+    await page.getByRole('heading', { level: 2, name: t('vrUsers:title'), exact: true }).waitFor();
     await page
       .getByRole('button', { name: t('vrUsers:add') })
       .first()
@@ -151,9 +150,10 @@ describe.each(LANGUAGES)('dialogs in %s', (language) => {
   it("an admin's dialogs pass axe", async () => {
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
-
-    await go(page, language, '/admin/organizations', 'adminOrganizations:title');
+    await signIn(page, email, password, '/admin/organizations');
+    await page
+      .getByRole('heading', { level: 2, name: t('adminOrganizations:title'), exact: true })
+      .waitFor();
     await page
       .getByRole('button', { name: t('adminOrganizations:add') })
       .first()
@@ -249,8 +249,7 @@ describe('the keyboard alone', () => {
   it('starts a session with the wizard (ru)', async () => {
     const t = (key: string, values?: Record<string, string | number>) => tr('ru', key, values);
     const page = await newPage(browser, 'ru');
-    await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/sessions`);
+    await signIn(page, tenant.email, tenant.password, '/sessions');
     await page.getByTestId('step-prompt').waitFor();
     const next = page.getByRole('button', { name: t('common:next') });
     const step = (name: string) =>
@@ -298,7 +297,6 @@ describe('the keyboard alone', () => {
     const t = (key: string, values?: Record<string, string | number>) => tr('en', key, values);
     const page = await newPage(browser, 'en');
     await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/vr-users`);
     await page.getByRole('heading', { level: 2, name: t('vrUsers:title') }).waitFor();
 
     await tabTo(page, page.getByRole('button', { name: t('vrUsers:add') }).first());

@@ -200,8 +200,12 @@ describe('the audit log, in Russian', () => {
     const language = 'ru';
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
-    await page.goto(`${baseUrl()}/audit?action=vr_user.&organization_id=${rival.organization.id}`);
+    await signIn(
+      page,
+      email,
+      password,
+      `/audit?action=vr_user.&organization_id=${rival.organization.id}`,
+    );
     await page
       .getByRole('heading', { level: 2, name: tr(language, 'audit:title'), exact: true })
       .waitFor();
@@ -227,8 +231,7 @@ describe('the audit log, in Russian', () => {
   it('shows events as cards on a phone, the page never wider than the phone, each opening', async () => {
     const language = 'ru';
     const page = await newPage(browser, language, { viewport: VIEWPORTS.phone });
-    await signIn(page, plant.email, plant.password);
-    await page.goto(`${baseUrl()}/audit?action=vr_user.created`);
+    await signIn(page, plant.email, plant.password, '/audit?action=vr_user.created');
     const card = page.getByTestId('list-card').filter({ hasText: trainee.name }).first();
     await card.waitFor();
     // Each value under its column's name.
@@ -275,8 +278,7 @@ describe('content named in both languages (issue 42)', () => {
         language === 'en' ? [scenario.nameEn, scenario.name] : [scenario.name, scenario.nameEn];
       // Staff read the licence their organisation was given.
       const page = await newPage(browser, language, { viewport: { width: 1440, height: 900 } });
-      await signIn(page, plant.email, plant.password);
-      await page.goto(`${baseUrl()}/audit?target_id=${scenario.id}`);
+      await signIn(page, plant.email, plant.password, `/audit?target_id=${scenario.id}`);
       const licence = eventRow(page, tr(language, 'audit:action.license.granted'));
       await licence.getByText(shown, { exact: true }).waitFor();
       expect(await page.getByText(hidden).count()).toBe(0);
@@ -298,8 +300,7 @@ describe('content named in both languages (issue 42)', () => {
       // The admin reads the scenario's creation in the platform's log the same way.
       const adminPage = await newPage(browser, language);
       const { email, password } = adminLogin();
-      await signIn(adminPage, email, password);
-      await adminPage.goto(`${baseUrl()}/audit?target_id=${scenario.id}`);
+      await signIn(adminPage, email, password, `/audit?target_id=${scenario.id}`);
       const created = eventRow(adminPage, tr(language, 'audit:action.scenario.created'));
       await created.getByText(shown, { exact: true }).waitFor();
       expect(await adminPage.getByText(hidden).count()).toBe(0);

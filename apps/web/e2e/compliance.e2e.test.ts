@@ -173,8 +173,7 @@ describe.each(LANGUAGES)('qualifications in %s', (language: Language) => {
 
   it('signs an evaluation: the signature shows before it is given, a wrong password is refused in the form', async () => {
     const page = await newPage(browser, language, { viewport: DESKTOP });
-    await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/vr-users/${signerIds[language]}`);
+    await signIn(page, tenant.email, tenant.password, `/vr-users/${signerIds[language]}`);
     const section = page.getByTestId('trainee-qualifications');
     await section
       .getByRole('button', { name: t('qualifications:record.signEvaluation'), exact: true })

@@ -274,9 +274,11 @@ describe.each(LANGUAGES)('content in %s', (language) => {
   it("shows the organisation's analytics and the global statistics in this language", async () => {
     const page = await newPage(browser, language);
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
-    await page.goto(
-      `${baseUrl()}/admin/organizations?q=${encodeURIComponent(tenant.organization.name)}`,
+    await signIn(
+      page,
+      email,
+      password,
+      `/admin/organizations?q=${encodeURIComponent(tenant.organization.name)}`,
     );
     await page.getByRole('row').filter({ hasText: tenant.organization.name }).click();
     const analytics = page.getByRole('dialog');

@@ -12,7 +12,6 @@ import {
 import {
   adminLogin,
   apiCall,
-  baseUrl,
   launchBrowser,
   newPage,
   screenshot,
@@ -75,8 +74,7 @@ describe('an access expiry is the day the admin chose, in every time zone', () =
     expect(await client.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(
       timezoneId,
     );
-    await signIn(client, tenant.email, tenant.password);
-    await client.goto(`${baseUrl()}/scenarios`);
+    await signIn(client, tenant.email, tenant.password, '/scenarios');
     const item = client.getByTestId('scenario').filter({ hasText: scenario });
     await expect.poll(() => item.getByTestId('access-expiry').textContent()).toBe(shown);
     await client.context().close();
@@ -84,8 +82,7 @@ describe('an access expiry is the day the admin chose, in every time zone', () =
     // The admin's screen says the same day.
     const page = await newPage(browser, 'ru', { timezoneId });
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
-    await page.goto(`${baseUrl()}/admin/scenario-access?q=${encodeURIComponent(scenario)}`);
+    await signIn(page, email, password, `/admin/scenario-access?q=${encodeURIComponent(scenario)}`);
     await page.getByRole('button', { name: new RegExp(scenario) }).click();
     const grant = page.getByRole('row').filter({ hasText: tenant.organization.name });
     await expect
@@ -117,8 +114,7 @@ describe('the Active card shows the whole module and level', () => {
     });
     try {
       const page = await newPage(browser, 'ru');
-      await signIn(page, tenant.email, tenant.password);
-      await page.goto(`${baseUrl()}/sessions?tab=active`);
+      await signIn(page, tenant.email, tenant.password, '/sessions?tab=active');
       const whole = `${tree.module.name} - ${tree.levels[0]!.name}`;
       const value = page
         .getByTestId('active-session')
@@ -175,8 +171,7 @@ describe('a start refused because the headset was taken meanwhile', () => {
     });
     const t = (key: string, values?: Record<string, string | number>) => tr('ru', key, values);
     const page = await newPage(browser, 'ru');
-    await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/sessions`);
+    await signIn(page, tenant.email, tenant.password, '/sessions');
     const next = () => page.getByRole('button', { name: t('common:next') }).click();
     const atStep = (name: string) =>
       page
@@ -281,10 +276,12 @@ describe('a deleted scenario', () => {
     ];
     const page = await newPage(browser, 'ru');
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
     // Its options were looked at: the scenario, module and level are the chosen ones.
-    await page.goto(
-      `${baseUrl()}/admin/content?tab=options&scenario=${tree.scenario.id}&module=${tree.module.id}&level=${tree.levels[0]!.id}`,
+    await signIn(
+      page,
+      email,
+      password,
+      `/admin/content?tab=options&scenario=${tree.scenario.id}&module=${tree.module.id}&level=${tree.levels[0]!.id}`,
     );
     await page.getByRole('row').filter({ hasText: 'Параметр' }).waitFor();
     const scenariosTab = (selected?: boolean) =>
@@ -348,8 +345,7 @@ describe('app builds', () => {
 
   async function open(page: Page, language: Language) {
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
-    await page.goto(`${baseUrl()}/download`);
+    await signIn(page, email, password, '/download');
     await page
       .getByRole('heading', { level: 2, name: tr(language, 'download:title'), exact: true })
       .waitFor();

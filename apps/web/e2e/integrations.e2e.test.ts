@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALOG_SCOPE, expectAccessible } from './axe';
 import { tr } from './i18n';
 import { adminToken, createTenant, enrollmentCode, type Tenant } from './seed';
-import { apiCall, baseUrl, launchBrowser, newPage, screenshot, settled, signIn } from './support';
+import { apiCall, launchBrowser, newPage, screenshot, settled, signIn } from './support';
 import { waitFor } from './wait-for';
 
 /**
@@ -135,8 +135,7 @@ describe('integrations', () => {
     'fits a 360 px phone (%s): the list, the delivery log and the form',
     async (language) => {
       const page = await newPage(browser, language, { viewport: PHONE_360 });
-      await signIn(page, plant.email, plant.password);
-      await page.goto(`${baseUrl()}/integrations`);
+      await signIn(page, plant.email, plant.password, '/integrations');
       const card = page.getByRole('article', { name: receiverUrl });
       await card.waitFor();
       await card.getByRole('button', { name: tr(language, 'integrations:action.log') }).click();
@@ -162,8 +161,7 @@ describe('integrations', () => {
   it('reads in Russian on a laptop', async () => {
     const language = 'ru';
     const page = await newPage(browser, language);
-    await signIn(page, plant.email, plant.password);
-    await page.goto(`${baseUrl()}/integrations`);
+    await signIn(page, plant.email, plant.password, '/integrations');
     const card = page.getByRole('article', { name: receiverUrl });
     await card.getByRole('button', { name: tr(language, 'integrations:action.test') }).click();
     await card
@@ -216,8 +214,7 @@ describe('integrations', () => {
     );
 
     const page = await newPage(browser, language);
-    await signIn(page, dairy.email, dairy.password);
-    await page.goto(`${baseUrl()}/integrations`);
+    await signIn(page, dairy.email, dairy.password, '/integrations');
     const card = page.getByRole('article', { name: hookUrl });
     await card.getByRole('button', { name: tr(language, 'integrations:action.log') }).click();
     const log = page.getByTestId('delivery-log');

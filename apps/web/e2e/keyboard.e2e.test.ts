@@ -5,7 +5,6 @@ import { adminToken, createScenarioTree, createTenant, type SeededTree, type Ten
 import {
   adminLogin,
   apiCall,
-  baseUrl,
   launchBrowser,
   newPage,
   signIn,
@@ -58,17 +57,16 @@ async function tabTo(page: Page, target: Locator, max = 80) {
 const hasFocus = (target: Locator) =>
   target.evaluate((element) => element === document.activeElement);
 
-async function signedInAdmin() {
+async function signedInAdmin(landing: string) {
   const page = await newPage(browser, 'ru');
   const { email, password } = adminLogin();
-  await signIn(page, email, password);
+  await signIn(page, email, password, landing);
   return page;
 }
 
 describe('an admin with the keyboard alone, in Russian', () => {
   it('adds an organisation, and is told what one holds before it could be deleted', async () => {
-    const page = await signedInAdmin();
-    await page.goto(`${baseUrl()}/admin/organizations`);
+    const page = await signedInAdmin('/admin/organizations');
     await page
       .getByRole('heading', { level: 2, name: t('adminOrganizations:title'), exact: true })
       .waitFor();
@@ -115,9 +113,8 @@ describe('an admin with the keyboard alone, in Russian', () => {
   });
 
   it('refuses level number 0 with the validation message, then creates the level', async () => {
-    const page = await signedInAdmin();
-    await page.goto(
-      `${baseUrl()}/admin/content?tab=levels&scenario=${tree.scenario.id}&module=${tree.module.id}`,
+    const page = await signedInAdmin(
+      `/admin/content?tab=levels&scenario=${tree.scenario.id}&module=${tree.module.id}`,
     );
     await page.getByRole('row').filter({ hasText: 'Вводный' }).waitFor();
     const posts: Request[] = [];

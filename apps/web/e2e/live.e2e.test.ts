@@ -66,11 +66,15 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedInPage(language: Language, setup?: (page: Page) => Promise<unknown>) {
+async function signedInPage(
+  language: Language,
+  setup?: (page: Page) => Promise<unknown>,
+  landing?: string,
+) {
   const page = await newPage(browser, language);
   pages.push(page);
   await setup?.(page);
-  await signIn(page, tenant.email, tenant.password);
+  await signIn(page, tenant.email, tenant.password, landing);
   return page;
 }
 
@@ -93,8 +97,7 @@ describe('the live console', () => {
   it.each(LANGUAGES)(
     '%s: announces a headset enrolling with the shown code in the open Add headset dialog',
     async (language) => {
-      const page = await signedInPage(language);
-      await page.goto(`${baseUrl()}/devices`);
+      const page = await signedInPage(language, undefined, '/devices');
       await waitForMode(page, language, 'live');
       await page
         .getByRole('button', { name: tr(language, 'devices:add') })

@@ -14,7 +14,6 @@ import {
 import {
   adminLogin,
   apiCall,
-  baseUrl,
   launchBrowser,
   newPage,
   settled,
@@ -92,9 +91,11 @@ async function shot(page: Page, language: Language, name: string) {
 async function adminFigures(language: Language) {
   const page = await newPage(browser, language, { viewport: DESKTOP });
   const { email, password } = adminLogin();
-  await signIn(page, email, password);
-  await page.goto(
-    `${baseUrl()}/admin/organizations?q=${encodeURIComponent(tenant.organization.name)}`,
+  await signIn(
+    page,
+    email,
+    password,
+    `/admin/organizations?q=${encodeURIComponent(tenant.organization.name)}`,
   );
   await page.getByRole('row').filter({ hasText: tenant.organization.name }).click();
   const dialog = page.getByRole('dialog');
@@ -152,8 +153,7 @@ describe.each(LANGUAGES)('the organisation’s statistics (%s)', (language) => {
 
   it('fits a phone: nothing scrolls sideways', async () => {
     const page = await newPage(browser, language, { viewport: PHONE });
-    await signIn(page, who().email, who().password);
-    await page.goto(`${baseUrl()}/statistics`);
+    await signIn(page, who().email, who().password, '/statistics');
     await page.getByTestId('daily-summary').waitFor();
     await page.getByTestId('scenario-stat').first().waitFor();
     await settled(page);

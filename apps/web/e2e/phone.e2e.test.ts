@@ -328,8 +328,7 @@ describe.each(LANGUAGES)('at 360 px, in %s', (language) => {
 describe('on a phone, in Russian', () => {
   it("shows the wizard's steps one under the other (side by side on a laptop)", async () => {
     const page = await newPage(browser, 'ru', { viewport: VIEWPORTS.phone });
-    await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/sessions`);
+    await signIn(page, tenant.email, tenant.password, '/sessions');
     await page.getByTestId('step-prompt').waitFor();
 
     const phone = await stepBoxes(page);
@@ -358,8 +357,7 @@ describe('on a phone, in Russian', () => {
 
   it('filters the History by VR user and headset, keeps them over a reload, and names the export after them', async () => {
     const page = await newPage(browser, 'ru', { viewport: VIEWPORTS.phone });
-    await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/sessions?tab=history`);
+    await signIn(page, tenant.email, tenant.password, '/sessions?tab=history');
     const row = (name: string) => page.getByTestId('list-card').filter({ hasText: name });
     await row(trainees.second).waitFor();
 

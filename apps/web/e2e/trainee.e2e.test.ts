@@ -305,8 +305,7 @@ describe.each(LANGUAGES)("a trainee's page in %s", (language) => {
   it("fits the statistics' period switch on a 360 px phone", async () => {
     const page = await newPage(browser, language, { viewport: PHONE });
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
-    await page.goto(`${baseUrl()}/admin/global-stats`);
+    await signIn(page, email, password, '/admin/global-stats');
     const periods = page.locator(`[aria-label="${t('adminStats:period')}"]`);
     await periods.waitFor();
     await expect.poll(() => page.getByLabel(t('common:loading'), { exact: true }).count()).toBe(0);

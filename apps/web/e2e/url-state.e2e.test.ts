@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, tr } from './i18n';
 import { adminToken, createTenant, type Tenant } from './seed';
-import { adminLogin, baseUrl, launchBrowser, newPage, signIn } from './support';
+import { adminLogin, launchBrowser, newPage, signIn } from './support';
 
 /**
  * What a screen shows lives in its URL: a reload, back and a shared link show the same History
@@ -28,8 +28,7 @@ describe.each(LANGUAGES)('the URL keeps what a screen shows (%s)', (language) =>
 
   it('History: a preset sets the days in the URL; reload and back keep them', async () => {
     const page = await newPage(browser, language);
-    await signIn(page, tenant.email, tenant.password);
-    await page.goto(`${baseUrl()}/sessions?tab=history`);
+    await signIn(page, tenant.email, tenant.password, '/sessions?tab=history');
     const presets = page.getByRole('group', { name: t('sessions:history.filter.presets.label') });
     const week = presets.getByRole('button', { name: t('sessions:history.filter.presets.7d') });
     await week.click();
@@ -58,8 +57,7 @@ describe.each(LANGUAGES)('the URL keeps what a screen shows (%s)', (language) =>
   it('Statistics: the period is in the URL; reload and back keep it', async () => {
     const page = await newPage(browser, language);
     const admin = adminLogin();
-    await signIn(page, admin.email, admin.password);
-    await page.goto(`${baseUrl()}/admin/global-stats`);
+    await signIn(page, admin.email, admin.password, '/admin/global-stats');
     const period = (days: number) =>
       page.getByRole('radio', { name: t('adminStats:days', { count: days }) });
     // A segmented control's radio hides behind its label: the label is what is clicked.
