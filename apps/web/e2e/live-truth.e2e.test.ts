@@ -63,14 +63,19 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A page signed in as the tenant, on the Active tab of /sessions. */
-async function signedInPage(language: Language, viewport?: { width: number; height: number }) {
+async function signedInPage(
+  language: Language,
+  viewport?: { width: number; height: number },
+  landing?: string,
+) {
   const page = await newPage(browser, language, viewport ? { viewport } : {});
-  await signIn(page, tenant.email, tenant.password, '/sessions?tab=active');
+  await signIn(page, tenant.email, tenant.password, landing);
   return page;
 }
 
-/** A headset in a session of `vrUser`, watched on `pages` (signedInPage's Active tab). */
+const ACTIVE_TAB = '/sessions?tab=active';
+
+/** A headset in a session of `vrUser`, watched on `pages` (signed in on the Active tab). */
 async function sessionOn(pages: Page[], vrUser: string, options: { paceMs: number }) {
   const { headset, events } = await headsets.enroll(tenant.token, {
     name: uniqueName('Quest'),
@@ -90,8 +95,8 @@ describe('the Active cards tell the truth', () => {
   it.each(LANGUAGES)(
     "%s: a silent headset's card says for how long and what happens next, then shows how it ended",
     async (language) => {
-      const page = await signedInPage(language);
-      const phone = await signedInPage(language, PHONE);
+      const page = await signedInPage(language, undefined, ACTIVE_TAB);
+      const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
       const vrUser = uniqueName('Silent');
       // Tasks so slow that none is done before the headset falls silent.
       const { headset, session } = await sessionOn([page, phone], vrUser, { paceMs: 600_000 });
@@ -135,8 +140,8 @@ describe('the Active cards tell the truth', () => {
   it.each(LANGUAGES)(
     '%s: a session that ends stays on Active for a few seconds with its outcome and its details',
     async (language) => {
-      const page = await signedInPage(language);
-      const phone = await signedInPage(language, PHONE);
+      const page = await signedInPage(language, undefined, ACTIVE_TAB);
+      const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
       const vrUser = uniqueName('Finisher');
       const { session } = await sessionOn([page, phone], vrUser, { paceMs: 700 });
       await page.getByTestId('active-session').filter({ hasText: vrUser }).waitFor();
