@@ -183,6 +183,8 @@ describe('without its server', () => {
   it.each(LANGUAGES)(
     '%s: says so in a banner, marks what is stale, and recovers by itself when it is back',
     async (language) => {
+      // On /vr-users: the Sessions screen's code must not have come yet (not even into the
+      // browser's cache), for the screen opened while the server is away to fail.
       const page = await signedInPage(language);
       const logged: string[] = [];
       page.on('console', (message) => logged.push(message.text()));
