@@ -20,6 +20,7 @@ import {
   baseUrl,
   launchBrowser,
   newPage,
+  openInApp,
   settled,
   signIn,
   uniqueName,
@@ -230,18 +231,20 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     await fs.mkdir(SHOTS, { recursive: true });
     const page = await newPage(browser, language, { viewport: SHOT_SIZES.desktop });
     const { email, password } = adminLogin();
-    await signIn(page, email, password);
     const otherScenario = text(other(language), tree.scenario);
     // Scenario access: found by either name, shown by this language's.
-    await page.goto(
-      `${baseUrl()}/admin/scenario-access?q=${encodeURIComponent(tree.scenario.nameEn!)}`,
+    await signIn(
+      page,
+      email,
+      password,
+      `/admin/scenario-access?q=${encodeURIComponent(tree.scenario.nameEn!)}`,
     );
     await page.getByText(scenario(), { exact: true }).waitFor();
     expect(await page.getByText(otherScenario, { exact: true }).count()).toBe(0);
     await shots(page, 'scenario-access');
 
     // The content table: the name in this language first, its description in this language.
-    await page.goto(`${baseUrl()}/admin/content?q=${encodeURIComponent(tree.scenario.name)}`);
+    await openInApp(page, `/admin/content?q=${encodeURIComponent(tree.scenario.name)}`);
     const row = page.getByRole('row').filter({ hasText: scenario() });
     await row
       .getByText(language === 'en' ? 'What to do in a fire' : 'Порядок действий при пожаре')
@@ -289,7 +292,7 @@ describe.each(LANGUAGES)('content in %s', (language) => {
     expect(await analytics.getByText(text(other(language), tree.scenario)).count()).toBe(0);
     await page.keyboard.press('Escape');
 
-    await page.goto(`${baseUrl()}/admin/global-stats`);
+    await openInApp(page, '/admin/global-stats');
     await page
       .getByTestId('scenario-stat')
       .filter({ hasText: scenario() })

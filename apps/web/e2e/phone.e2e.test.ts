@@ -19,6 +19,7 @@ import {
   baseUrl,
   launchBrowser,
   newPage,
+  openInApp,
   screenshot,
   settled,
   signIn,
@@ -139,9 +140,20 @@ async function phoneProblems(page: Page): Promise<string[]> {
   });
 }
 
-/** Opens a path and waits for its heading: a dictionary key, or `=` and the heading's own text. */
+/**
+ * Opens a path and waits for its heading: a dictionary key, or `=` and the heading's own text.
+ * Another screen opens inside the console, as a link would; the same screen with other query
+ * parameters (another tab, another period) loads, so that nothing of the screen before is measured
+ * while it changes.
+ */
 async function open(page: Page, path: string, title: string, language: Language = 'ru') {
-  await page.goto(`${baseUrl()}${path}`);
+  const target = new URL(path, baseUrl());
+  const here = new URL(page.url());
+  if (here.origin === target.origin && here.pathname !== target.pathname) {
+    await openInApp(page, path);
+  } else if (here.href !== target.href) {
+    await page.goto(target.href);
+  }
   const name = title.startsWith('=') ? title.slice(1) : tr(language, title);
   await page.getByRole('heading', { level: 2, name, exact: true }).waitFor();
 }
@@ -291,7 +303,7 @@ describe.each(LANGUAGES)('at 360 px, in %s', (language) => {
 
   it("opens a list's filters in a sheet from a button: keyboard, axe, and the URL keeps them", async () => {
     const page = await newPage(browser, language, { viewport: NARROW_PHONE });
-    await signIn(page, tenant.email, tenant.password);
+    await signIn(page, tenant.email, tenant.password, '/sessions?tab=history');
     await open(page, '/sessions?tab=history', 'sessions:title', language);
     await card(page, trainees.first).waitFor();
     const status = page.getByRole('combobox', {

@@ -20,6 +20,7 @@ import {
   apiCall,
   launchBrowser,
   newPage,
+  openInApp,
   screenshot,
   searchList,
   signIn,
@@ -430,10 +431,7 @@ describe.each(LANGUAGES)('every route in %s', (language) => {
         .getByRole('link', { name: tr(language, 'layout:nav.download'), exact: true })
         .click();
       await page.waitForURL('**/download');
-      await page.evaluate((path) => {
-        window.history.pushState({}, '', path);
-        window.dispatchEvent(new PopStateEvent('popstate'));
-      }, route.path);
+      await openInApp(page, route.path);
       await page
         .getByRole('heading', {
           level: 2,

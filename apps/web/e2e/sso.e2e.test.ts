@@ -166,8 +166,7 @@ describe('single sign-on in the browser', () => {
     async () => {
       const en = (key: string) => tr('en', key);
       const page = await newPage(browser, 'en', { viewport: { width: 1440, height: 900 } });
-      await signIn(page, adminLogin().email, adminLogin().password);
-      await page.goto(`${url}/admin/organizations`);
+      await signIn(page, adminLogin().email, adminLogin().password, '/admin/organizations');
       await searchList(page, en('adminOrganizations:search'), oidcOrg.name);
       await page.getByRole('button', { name: en('adminOrganizations:sso.title') }).click();
       const dialog = page.getByRole('dialog', {
@@ -316,8 +315,12 @@ describe('single sign-on in the browser', () => {
     async () => {
       for (const language of ['ru', 'en'] as const) {
         const page = await newPage(browser, language, { viewport: { width: 360, height: 780 } });
-        await signIn(page, adminLogin().email, adminLogin().password);
-        await page.goto(`${url}/admin/organizations/${samlOrg.id}`);
+        await signIn(
+          page,
+          adminLogin().email,
+          adminLogin().password,
+          `/admin/organizations/${samlOrg.id}`,
+        );
         const dialog = page.getByRole('dialog', {
           name: `${tr(language, 'adminOrganizations:sso.title')}: ${samlOrg.name}`,
         });

@@ -74,12 +74,12 @@ async function traineeId(): Promise<string> {
 
 async function openTrainee(page: Page, language: 'ru' | 'en', { phone = false } = {}) {
   const t = (key: string, values?: Record<string, string>) => tr(language, key, values);
-  await signIn(page, tenant.email, tenant.password);
   if (phone) {
-    await page.goto(`${baseUrl()}/vr-users/${await traineeId()}`);
+    await signIn(page, tenant.email, tenant.password, `/vr-users/${await traineeId()}`);
     await page.getByRole('heading', { level: 2, name: trainee }).waitFor();
     return;
   }
+  await signIn(page, tenant.email, tenant.password);
   await searchList(page, t('vrUsers:search'), trainee);
   await page.getByRole('link', { name: t('vrUsers:record.open', { name: trainee }) }).click();
   await page.waitForURL('**/vr-users/*');
@@ -149,15 +149,7 @@ describe.each(LANGUAGES)("a trainee's page in %s", (language) => {
 
   it('works on a phone', async () => {
     const page = await newPage(browser, language, { viewport: { width: 390, height: 844 } });
-    await signIn(page, tenant.email, tenant.password);
-    const vrUser = (
-      await (
-        await fetch(`${baseUrl()}/v1/vr-users?q=${encodeURIComponent(trainee)}`, {
-          headers: { authorization: `Bearer ${tenant.token}` },
-        })
-      ).json()
-    ).vr_users[0];
-    await page.goto(`${baseUrl()}/vr-users/${vrUser.id}`);
+    await openTrainee(page, language, { phone: true });
     // A phone shows the record as cards, not the laptop's table.
     await page.getByTestId('record-card').first().waitFor();
     await settled(page);
