@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, tr } from './i18n';
 import { OWN_SERVER_START_MS, OwnServer } from './own-server';
 import {
+  addClientAccount,
   adminToken,
   grantedTenant,
   Headsets,
@@ -42,6 +43,12 @@ let browser: Browser;
 let tenant: Tenant;
 let tree: SeededTree;
 const headsets = new Headsets();
+/**
+ * The phones' pages sign in as a second account of the organisation: the tests that run at once
+ * open eight pages, each with a live stream, and one account may hold five
+ * (LIVE_STREAMS_PER_ACCOUNT); a page refused one polls every 5 s, and misses a 3 s session.
+ */
+let phoneAccount: { email: string; password: string };
 
 beforeAll(async () => {
   useOwnServer(await server.start());
@@ -54,6 +61,7 @@ beforeAll(async () => {
       levels: [{ name: 'Three', maxTasks: 3 }],
     }),
   ]);
+  phoneAccount = await addClientAccount(admin, tenant.organization.id, 'Truth phone');
 }, OWN_SERVER_START_MS + 60_000);
 
 afterAll(async () => {
@@ -69,7 +77,8 @@ async function signedInPage(
   landing?: string,
 ) {
   const page = await newPage(browser, language, viewport ? { viewport } : {});
-  await signIn(page, tenant.email, tenant.password, landing);
+  const { email, password } = viewport === PHONE ? phoneAccount : tenant;
+  await signIn(page, email, password, landing);
   return page;
 }
 
@@ -91,10 +100,14 @@ async function sessionOn(pages: Page[], vrUser: string, options: { paceMs: numbe
   return { headset, events, session };
 }
 
-describe('the Active cards tell the truth', () => {
-  it.each(LANGUAGES)(
+// Its four tests run at once: each has a headset, a trainee and pages of its own, finds its card by
+// its trainee's name, and spends most of its time waiting on the server's clocks (silence, the
+// disconnect, the ended card's stay), which then run side by side.
+describe.concurrent('the Active cards tell the truth', () => {
+  it.for(LANGUAGES)(
     "%s: a silent headset's card says for how long and what happens next, then shows how it ended",
-    async (language) => {
+    // The test's own `expect`: tests that run at once cannot share the global one's `poll`.
+    async (language, { expect }) => {
       const page = await signedInPage(language, undefined, ACTIVE_TAB);
       const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
       const vrUser = uniqueName('Silent');
@@ -120,7 +133,11 @@ describe('the Active cards tell the truth', () => {
         '999',
       )[0]!;
       expect(await notice.textContent()).toContain(endsIn);
-      await phone.getByTestId('no-signal').waitFor({ timeout: 10_000 });
+      await phone
+        .getByTestId('active-session')
+        .filter({ hasText: vrUser })
+        .getByTestId('no-signal')
+        .waitFor({ timeout: 10_000 });
       await screenshot(page, language, 'sessions-active-no-signal');
       await screenshot(phone, language, 'sessions-active-no-signal');
 
@@ -137,30 +154,38 @@ describe('the Active cards tell the truth', () => {
     },
   );
 
-  it.each(LANGUAGES)(
+  it.for(LANGUAGES)(
     '%s: a session that ends stays on Active for a few seconds with its outcome and its details',
-    async (language) => {
+    async (language, { expect }) => {
       const page = await signedInPage(language, undefined, ACTIVE_TAB);
       const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
       const vrUser = uniqueName('Finisher');
+      const passed = tr(language, 'sessions:active.ended.passed');
       const { session } = await sessionOn([page, phone], vrUser, { paceMs: 700 });
       await page.getByTestId('active-session').filter({ hasText: vrUser }).waitFor();
+      // Watched from now on, as they show for seconds only: the toast that says it too (5 s), and
+      // the ended card on the phone with its outcome (8 s), shot while it stands.
+      const toasted = page
+        .getByText(tr(language, 'sessions:active.ended.toast', { name: vrUser, outcome: passed }))
+        .waitFor({ timeout: 45_000 });
+      const shownOnPhone = phone
+        .getByTestId('ended-session')
+        .filter({ hasText: vrUser })
+        .getByTestId('ended-outcome')
+        .filter({ hasText: passed })
+        .waitFor({ timeout: 45_000 })
+        .then(() => screenshot(phone, language, 'sessions-active-ended'));
+      for (const watch of [toasted, shownOnPhone]) watch.catch(() => undefined);
       await waitForSessionStatus(tenant.token, session.id, 'completed', 30_000);
 
       const ended = page.getByTestId('ended-session').filter({ hasText: vrUser });
       await ended.waitFor({ timeout: 10_000 });
       await expect.poll(() => ended.getAttribute('data-status')).toBe('completed');
-      const passed = tr(language, 'sessions:active.ended.passed');
       expect(await ended.getByTestId('ended-outcome').textContent()).toBe(passed);
       expect(await ended.getByTestId('ended-tasks').textContent()).toBe('3/3');
       expect(await ended.getByTestId('ended-last-task').textContent()).toContain('3');
-      // A toast says it too.
-      await page
-        .getByText(tr(language, 'sessions:active.ended.toast', { name: vrUser, outcome: passed }))
-        .waitFor();
-      await phone.getByTestId('ended-session').filter({ hasText: vrUser }).waitFor();
+      await Promise.all([toasted, shownOnPhone]);
       await screenshot(page, language, 'sessions-active-ended');
-      await screenshot(phone, language, 'sessions-active-ended');
 
       await ended
         .getByRole('button', { name: tr(language, 'sessions:active.ended.details') })

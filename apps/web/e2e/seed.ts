@@ -55,6 +55,12 @@ export async function createTenant(admin: string, prefix: string): Promise<Tenan
       name: uniqueName(prefix),
     },
   );
+  const { email, password } = await addClientAccount(admin, organization.id, prefix);
+  return { organization, email, password, token: await apiLogin(email, password) };
+}
+
+/** Another client account of an organisation: its email (named after `prefix`) and password. */
+export async function addClientAccount(admin: string, organizationId: string, prefix: string) {
   // uniqueName, not the time alone: two tenants made at once (browserAndTenants) took the same
   // millisecond, and so the same email, on a quiet machine.
   const email = `${uniqueName(prefix).toLowerCase().replace(/\W+/g, '-')}@e2e.test`;
@@ -63,9 +69,9 @@ export async function createTenant(admin: string, prefix: string): Promise<Tenan
     email,
     password,
     role: 'client',
-    organization_id: organization.id,
+    organization_id: organizationId,
   });
-  return { organization, email, password, token: await apiLogin(email, password) };
+  return { email, password };
 }
 
 export interface TreeSpec {
