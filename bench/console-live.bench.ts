@@ -45,6 +45,7 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const MAX_P95_MS = 1000;
 const EMAIL = 'console-live@bench.local';
 const PASSWORD = 'console-live-bench';
+const VR_USER = 'Latency Probe';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -114,7 +115,7 @@ async function measure(label: string, env: Record<string, string>, probe: Probe)
     await page.waitForURL('**/vr-users');
     await page.goto(`${server.url}/sessions?tab=active`);
     await page.locator('[data-testid="live-indicator"][data-mode="live"]').waitFor();
-    await watchCompletedTasks(page);
+    await watchCompletedTasks(page, VR_USER);
 
     await headset.start();
     // The headset counts as waiting once its first heartbeat is flushed: start when it does.
@@ -123,7 +124,7 @@ async function measure(label: string, env: Record<string, string>, probe: Probe)
         const answer = await post(`${server.url}${routes.startSession.path}`, probe.accountToken, {
           device_id: probe.deviceId,
           level_id: probe.levelId,
-          vr_user_name: 'Latency Probe',
+          vr_user_name: VR_USER,
         });
         return answer.status === 201 ? ((await answer.json()) as { id: string }) : undefined;
       },

@@ -35,20 +35,21 @@ export function recordProgressPosts() {
 }
 
 /**
- * Records in the page, for the (only) Active card, when each task count first shows: the moment
- * the DOM changes, read by a MutationObserver.
+ * Records in the page, for the Active card of the session of `vrUserName`, when each task count
+ * first shows: the moment the DOM changes, read by a MutationObserver.
  */
-export async function watchCompletedTasks(page: Page) {
+export async function watchCompletedTasks(page: Page, vrUserName: string) {
   // Run through tsx (the benchmark), the function below names its closures with esbuild's
   // __name helper, which the page does not have.
   await page.evaluate('globalThis.__name ??= (f) => f');
-  await page.evaluate(() => {
+  await page.evaluate((name) => {
     const seen: Record<number, number> = {};
     (window as unknown as { __tasksSeenAt: Record<number, number> }).__tasksSeenAt = seen;
     const check = () => {
-      const text = document.querySelector(
-        '[data-testid="active-session"] [data-testid="completed-tasks"]',
-      )?.textContent;
+      const card = [...document.querySelectorAll('[data-testid="active-session"]')].find((each) =>
+        each.textContent?.includes(name),
+      );
+      const text = card?.querySelector('[data-testid="completed-tasks"]')?.textContent;
       const done = Number(text?.split('/')[0]);
       if (!Number.isInteger(done)) return;
       for (let task = 1; task <= done; task += 1) seen[task] ??= Date.now();
@@ -59,7 +60,7 @@ export async function watchCompletedTasks(page: Page) {
       characterData: true,
     });
     check();
-  });
+  }, vrUserName);
 }
 
 /**

@@ -2,14 +2,7 @@ import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tr } from './i18n';
 import { adminToken, createScenarioTree, createTenant, type SeededTree, type Tenant } from './seed';
-import {
-  adminLogin,
-  apiCall,
-  launchBrowser,
-  newPage,
-  signIn,
-  uniqueName,
-} from './support';
+import { adminLogin, apiCall, launchBrowser, newPage, signIn, uniqueName } from './support';
 
 /**
  * An admin's dialogs without a mouse, in Russian (a11y.e2e.test.ts walks the wizard and the VR
