@@ -6,9 +6,9 @@ import {
   adminLogin,
   apiCall,
   apiLogin,
-  baseUrl,
   launchBrowser,
   newPage,
+  openInApp,
   screenshot,
   searchList,
   signIn,
@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 async function open(path: string, title: string) {
-  await page.goto(`${baseUrl()}${path}`);
+  await openInApp(page, path);
   await page.getByRole('heading', { level: 2, name: title, exact: true }).waitFor();
 }
 
