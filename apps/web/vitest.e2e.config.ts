@@ -18,10 +18,11 @@ export default defineConfig({
     sequence: {
       sequencer: longestFirst([
         'e2e/routes.e2e.test.ts',
-        'e2e/live-truth.e2e.test.ts',
         'e2e/phone.e2e.test.ts',
         'e2e/a11y.e2e.test.ts',
-        'e2e/live.e2e.test.ts',
+        'e2e/live-truth.e2e.test.ts',
+        'e2e/sso.e2e.test.ts',
+        'e2e/auth.e2e.test.ts',
       ]),
     },
     testTimeout: 90_000,
