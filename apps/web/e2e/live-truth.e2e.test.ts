@@ -83,6 +83,12 @@ async function signedInPage(
 }
 
 const ACTIVE_TAB = '/sessions?tab=active';
+/**
+ * How long a card may take to say what changed. expect.poll's own 1 s is too short: an ended card
+ * shows "ending" until the session's last detail has come, which took over 1 s with the four tests
+ * at once on a machine kept busy by three test workers.
+ */
+const SAID = { timeout: 10_000 };
 
 /** A headset in a session of `vrUser`, watched on `pages` (signed in on the Active tab). */
 async function sessionOn(pages: Page[], vrUser: string, options: { paceMs: number }) {
@@ -124,7 +130,7 @@ describe.concurrent('the Active cards tell the truth', () => {
       const title = tr(language, 'sessions:active.noSignal.title', { seconds: 999 });
       const [before, after] = title.split('999') as [string, string];
       await expect
-        .poll(() => notice.textContent())
+        .poll(() => notice.textContent(), SAID)
         .toMatch(new RegExp(`${escape(before)}\\d+${escape(after)}`));
       expect(await notice.textContent()).toContain(
         tr(language, 'sessions:active.noSignal.lateResult'),
@@ -145,7 +151,7 @@ describe.concurrent('the Active cards tell the truth', () => {
       await waitForSessionStatus(tenant.token, session.id, 'disconnected', 30_000);
       const ended = page.getByTestId('ended-session').filter({ hasText: vrUser });
       await ended.waitFor({ timeout: 10_000 });
-      await expect.poll(() => ended.getAttribute('data-status')).toBe('disconnected');
+      await expect.poll(() => ended.getAttribute('data-status'), SAID).toBe('disconnected');
       expect(await ended.getByTestId('ended-outcome').textContent()).toBe(
         tr(language, 'common:status.disconnected'),
       );
@@ -180,7 +186,7 @@ describe.concurrent('the Active cards tell the truth', () => {
 
       const ended = page.getByTestId('ended-session').filter({ hasText: vrUser });
       await ended.waitFor({ timeout: 10_000 });
-      await expect.poll(() => ended.getAttribute('data-status')).toBe('completed');
+      await expect.poll(() => ended.getAttribute('data-status'), SAID).toBe('completed');
       expect(await ended.getByTestId('ended-outcome').textContent()).toBe(passed);
       expect(await ended.getByTestId('ended-tasks').textContent()).toBe('3/3');
       expect(await ended.getByTestId('ended-last-task').textContent()).toContain('3');
