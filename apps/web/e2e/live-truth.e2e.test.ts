@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGES, tr } from './i18n';
 import { OWN_SERVER_START_MS, OwnServer } from './own-server';
@@ -90,8 +90,8 @@ const ACTIVE_TAB = '/sessions?tab=active';
  */
 const SAID = { timeout: 10_000 };
 
-/** A headset in a session of `vrUser`, watched on `pages` (signed in on the Active tab). */
-async function sessionOn(pages: Page[], vrUser: string, options: { paceMs: number }) {
+/** A headset in a session of `vrUser` (the test's pages are signed in on the Active tab). */
+async function sessionOn(vrUser: string, options: { paceMs: number }) {
   const { headset, events } = await headsets.enroll(tenant.token, {
     name: uniqueName('Quest'),
     type: 'quest',
@@ -118,7 +118,7 @@ describe.concurrent('the Active cards tell the truth', () => {
       const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
       const vrUser = uniqueName('Silent');
       // Tasks so slow that none is done before the headset falls silent.
-      const { headset, session } = await sessionOn([page, phone], vrUser, { paceMs: 600_000 });
+      const { headset, session } = await sessionOn(vrUser, { paceMs: 600_000 });
       const card = page.getByTestId('active-session').filter({ hasText: vrUser });
       await card.waitFor({ timeout: 10_000 });
       expect(await card.getAttribute('data-signal')).toBe('ok');
@@ -167,7 +167,7 @@ describe.concurrent('the Active cards tell the truth', () => {
       const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
       const vrUser = uniqueName('Finisher');
       const passed = tr(language, 'sessions:active.ended.passed');
-      const { session } = await sessionOn([page, phone], vrUser, { paceMs: 700 });
+      const { session } = await sessionOn(vrUser, { paceMs: 700 });
       await page.getByTestId('active-session').filter({ hasText: vrUser }).waitFor();
       // Watched from now on, as they show for seconds only: the toast that says it too (5 s), and
       // the ended card on the phone with its outcome (8 s), shot while it stands.
