@@ -7,11 +7,11 @@
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 //
 // Suites marked `beside` spend most of their time waiting (on Mono and the server it drives, on
-// three server processes behind nginx) or use one core of two (the web unit tests run on one
-// worker): they run beside the others, one after another, rather than in turn with them, and
-// their output is held and printed whole once the suite they ran beside has ended, so each
-// suite's output stays together. `--serial` runs every suite in turn, as before (to measure, or
-// to read a failure on a machine that is short of cores).
+// three server processes behind nginx, on PostgreSQL) or use one core of two (the web unit tests
+// run on one worker): they run beside the others, one after another in the order listed, rather
+// than in turn with them, and their output is held and printed whole once the suite they ran
+// beside has ended, so each suite's output stays together. `--serial` runs every suite in turn,
+// as before (to measure, or to read a failure on a machine that is short of cores).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -34,13 +34,6 @@ const suites = [
   // The repository's own rules: its lint boundaries fire (scripts/checks).
   { key: 'repo', name: 'repository checks', dir: '.', env: {}, config: 'vitest.repo.config.ts' },
   { key: 'server', name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
-  {
-    key: 'server-postgres',
-    name: 'server (PostgreSQL)',
-    dir: 'apps/server',
-    env: { TEST_DB_KIND: 'postgres' },
-    needs: postgres ? undefined : 'TEST_DATABASE_URL',
-  },
   // The simulator's requests and answers checked against the contract's schemas; its runs against
   // the real server are in the server suites (apps/server/test/headset-sim.e2e.test.ts).
   { key: 'headset-sim', name: 'headset simulator', dir: 'tools/headset-sim', env: {} },
@@ -63,6 +56,17 @@ const suites = [
     env: {},
     config: 'vitest.cluster.config.ts',
     needs: !postgres ? 'TEST_DATABASE_URL' : hasNginx() ? undefined : 'nginx',
+    beside: true,
+  },
+  // After the cluster suite, not beside it: both use the one PostgreSQL database. Its files wait on
+  // PostgreSQL and on the servers they stop and start (half the two cores were idle while it ran
+  // in turn), so it fills the browser suite's idle share instead.
+  {
+    key: 'server-postgres',
+    name: 'server (PostgreSQL)',
+    dir: 'apps/server',
+    env: { TEST_DB_KIND: 'postgres' },
+    needs: postgres ? undefined : 'TEST_DATABASE_URL',
     beside: true,
   },
   { key: 'web', name: 'web (unit)', dir: 'apps/web', env: {}, beside: true },
