@@ -1,9 +1,9 @@
-// `npm test`: every suite in turn. Checks on the repository itself (its lint rules fire); the
-// server integration tests on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL is
-// set; the demo's seed (tools/demo, on PGlite); the Unity SDK under Mono against the real server
-// (scripts/sdk-test.mjs: PGlite, then PostgreSQL when TEST_DATABASE_URL is set); the cluster
-// suite (three nodes behind nginx) when TEST_DATABASE_URL is set and nginx is installed; then the
-// web unit tests and the browser tests.
+// `npm test`: every suite. Checks on the repository itself (its lint rules fire); the demo's seed
+// (tools/demo, on PGlite); the Unity SDK under Mono against the real server (scripts/sdk-test.mjs:
+// PGlite, then PostgreSQL when TEST_DATABASE_URL is set); the cluster suite (three nodes behind
+// nginx) when TEST_DATABASE_URL is set and nginx is installed; the server integration tests on
+// PostgreSQL when TEST_DATABASE_URL is set; the web unit tests; the browser tests; the server
+// integration tests on embedded PGlite.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 //
 // Suites marked `beside` spend most of their time waiting (on Mono and the server it drives, on
@@ -33,7 +33,6 @@ const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const suites = [
   // The repository's own rules: its lint boundaries fire (scripts/checks).
   { key: 'repo', name: 'repository checks', dir: '.', env: {}, config: 'vitest.repo.config.ts' },
-  { key: 'server', name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
   // The simulator's requests and answers checked against the contract's schemas; its runs against
   // the real server are in the server suites (apps/server/test/headset-sim.e2e.test.ts).
   { key: 'headset-sim', name: 'headset simulator', dir: 'tools/headset-sim', env: {} },
@@ -77,6 +76,10 @@ const suites = [
     env: {},
     config: 'vitest.e2e.config.ts',
   },
+  // Last: its two workers keep both cores busy by themselves, while the browser suite leaves a
+  // fifth of them idle. The suites beside fill that share, and this one runs on with the last of
+  // them (in turn after the browser suite: 529 s, 492 s; docs/benchmarks.md).
+  { key: 'server', name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
 ];
 
 const selected = only ? suites.filter((suite) => suite.key === only) : suites;
