@@ -32,12 +32,31 @@ function hasNginx() {
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 const suites = [
   // The repository's own rules: its lint boundaries fire (scripts/checks).
-  { key: 'repo', name: 'repository checks', dir: '.', env: {}, config: 'vitest.repo.config.ts' },
+  {
+    key: 'repo',
+    name: 'repository checks',
+    dir: '.',
+    env: {},
+    config: 'vitest.repo.config.ts',
+    beside: true,
+  },
   // The simulator's requests and answers checked against the contract's schemas; its runs against
   // the real server are in the server suites (apps/server/test/headset-sim.e2e.test.ts).
-  { key: 'headset-sim', name: 'headset simulator', dir: 'tools/headset-sim', env: {} },
+  {
+    key: 'headset-sim',
+    name: 'headset simulator',
+    dir: 'tools/headset-sim',
+    env: {},
+    beside: true,
+  },
   // `npm run demo`'s seed, on the server's test databases (tools/demo/vitest.config.ts).
-  { key: 'demo', name: 'demo (PGlite)', dir: 'tools/demo', env: { TEST_DB_KIND: 'pglite' } },
+  {
+    key: 'demo',
+    name: 'demo (PGlite)',
+    dir: 'tools/demo',
+    env: { TEST_DB_KIND: 'pglite' },
+    beside: true,
+  },
   // The Unity SDK (sdk/unity) compiled with mcs and run with Mono against the compiled server; it
   // fails, saying how to install Mono, when Mono is missing.
   {
