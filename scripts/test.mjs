@@ -1,17 +1,20 @@
-// `npm test`: every suite. Checks on the repository itself (its lint rules fire); the demo's seed
-// (tools/demo, on PGlite); the Unity SDK under Mono against the real server (scripts/sdk-test.mjs:
-// PGlite, then PostgreSQL when TEST_DATABASE_URL is set); the cluster suite (three nodes behind
-// nginx) when TEST_DATABASE_URL is set and nginx is installed; the server integration tests on
-// PostgreSQL when TEST_DATABASE_URL is set; the web unit tests; the browser tests; the server
-// integration tests on embedded PGlite.
+// `npm test`: every suite. Checks on the repository itself (its lint rules fire); the simulator's
+// checks; the demo's seed (tools/demo, on PGlite); the Unity SDK under Mono against the real
+// server (scripts/sdk-test.mjs: PGlite, then PostgreSQL when TEST_DATABASE_URL is set); the
+// cluster suite (three nodes behind nginx) when TEST_DATABASE_URL is set and nginx is installed;
+// the server integration tests on PostgreSQL when TEST_DATABASE_URL is set; the web unit tests;
+// the browser tests; the server integration tests on embedded PGlite.
 // `--only NAME` (e.g. `npm run test:cluster`) runs one suite, and fails if it cannot run.
 //
-// Suites marked `beside` spend most of their time waiting (on Mono and the server it drives, on
-// three server processes behind nginx, on PostgreSQL) or use one core of two (the web unit tests
-// run on one worker): they run beside the others, one after another in the order listed, rather
-// than in turn with them, and their output is held and printed whole once the suite they ran
-// beside has ended, so each suite's output stays together. `--serial` runs every suite in turn,
-// as before (to measure, or to read a failure on a machine that is short of cores).
+// Two lanes share the two cores. In turn, printing as they run: the browser suite, whose two
+// workers leave about a fifth of the cores idle (they wait on pages and on the server), then the
+// server suite on PGlite, which keeps both busy. Beside them, one after another in the order
+// listed: every other suite, each small, waiting (on Mono and the server it drives, on three
+// server processes behind nginx, on PostgreSQL) or on one core (the web unit tests). Their output
+// is held and printed whole once the suite they ran beside has ended, so each suite's output
+// stays together. On a clean clone (docs/benchmarks.md, "Test suite time"): 529 s with only the
+// SDK, cluster and web unit suites beside, 446 s like this. `--serial` runs every suite in turn,
+// in the order listed (to measure, or to read a failure on a machine that is short of cores).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -77,8 +80,7 @@ const suites = [
     beside: true,
   },
   // After the cluster suite, not beside it: both use the one PostgreSQL database. Its files wait on
-  // PostgreSQL and on the servers they stop and start (half the two cores were idle while it ran
-  // in turn), so it fills the browser suite's idle share instead.
+  // PostgreSQL and on the servers they stop and start: run in turn, it left half the cores idle.
   {
     key: 'server-postgres',
     name: 'server (PostgreSQL)',
@@ -95,9 +97,7 @@ const suites = [
     env: {},
     config: 'vitest.e2e.config.ts',
   },
-  // Last: its two workers keep both cores busy by themselves, while the browser suite leaves a
-  // fifth of them idle. The suites beside fill that share, and this one runs on with the last of
-  // them (in turn after the browser suite: 529 s, 492 s; docs/benchmarks.md).
+  // After the browser suite, so that the suites beside fill the browser suite's idle share.
   { key: 'server', name: 'server (PGlite)', dir: 'apps/server', env: { TEST_DB_KIND: 'pglite' } },
 ];
 
