@@ -79,8 +79,8 @@ const suites = [
     needs: !postgres ? 'TEST_DATABASE_URL' : hasNginx() ? undefined : 'nginx',
     beside: true,
   },
-  // After the cluster suite, not beside it: both use the one PostgreSQL database. Its files wait on
-  // PostgreSQL and on the servers they stop and start: run in turn, it left half the cores idle.
+  // Its files wait on PostgreSQL (each on a database of its own) and on the servers they stop and
+  // start: run in turn, it left half the cores idle.
   {
     key: 'server-postgres',
     name: 'server (PostgreSQL)',
