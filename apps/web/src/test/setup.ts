@@ -6,10 +6,11 @@ import i18n, { LANGUAGES, LAZY_NAMESPACES, storedLanguage } from '../i18n';
 import { takeContractErrors } from './contract-check';
 import { resetServerConnection } from '../api/connection';
 
-// findBy… and waitFor give a screen 5 s, not 1 s, to show what it should: a debounced search
-// (300 ms) and a render after it took over a second on a loaded two-core machine. A screen that
-// never shows it still fails, only later.
-configure({ asyncUtilTimeout: 5_000 });
+// findBy… and waitFor give a screen 10 s, not 1 s, to show what it should: a debounced search
+// (300 ms) and a render after it took over a second on a loaded two-core machine, and over 5 s
+// on a host half as fast (the suite took 405 s there, not 104 s). A screen that never shows it
+// still fails, only later.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Test files share their worker's modules (isolate: false in vitest.config.ts): each starts as
 // if alone, in the language a first visit gets, with no toast left over and the real fetch.
