@@ -63,8 +63,6 @@ afterAll(async () => {
   await server.close();
 });
 
-const ACTIVE_TAB = '/sessions?tab=active';
-
 async function signedInPage(
   language: Language,
   viewport?: { width: number; height: number },
@@ -72,12 +70,18 @@ async function signedInPage(
 ) {
   const page = await newPage(browser, language, viewport ? { viewport } : {});
   await signIn(page, tenant.email, tenant.password, landing);
-  if (landing === ACTIVE_TAB) {
-    // Its stream up and its list read before a session starts: a page still loading when a short
-    // session began and ended never held it in its list, so it showed neither card.
-    await page.locator('[data-testid="live-indicator"][data-mode="live"]').waitFor();
-    await page.getByTestId('live-refresh-note').waitFor();
-  }
+  return page;
+}
+
+/**
+ * A page on the Active tab with its stream up and its list read, before a session starts: a page
+ * still loading when a short session began and ended never held it in its list, so it showed
+ * neither card.
+ */
+async function onActiveTab(language: Language, viewport?: { width: number; height: number }) {
+  const page = await signedInPage(language, viewport, '/sessions?tab=active');
+  await page.locator('[data-testid="live-indicator"][data-mode="live"]').waitFor();
+  await page.getByTestId('live-refresh-note').waitFor();
   return page;
 }
 
@@ -111,8 +115,8 @@ describe('the Active cards tell the truth', () => {
   it.each(LANGUAGES)(
     "%s: a silent headset's card says for how long and what happens next, then shows how it ended",
     async (language) => {
-      const page = await signedInPage(language, undefined, ACTIVE_TAB);
-      const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
+      const page = await onActiveTab(language);
+      const phone = await onActiveTab(language, PHONE);
       const vrUser = uniqueName('Silent');
       // Tasks so slow that none is done before the headset falls silent.
       const { headset, session } = await sessionOn(vrUser, { paceMs: 600_000 });
@@ -160,8 +164,8 @@ describe('the Active cards tell the truth', () => {
   it.each(LANGUAGES)(
     '%s: a session that ends stays on Active for a few seconds with its outcome and its details',
     async (language) => {
-      const page = await signedInPage(language, undefined, ACTIVE_TAB);
-      const phone = await signedInPage(language, PHONE, ACTIVE_TAB);
+      const page = await onActiveTab(language);
+      const phone = await onActiveTab(language, PHONE);
       const vrUser = uniqueName('Finisher');
       const passed = tr(language, 'sessions:active.ended.passed');
       const { session } = await sessionOn(vrUser, { paceMs: 700 });
