@@ -20,7 +20,10 @@ import {
   uniqueName,
   useOwnServer,
   type Language,
+  type PageOptions,
 } from './support';
+
+type Viewport = PageOptions['viewport'];
 
 /**
  * Live monitoring that never looks healthy when it is not: a headset fallen silent mid-session
@@ -63,12 +66,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function signedInPage(
-  language: Language,
-  viewport?: { width: number; height: number },
-  landing?: string,
-) {
-  const page = await newPage(browser, language, viewport ? { viewport } : {});
+async function signedInPage(language: Language, viewport?: Viewport, landing?: string) {
+  const page = await newPage(browser, language, { viewport });
   await signIn(page, tenant.email, tenant.password, landing);
   return page;
 }
@@ -78,7 +77,7 @@ async function signedInPage(
  * still loading when a short session began and ended never held it in its list, so it showed
  * neither card.
  */
-async function onActiveTab(language: Language, viewport?: { width: number; height: number }) {
+async function onActiveTab(language: Language, viewport?: Viewport) {
   const page = await signedInPage(language, viewport, '/sessions?tab=active');
   await page.locator('[data-testid="live-indicator"][data-mode="live"]').waitFor();
   await page.getByTestId('live-refresh-note').waitFor();
