@@ -3,7 +3,7 @@ import type { FinishBody, ProgressBody } from '@vrtc/contract';
 import type { EventDetails } from './events.ts';
 import { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
 import { isRetryableStatus, retryDelayMs, type RetryPolicy } from './retry.ts';
-import { errorMessage, ServerError, sleep } from './transport.ts';
+import { errorMessage, ServerError, sleep, untilWoken } from './transport.ts';
 
 /** What the delivery loop needs of its headset. */
 export interface DeliveryHost {
@@ -40,10 +40,7 @@ export class ReportDelivery {
     for (;;) {
       const entry = this.outbox.first();
       if (entry) return entry;
-      await new Promise<void>((resolve) => {
-        this.queuedWaiters.add(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await untilWoken(this.queuedWaiters, signal);
       if (signal.aborted) throw signal.reason;
     }
   }

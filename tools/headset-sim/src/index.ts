@@ -20,7 +20,7 @@ import type { SimulatedHeadsetOptions } from './options.ts';
 import { ENDED_BECAUSE, playSession, type Play, type PlayHost } from './play.ts';
 import { followPushChannel } from './push.ts';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.ts';
-import { errorMessage, ServerError, sleep, Transport } from './transport.ts';
+import { errorMessage, ServerError, sleep, Transport, untilWoken } from './transport.ts';
 
 export type { HeadsetCredentials, HeadsetEvent, HeadsetEventType } from './events.ts';
 export { Outbox, type OutboxEntry, type ReportRoute } from './outbox.ts';
@@ -278,10 +278,7 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
 
   private async online(signal: AbortSignal): Promise<void> {
     while (this.dropped && !signal.aborted) {
-      await new Promise<void>((resolve) => {
-        this.restoredWaiters.add(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      await untilWoken(this.restoredWaiters, signal);
     }
     if (signal.aborted) throw signal.reason;
   }

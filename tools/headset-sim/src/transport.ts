@@ -122,6 +122,22 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Resolves once one of `waiters` is called (the caller wakes them all) or the signal aborts, and
+ * takes both back either way: the headset's lifetime signal outlives thousands of these waits.
+ */
+export function untilWoken(waiters: Set<() => void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const wake = () => {
+      waiters.delete(wake);
+      signal.removeEventListener('abort', wake);
+      resolve();
+    };
+    waiters.add(wake);
+    signal.addEventListener('abort', wake, { once: true });
+  });
+}
+
 export const errorMessage = (error: unknown) => {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;

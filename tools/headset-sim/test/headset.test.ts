@@ -412,6 +412,31 @@ describe('the simulated headset on a bad network', () => {
     expect(fake.reports(routes.heartbeat.path)).toHaveLength(heartbeats);
   });
 
+  it('waits for each report and each reconnection without leaving a listener behind', async () => {
+    // Node warns past ten listeners on one AbortSignal: the headset's lifetime gained one for each
+    // report it waited for and each drop it waited out, and a long session set it off.
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      // Tasks enough for the eleven drops below however slowly the machine runs them.
+      const fake = fakeServer({ ...launch, max_tasks: 60 });
+      const { headset } = headsetOn(await listen(fake), { paceMs: 30 });
+      await headset.start();
+      for (let drop = 0; drop < 11; drop++) {
+        headset.dropConnection();
+        await vi.waitFor(() => expect(headset.pendingReports).toBeGreaterThan(0), WAIT);
+        headset.restoreConnection();
+        await vi.waitFor(() => expect(headset.pendingReports).toBe(0), WAIT);
+      }
+      await vi.waitFor(() => expect(fake.reports(routes.finishSession.path)).toHaveLength(1), WAIT);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((warning) => warning.message)).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('keeps its outbox on disk: started again on the same folder, it sends what it held', async () => {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vrtc-sim-state-'));
     dirs.push(stateDir);
