@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { AuditVerifyResult } from '@vrtc/contract';
-import { describe, expect, inject } from 'vitest';
+import { sql } from 'kysely';
+import { describe, expect, inject, vi } from 'vitest';
 import { buildApp, type AppContext } from '../src/app.ts';
 import type { AppInstance } from '../src/platform/http/app-types.ts';
 import { ManualClock } from '../src/platform/service/clock.ts';
@@ -131,6 +132,19 @@ export const describeOnce = describe.runIf(inject('dbTemplate')?.kind === 'pglit
 
 /** How long `vi.waitFor` waits for background work (a flush, a sweep, another process) here. */
 export const BACKGROUND = { timeout: 5000, interval: 20 };
+
+/**
+ * PostgreSQL: until at least `statements` of this database wait on a lock (a test that makes
+ * statements meet holds a row, then lets them go once they are queued behind it).
+ */
+export async function untilWaitingOnLocks(db: Db, statements: number) {
+  await vi.waitFor(async () => {
+    const { rows } = await sql<{ waiting: number }>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db);
+    expect(rows[0]!.waiting).toBeGreaterThanOrEqual(statements);
+  }, BACKGROUND);
+}
 
 /** What the app's services receive, for tests that call a service or job directly. */
 export function contextOf(t: TestApp): AppContext {

@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SYSTEM } from '../audit/audit.ts';
-import { BACKGROUND, createTestApp, type TestApp } from '../../test/harness.ts';
+import { createTestApp, untilWaitingOnLocks, type TestApp } from '../../test/harness.ts';
 import {
   grantAccess,
   makeDevice,
@@ -727,12 +726,7 @@ describe.runIf(inject('dbTemplate').kind === 'postgres')('starts beside ends (Po
         level_id: setup.level.id,
         vr_user_name: 'New trainee',
       });
-      await vi.waitFor(async () => {
-        const { rows } = await sql<{ waiting: number }>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(t.db);
-        expect(rows[0]!.waiting).toBeGreaterThan(0);
-      }, BACKGROUND);
+      await untilWaitingOnLocks(t.db, 1);
       // ...then the end is audited, in the organisation's chain, and commits.
       await recordSessionEnd(trx, SYSTEM, t.clock.now(), 'session.disconnected', ended!);
     });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../test/harness.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createTestDatabase, untilWaitingOnLocks } from '../../../test/harness.ts';
 import type { DatabaseHandle } from '../database/db.ts';
 import { countAttempt, refundAttempt, type Limit } from './rate-limit.ts';
 
@@ -35,4 +35,48 @@ describe('attempt counters', () => {
     const counts = await countAttempt(db, now, limits);
     for (const count of counts) expect(count.hits).toBeGreaterThanOrEqual(1);
   });
+
+  // The race above needs two statements to meet mid-way, which a quiet machine rarely gives: here
+  // a third transaction holds the key a count locks first until both statements wait on locks.
+  it.runIf(inject('dbTemplate').kind === 'postgres')(
+    'count and refund one account and address past a held key, both going through (PostgreSQL)',
+    async () => {
+      const { db } = database;
+      const now = new Date();
+      const [account, address] = ['rl-held-account', 'rl-held-address'];
+      const limits: Limit[] = [address, account].map((key) => ({
+        key,
+        max: 1_000,
+        windowMs: 60_000,
+      }));
+      // Stored address first: a scan of the table meets them in the order opposite to the count's.
+      for (const limit of limits) await countAttempt(db, now, [limit]);
+      let counting: Promise<unknown> | undefined;
+      let refunding: Promise<unknown> | undefined;
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .selectFrom('rate_limit_counters')
+          .select('key')
+          .where('key', '=', account)
+          .forUpdate()
+          .execute();
+        counting = countAttempt(db, now, limits);
+        await untilWaitingOnLocks(db, 1);
+        refunding = refundAttempt(db, now, [address, account]);
+        await untilWaitingOnLocks(db, 2);
+      });
+      // Neither is aborted as a deadlock (a sign-in once answered 500 so).
+      await expect(Promise.all([counting, refunding])).resolves.toBeDefined();
+      const rows = await db
+        .selectFrom('rate_limit_counters')
+        .select(['key', 'hits'])
+        .where('key', 'in', [account, address])
+        .orderBy('key')
+        .execute();
+      expect(rows).toEqual([
+        { key: account, hits: 1 },
+        { key: address, hits: 1 },
+      ]);
+    },
+  );
 });
