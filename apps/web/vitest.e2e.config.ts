@@ -25,6 +25,9 @@ export default defineConfig({
         'e2e/auth.e2e.test.ts',
       ]),
     },
+    // An `expect.poll` without its own limit waits as long as the suite's other waits (vitest's
+    // 1 s ran out on a slow host: a compliance filter's list took longer to come back).
+    expect: { poll: { timeout: 10_000 } },
     testTimeout: 90_000,
     hookTimeout: 120_000,
   },
