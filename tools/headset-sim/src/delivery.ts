@@ -33,7 +33,6 @@ export class ReportDelivery {
   queue(sessionId: string, route: ReportRoute, body: ProgressBody | FinishBody): void {
     this.outbox.add({ key: crypto.randomUUID(), route, session_id: sessionId, body });
     for (const wake of this.queuedWaiters) wake();
-    this.queuedWaiters.clear();
   }
 
   private async nextReport(signal: AbortSignal): Promise<OutboxEntry> {

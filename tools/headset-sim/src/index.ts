@@ -268,7 +268,6 @@ export class SimulatedHeadset extends EventEmitter<{ event: [HeadsetEvent] }> {
     this.dropped = false;
     this.emitEvent({ type: 'connection_restored', pendingReports: this.reports.outbox.size });
     for (const wake of this.restoredWaiters) wake();
-    this.restoredWaiters.clear();
   }
 
   /** The server cannot hear us: it may end the session being played as disconnected. */
