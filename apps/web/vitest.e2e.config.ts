@@ -13,6 +13,11 @@ export default defineConfig({
     // own organisation, content and headsets, and finds its rows in the admin's lists by searching.
     fileParallelism: true,
     maxWorkers: 2,
+    // A worker keeps its modules from file to file (Playwright, the helpers, the contract): each
+    // file imported them anew, about 1–2 core-seconds a file (docs/benchmarks.md). The files share
+    // no state but the server a file may point the helpers at, which it points back in `afterAll`
+    // (`useOwnServer`), and every file closes its browser and servers there.
+    isolate: false,
     // The files that take longest, longest first (scripts/longest-first.ts): started last, the
     // one-minute files ran on alone at the end.
     sequence: {
