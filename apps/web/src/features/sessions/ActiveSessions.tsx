@@ -39,7 +39,7 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
   const elapsedSinceFetch = Math.floor(elapsedMs / 1000);
   const answer = sessions.data;
   const list = answer?.active_sessions;
-  const { ended, dismiss } = useEndedSessions(list);
+  const { ended, dismiss, hold } = useEndedSessions(list);
   const cards = (list ?? []).map((session) => ({
     session,
     signal: answer ? signalOf(session, answer, elapsedMs) : ({ kind: 'ok' } as const),
@@ -99,7 +99,12 @@ export function ActiveSessions({ onStartNew }: { onStartNew: () => void }) {
             />
           ))}
           {ended.map((item) => (
-            <EndedSessionCard key={item.session.id} ended={item} onOpenDetails={detail.open} />
+            <EndedSessionCard
+              key={item.session.id}
+              ended={item}
+              onOpenDetails={detail.open}
+              onHold={hold}
+            />
           ))}
         </SimpleGrid>
       )}

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconCheck, IconFileDescription, IconX } from '@tabler/icons-react';
 import type { SessionDetail, SessionTask } from '@vrtc/contract';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState, type FocusEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { useSessionDetail } from '../../api/sessions';
@@ -45,19 +45,50 @@ function useEndToast(detail: SessionDetail | undefined) {
 }
 
 /**
+ * Whether the card is being read: the pointer on it (a tap, on a phone) or the focus in it. The
+ * handlers it returns go on the card; `onChange` hears each change.
+ */
+function useBeingRead(onChange: (held: boolean) => void) {
+  const [pointed, setPointed] = useState(false);
+  const [focused, setFocused] = useState(false);
+  const held = pointed || focused;
+  const told = useRef(false);
+  useEffect(() => {
+    if (held === told.current) return;
+    told.current = held;
+    onChange(held);
+  }, [held, onChange]);
+  return {
+    onMouseEnter: () => setPointed(true),
+    onMouseLeave: () => setPointed(false),
+    onFocus: () => setFocused(true),
+    // Focus moving between the card's own controls does not let it go.
+    onBlur: (event: FocusEvent<HTMLElement>) => {
+      if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false);
+    },
+  };
+}
+
+/**
  * A session that has just left the active list, shown for a few seconds with its outcome: passed
- * or not (or how it ended), the tasks done, the last task, and a way to its details.
+ * or not (or how it ended), the tasks done, the last task, and a way to its details. It stays
+ * while it is being read (`onHold`).
  */
 export function EndedSessionCard({
   ended,
   onOpenDetails,
+  onHold,
 }: {
   ended: EndedSession;
   onOpenDetails: (id: string) => void;
+  onHold: (id: string, held: boolean) => void;
 }) {
   const { t } = useTranslation();
   const content = useContentText();
   const { session } = ended;
+  const beingRead = useBeingRead(
+    useCallback((held: boolean) => onHold(session.id, held), [onHold, session.id]),
+  );
   const detail = useSessionDetail(session.id).data;
   const known = detail && detail.status !== 'active' ? detail : undefined;
   useEndToast(known);
@@ -72,6 +103,7 @@ export function EndedSessionCard({
       data-testid="ended-session"
       data-status={known?.status ?? 'ending'}
       bg="gray.0"
+      {...beingRead}
     >
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="md">
         <Stack gap={2} style={{ minWidth: 0 }}>

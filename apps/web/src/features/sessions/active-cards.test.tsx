@@ -1,11 +1,13 @@
-import { screen, within } from '@testing-library/react';
+import { act, renderHook, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ActiveSession, SessionDetail } from '@vrtc/contract';
 import i18n from 'i18next';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockFetch, renderWithProviders } from '../../test/render';
 import { ActiveSessions } from './ActiveSessions';
 import { signalOf } from './active-signal';
+import { EndedSessionCard } from './EndedSessionCard';
+import { useEndedSessions } from './use-ended-sessions';
 
 /**
  * The states of an Active card: running and heard from, its headset silent (for how long, and
@@ -181,5 +183,73 @@ describe('the Active card', () => {
     expect(
       await screen.findByRole('dialog', { name: 'Session of Ivan Petrov' }),
     ).toBeInTheDocument();
+  });
+});
+
+describe('an ended card being read', () => {
+  beforeEach(() => i18n.changeLanguage('en'));
+  afterEach(() => vi.useRealTimers());
+
+  /** The Active list over time, and the sessions shown as ended. */
+  function endedOf(lingerMs: number) {
+    vi.useFakeTimers();
+    const hook = renderHook((list: ActiveSession[]) => useEndedSessions(list, lingerMs), {
+      initialProps: [running(2)],
+    });
+    const shown = () => hook.result.current.ended.map((item) => item.session.id);
+    const after = (ms: number) => act(() => vi.advanceTimersByTime(ms));
+    return { hook, shown, after, end: () => hook.rerender([]) };
+  }
+
+  it('leaves a few seconds after the session ended, when nobody holds it', () => {
+    const { shown, after, end } = endedOf(8000);
+    end();
+    expect(shown()).toEqual([SESSION]);
+    after(7900);
+    expect(shown()).toEqual([SESSION]);
+    after(200);
+    expect(shown()).toEqual([]);
+  });
+
+  it('stays while held, however long, and leaves the same few seconds after it is let go', () => {
+    const { hook, shown, after, end } = endedOf(8000);
+    end();
+    after(5000);
+    act(() => hook.result.current.hold(SESSION, true));
+    after(60_000);
+    expect(shown()).toEqual([SESSION]);
+    act(() => hook.result.current.hold(SESSION, false));
+    after(7900);
+    expect(shown()).toEqual([SESSION]);
+    after(200);
+    expect(shown()).toEqual([]);
+  });
+
+  it('is held by the pointer on it or the focus in it, and let go when both have left', async () => {
+    serveActive(() => []);
+    const held: boolean[] = [];
+    renderWithProviders(
+      <>
+        <button type="button">Elsewhere</button>
+        <EndedSessionCard
+          ended={{ session: running(2), endedSeenAt: Date.now() }}
+          onOpenDetails={() => undefined}
+          onHold={(id, isHeld) => held.push(id === SESSION && isHeld)}
+        />
+      </>,
+    );
+    const user = userEvent.setup();
+    const card = await screen.findByTestId('ended-session');
+    await user.hover(card);
+    expect(held).toEqual([true]);
+    // The focus coming into the card's button while the pointer is on it changes nothing; nor does
+    // the pointer leaving while the focus stays in the card.
+    const details = within(card).getByRole('button', { name: 'Session details' });
+    act(() => details.focus());
+    expect(details).toHaveFocus();
+    await user.unhover(card);
+    expect(held).toEqual([true]);
+    await user.click(screen.getByRole('button', { name: 'Elsewhere' }));
+    expect(held).toEqual([true, false]);
   });
 });

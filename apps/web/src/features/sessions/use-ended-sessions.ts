@@ -14,15 +14,30 @@ export interface EndedSession {
 /**
  * The sessions that left the active list (ended on the headset, by the server, or in another
  * tab), each kept for ENDED_CARD_MS so that its outcome can be shown: without this the card
- * vanished at once and the result was never seen. A session cancelled here (`dismiss` before the
- * list reads again) is not kept: its toast already said so. Until the list has been read once,
- * nothing is taken for ended.
+ * vanished at once and the result was never seen. A card held (`hold`: the pointer on it, or the
+ * focus in it) stays until let go, and then for ENDED_CARD_MS more, like a toast: it must not
+ * vanish while being read. A session cancelled here (`dismiss` before the list reads again) is
+ * not kept: its toast already said so. Until the list has been read once, nothing is taken for
+ * ended.
  */
 export function useEndedSessions(list: ActiveSession[] | undefined, lingerMs = ENDED_CARD_MS) {
   const [ended, setEnded] = useState<EndedSession[]>([]);
   const previous = useRef<ActiveSession[] | undefined>(undefined);
   const dismissed = useRef(new Set<string>());
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  // The sessions shown as ended and not held, each with the timer that takes it away.
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
+  const removeLater = useCallback(
+    (id: string) => {
+      clearTimeout(timers.current.get(id));
+      const timer = setTimeout(() => {
+        timers.current.delete(id);
+        setEnded((current) => current.filter((item) => item.session.id !== id));
+      }, lingerMs);
+      timers.current.set(id, timer);
+    },
+    [lingerMs],
+  );
 
   useEffect(() => {
     const before = previous.current;
@@ -39,17 +54,13 @@ export function useEndedSessions(list: ActiveSession[] | undefined, lingerMs = E
       ...current.filter((item) => !ids.has(item.session.id)),
       ...gone.map((session) => ({ session, endedSeenAt: now })),
     ]);
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      setEnded((current) => current.filter((item) => !ids.has(item.session.id)));
-    }, lingerMs);
-    timers.current.add(timer);
-  }, [list, lingerMs]);
+    for (const id of ids) removeLater(id);
+  }, [list, removeLater]);
 
   useEffect(() => {
     const pending = timers.current;
     return () => {
-      for (const timer of pending) clearTimeout(timer);
+      for (const timer of pending.values()) clearTimeout(timer);
     };
   }, []);
 
@@ -58,5 +69,18 @@ export function useEndedSessions(list: ActiveSession[] | undefined, lingerMs = E
     dismissed.current.add(id);
   }, []);
 
-  return { ended, dismiss };
+  /** Keeps an ended session's card while `held`; let go, it leaves ENDED_CARD_MS later. */
+  const hold = useCallback(
+    (id: string, held: boolean) => {
+      if (held) {
+        clearTimeout(timers.current.get(id));
+        timers.current.delete(id);
+      } else if (!timers.current.has(id)) {
+        removeLater(id);
+      }
+    },
+    [removeLater],
+  );
+
+  return { ended, dismiss, hold };
 }
